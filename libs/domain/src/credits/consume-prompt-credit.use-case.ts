@@ -1,0 +1,59 @@
+import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import type { Clock } from '../shared/clock.port.js';
+import { type Result, err, ok } from '../shared/result.js';
+import { type Balances, totalBalance } from './credit-account.js';
+import { PROMPT_COST } from './credit.constants.js';
+import { type CreditError, creditLimitReached } from './credit.errors.js';
+import type { CreditLedger } from './credit-ledger.port.js';
+import type { GrantMonthlyAllowance } from './grant-monthly-allowance.use-case.js';
+import type { DebitEntry } from './ledger-entry.js';
+
+export interface ConsumePromptCreditInput {
+  readonly userId: string;
+  /** One key per message or task; a retry with the same key is not charged again. */
+  readonly idempotencyKey: string;
+}
+
+export interface ConsumedCredit {
+  readonly debit: DebitEntry;
+  /** True when this key had already been charged: nothing new was debited. */
+  readonly replayed: boolean;
+  readonly balances: Balances;
+  readonly creditsRemaining: number;
+}
+
+/**
+ * Charges one prompt: rolls the allowance cycle forward if it has ended, then debits one
+ * credit atomically (monthly first, then referral, then add-on). With no profile the credit
+ * limit counts as reached (SPEC §5).
+ */
+export class ConsumePromptCredit {
+  constructor(
+    private readonly profiles: ProfileRepository,
+    private readonly ledger: CreditLedger,
+    private readonly allowance: GrantMonthlyAllowance,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: ConsumePromptCreditInput): Promise<Result<ConsumedCredit, CreditError>> {
+    const profile = await this.profiles.findById(input.userId);
+    if (!profile) return err(creditLimitReached(0, PROMPT_COST));
+    const cycle = await this.allowance.execute({ userId: profile.id });
+    if (!cycle.ok) {
+      return err(cycle.error.code === 'PROFILES.NOT_FOUND' ? creditLimitReached(0, PROMPT_COST) : cycle.error);
+    }
+    const debit = await this.ledger.debit(profile.id, {
+      key: input.idempotencyKey,
+      at: this.clock.now(),
+      amount: PROMPT_COST,
+    });
+    if (!debit.ok) return debit;
+    const { balances } = await this.ledger.summary(profile.id);
+    return ok({
+      debit: debit.value.entry,
+      replayed: debit.value.replayed,
+      balances,
+      creditsRemaining: totalBalance(balances),
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import type { PlanCatalog } from '../plans/plan-catalog.js';
+import { allowanceAnchor } from '../profiles/profile.entity.js';
+import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
+import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import type { Clock } from '../shared/clock.port.js';
+import { type Result, err, ok } from '../shared/result.js';
+import { cycleContaining, cycleKey } from './allowance-cycle.js';
+import { monthlyAllowance } from './allowance.js';
+import type { CycleDecision } from './credit-account.js';
+import type { CreditError } from './credit.errors.js';
+import type { CreditLedger } from './credit-ledger.port.js';
+
+export interface GrantMonthlyAllowanceInput {
+  readonly userId: string;
+}
+
+/**
+ * Makes sure the user's current allowance cycle has been granted: the cycle containing now,
+ * counted from the profile's anchor, with the allowance of the profile's plan. Safe to call
+ * on every request and concurrently — the cycle's start is its idempotency key, and an older
+ * or identical cycle changes nothing. Starting a cycle resets the monthly bucket only.
+ */
+export class GrantMonthlyAllowance {
+  constructor(
+    private readonly profiles: ProfileRepository,
+    private readonly ledger: CreditLedger,
+    private readonly plans: PlanCatalog,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: GrantMonthlyAllowanceInput): Promise<Result<CycleDecision, ProfileNotFound | CreditError>> {
+    const profile = await this.profiles.findById(input.userId);
+    if (!profile) return err(profileNotFound(input.userId));
+    const now = this.clock.now();
+    const window = cycleContaining(allowanceAnchor(profile), now);
+    const allowance = monthlyAllowance(this.plans.resolve(profile.subscriptionPlan), profile);
+    const decision = await this.ledger.startCycle(profile.id, {
+      key: cycleKey(window.start),
+      at: now,
+      start: window.start,
+      end: window.end,
+      allowance,
+    });
+    return decision.ok ? ok(decision.value) : decision;
+  }
+}

@@ -1,0 +1,42 @@
+export type ProjectStatus = 'active' | 'archived' | 'deleted';
+
+/** A project (table projects). A non-null domain means it is published (SPEC §3). */
+export interface Project {
+  readonly id: string;
+  readonly creatorId: string;
+  readonly name: string;
+  readonly slug: string;
+  readonly status: ProjectStatus;
+  readonly domain: string | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export const isPublished = (p: Pick<Project, 'status' | 'domain'>): boolean => p.status === 'active' && p.domain !== null;
+
+/** A URL-safe slug: the name in lower-case words joined by dashes, made unique by an id suffix. */
+export function slugFor(name: string, id: string): string {
+  const words = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/g, '');
+  const suffix = id.replace(/[^a-zA-Z0-9]/g, '').slice(0, 8).toLowerCase();
+  return [words || 'project', suffix].filter(Boolean).join('-');
+}
+
+export function newProject(input: { id: string; creatorId: string; name: string }, now: Date): Project {
+  const name = input.name.trim() || 'Untitled project';
+  return Object.freeze({
+    id: input.id,
+    creatorId: input.creatorId,
+    name,
+    slug: slugFor(name, input.id),
+    status: 'active',
+    domain: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}

@@ -1,0 +1,14 @@
+import type { DomainError } from '../shared/domain-error.js';
+
+/** The private-project limit of the plan is reached (upgrade dialog limit type "project"). */
+export type ProjectLimitReached = DomainError<'PROJECTS.LIMIT_REACHED'> & {
+  readonly limitType: 'project';
+  readonly limit: number;
+};
+
+export const projectLimitReached = (planName: string, limit: number): ProjectLimitReached => ({
+  code: 'PROJECTS.LIMIT_REACHED',
+  limitType: 'project',
+  limit,
+  message: `Your ${planName} plan includes ${limit} private project${limit === 1 ? '' : 's'}. Please upgrade to create more.`,
+});

@@ -1,0 +1,42 @@
+import { type Project, isPublished } from '../projects/project.entity.js';
+import type { ProjectRepository } from '../projects/project-repository.port.js';
+import type { Pause } from './in-memory-credit-ledger.js';
+import { RecordNotFoundError } from './in-memory-profile-repository.js';
+
+export class InMemoryProjectRepository implements ProjectRepository {
+  private readonly rows = new Map<string, Project>();
+
+  constructor(private readonly pause: Pause = () => Promise.resolve()) {}
+
+  async findById(id: string): Promise<Project | null> {
+    await this.pause();
+    return this.rows.get(id) ?? null;
+  }
+
+  async listByCreator(creatorId: string): Promise<readonly Project[]> {
+    await this.pause();
+    return [...this.rows.values()].filter((p) => p.creatorId === creatorId && p.status !== 'deleted');
+  }
+
+  async insert(project: Project): Promise<void> {
+    await this.pause();
+    if (this.rows.has(project.id)) throw new Error(`Project ${project.id} already exists`);
+    this.rows.set(project.id, project);
+  }
+
+  async update(project: Project): Promise<void> {
+    await this.pause();
+    if (!this.rows.has(project.id)) throw new RecordNotFoundError(project.id);
+    this.rows.set(project.id, project);
+  }
+
+  async countActiveByCreator(creatorId: string): Promise<number> {
+    await this.pause();
+    return [...this.rows.values()].filter((p) => p.creatorId === creatorId && p.status === 'active').length;
+  }
+
+  async countPublishedByCreator(creatorId: string): Promise<number> {
+    await this.pause();
+    return [...this.rows.values()].filter((p) => p.creatorId === creatorId && isPublished(p)).length;
+  }
+}

@@ -1,0 +1,78 @@
+import { ConsumePromptCredit } from '../credits/consume-prompt-credit.use-case.js';
+import { GetUsageStats } from '../credits/get-usage-stats.use-case.js';
+import { GrantAddOnCredits } from '../credits/grant-add-on-credits.use-case.js';
+import { GrantMonthlyAllowance } from '../credits/grant-monthly-allowance.use-case.js';
+import { RefundPromptCredit } from '../credits/refund-prompt-credit.use-case.js';
+import { ChangePlan } from '../plans/change-plan.use-case.js';
+import { PlanCatalog } from '../plans/plan-catalog.js';
+import { EnsureProfileOnSignIn } from '../profiles/ensure-profile-on-sign-in.use-case.js';
+import { CreateProject } from '../projects/create-project.use-case.js';
+import { CheckPublishAllowed } from '../publishing/check-publish-allowed.use-case.js';
+import { ApplyReferral } from '../referrals/apply-referral.use-case.js';
+import { GenerateReferralCode } from '../referrals/generate-referral-code.use-case.js';
+import type { RandomSource } from '../shared/random.port.js';
+import { FixedClock } from './fixed-clock.js';
+import { InMemoryCreditLedger, type Pause } from './in-memory-credit-ledger.js';
+import { InMemoryProfileRepository } from './in-memory-profile-repository.js';
+import { InMemoryProjectRepository } from './in-memory-project-repository.js';
+import { InMemoryReferralCodes } from './in-memory-referral-codes.js';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
+import { SeededRandom } from './scripted-random.js';
+import { SequentialIds } from './sequential-ids.js';
+
+export interface TestKitOptions {
+  readonly pause?: Pause;
+  readonly clock?: FixedClock;
+  readonly random?: RandomSource;
+  readonly plans?: PlanCatalog;
+}
+
+/** Every use case wired to in-memory adapters: the composition root of domain tests. */
+export function createTestKit(options: TestKitOptions = {}) {
+  const clock = options.clock ?? new FixedClock();
+  const random = options.random ?? new SeededRandom(42);
+  const plans = options.plans ?? PlanCatalog.standard();
+  const profiles = new InMemoryProfileRepository(options.pause);
+  const projects = new InMemoryProjectRepository(options.pause);
+  const ledger = new InMemoryCreditLedger(options.pause);
+  const referralCodes = new InMemoryReferralCodes(profiles);
+  const uow = new InMemoryUnitOfWork();
+  const ids = new SequentialIds('project');
+
+  const grantMonthlyAllowance = new GrantMonthlyAllowance(profiles, ledger, plans, clock);
+  const generateReferralCode = new GenerateReferralCode(referralCodes, random);
+  const applyReferral = new ApplyReferral(profiles, ledger, uow, clock);
+  return {
+    clock,
+    plans,
+    profiles,
+    projects,
+    ledger,
+    referralCodes,
+    grantMonthlyAllowance,
+    generateReferralCode,
+    applyReferral,
+    ensureProfileOnSignIn: new EnsureProfileOnSignIn(profiles, generateReferralCode, grantMonthlyAllowance, applyReferral, clock),
+    consumePromptCredit: new ConsumePromptCredit(profiles, ledger, grantMonthlyAllowance, clock),
+    refundPromptCredit: new RefundPromptCredit(ledger, clock),
+    grantAddOnCredits: new GrantAddOnCredits(profiles, ledger, clock),
+    changePlan: new ChangePlan(profiles, plans, grantMonthlyAllowance, uow, clock),
+    getUsageStats: new GetUsageStats(profiles, projects, ledger, grantMonthlyAllowance, plans),
+    createProject: new CreateProject(profiles, projects, plans, ids, clock),
+    checkPublishAllowed: new CheckPublishAllowed(profiles, projects, plans),
+  };
+}
+
+export type TestKit = ReturnType<typeof createTestKit>;
+
+/** Signs a user up (creating their profile) and returns the profile. */
+export async function signUp(kit: TestKit, userId: string, extra: { fullName?: string; ref?: string } = {}) {
+  const result = await kit.ensureProfileOnSignIn.execute({
+    userId,
+    email: `${userId}@example.com`,
+    metadata: extra.fullName ? { full_name: extra.fullName } : {},
+    storedReferralCode: extra.ref ?? null,
+  });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
