@@ -35,7 +35,7 @@ export class GrantMonthlyAllowance {
     const window = cycleContaining(allowanceAnchor(profile), now);
     const allowance = monthlyAllowance(this.plans.resolve(profile.subscriptionPlan), profile);
     const decision = await this.ledger.startCycle(profile.id, {
-      key: cycleKey(window.start),
+      key: cycleKey(window.start, allowance),
       at: now,
       start: window.start,
       end: window.end,

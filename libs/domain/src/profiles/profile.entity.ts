@@ -1,6 +1,5 @@
 import type { BillingInterval } from '../plans/plan.entity.js';
-
-export type Currency = 'USD' | 'INR';
+import type { Currency } from '../shared/money.js';
 export type ProMultiplier = 1 | 2 | 3;
 export const PRO_MULTIPLIERS: readonly ProMultiplier[] = [1, 2, 3];
 export const DEFAULT_ROLE = 'other';

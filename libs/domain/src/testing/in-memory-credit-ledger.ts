@@ -44,7 +44,8 @@ export class InMemoryCreditLedger implements CreditLedger {
 
   async summary(accountId: string): Promise<AccountSummary> {
     await this.pause();
-    return this.account(accountId).state;
+    const { balances, cycle, totals, cycleUsage, referralGranted, addonGranted } = this.account(accountId).state;
+    return { balances, cycle, totals, cycleUsage, referralGranted, addonGranted };
   }
 
   grant(accountId: string, request: GrantRequest): Promise<Result<Decision<GrantEntry>, CreditError>> {

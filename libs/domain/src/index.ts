@@ -1,0 +1,78 @@
+// The public entry point of @kiln/domain: pure rules, use cases and ports.
+
+// shared
+export * from './shared/result.js';
+export * from './shared/domain-error.js';
+export * from './shared/clock.port.js';
+export * from './shared/ids.port.js';
+export * from './shared/random.port.js';
+export * from './shared/unit-of-work.port.js';
+export * from './shared/limit.js';
+export * from './shared/percent.js';
+export * from './shared/money.js';
+
+// plans
+export * from './plans/plan.entity.js';
+export * from './plans/plan.errors.js';
+export * from './plans/plan-catalog.js';
+export * from './plans/change-plan.use-case.js';
+
+// profiles
+export * from './profiles/profile.entity.js';
+export * from './profiles/profile.errors.js';
+export * from './profiles/profile-repository.port.js';
+export * from './profiles/ensure-profile-on-sign-in.use-case.js';
+
+// credits
+export * from './credits/credit.constants.js';
+export * from './credits/ledger-entry.js';
+export * from './credits/credit.errors.js';
+export * from './credits/credit-account.js';
+export * from './credits/credit-ledger.port.js';
+export * from './credits/allowance-cycle.js';
+export * from './credits/allowance.js';
+export * from './credits/usage-stats.js';
+export * from './credits/grant-monthly-allowance.use-case.js';
+export * from './credits/consume-prompt-credit.use-case.js';
+export * from './credits/refund-prompt-credit.use-case.js';
+export * from './credits/grant-add-on-credits.use-case.js';
+export * from './credits/get-usage-stats.use-case.js';
+
+// referrals
+export * from './referrals/referral-code.js';
+export * from './referrals/referral.errors.js';
+export * from './referrals/referral-codes.port.js';
+export * from './referrals/generate-referral-code.use-case.js';
+export * from './referrals/apply-referral.use-case.js';
+
+// projects and publishing
+export * from './projects/project.entity.js';
+export * from './projects/project.errors.js';
+export * from './projects/project-repository.port.js';
+export * from './projects/create-project.use-case.js';
+export * from './publishing/publishing.errors.js';
+export * from './publishing/publish-rule.js';
+export * from './publishing/check-publish-allowed.use-case.js';
+
+// small rules and ports of other contexts
+export * from './storage/upload-path.js';
+export * from './marketing/contact-attributes.js';
+export * from './marketing/phone-number.js';
+export * from './marketing/prompt-usage-update.js';
+export * from './marketing/marketing-audience.port.js';
+export * from './analytics/tracking-event.js';
+export * from './analytics/analytics-gate.js';
+export * from './analytics/analytics.port.js';
+export * from './builder/code-error.js';
+export * from './builder/error-scan.js';
+export * from './sandbox/sandbox-host.port.js';
+export * from './sandbox/tree-ignore.js';
+export * from './ai/ai-assistant.port.js';
+export * from './mail/mailer.port.js';
+export * from './vector/vector-index.port.js';
+export * from './vector/vector-query.js';
+export * from './hosting/hosting-provider.port.js';
+export * from './database/database-provisioner.port.js';
+export * from './geo/geo-locator.port.js';
+export * from './geo/currency-for-location.js';
+export * from './payments/payment-gateway.port.js';

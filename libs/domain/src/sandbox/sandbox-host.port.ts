@@ -1,0 +1,147 @@
+import { AI_SUPPORT_FOLDER } from '../builder/code-error.js';
+import type { ErrorScan } from '../builder/error-scan.js';
+
+/** SPEC §9: a sandbox command runs for at most 30 s unless told otherwise. */
+export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;
+/** SPEC §7: commands run in the project root unless told otherwise. */
+export const DEFAULT_WORKING_DIR = '.';
+
+/** Kiln's own files in a generated app; the template and the sandbox adapter share these names. */
+export const REPO_MAP_FILE = 'repo-map.json';
+export const DEV_DATABASE_FILE = 'dev.db';
+export const TEMP_BUILD_DIR = '.kiln-build';
+export const TEMP_SQL_QUERY_FILE = 'temp-query.sql';
+
+/**
+ * SPEC §9 tree ignore list: what the file tree, the AI and the vector index never see. An entry
+ * is a file or folder name matched at any depth, or '*.ext' for every name with that ending
+ * (see matchesTreeIgnore).
+ */
+export const TREE_IGNORE_LIST = Object.freeze([
+  'node_modules',
+  'dist',
+  'build',
+  'public',
+  'next',
+  '.git',
+  '.next',
+  '.nuxt',
+  'package-lock.json',
+  '*.tsbuildinfo',
+  REPO_MAP_FILE,
+  AI_SUPPORT_FOLDER,
+  DEV_DATABASE_FILE,
+  '.env',
+  TEMP_BUILD_DIR,
+  TEMP_SQL_QUERY_FILE,
+] as const);
+
+/** What the builder knows about a project's sandbox (SPEC §3 "Sandbox info"). */
+export interface SandboxInfo {
+  /** The host's status word, e.g. 'running'; SPEC §8 treats a reachable URL as running. */
+  readonly status: string;
+  readonly message?: string;
+  readonly appName: string;
+  readonly projectId: string;
+  /** Where the running app answers (the live preview). */
+  readonly url: string;
+  readonly ipv4Address: string | null;
+  readonly ipv6Address: string | null;
+  /** False when the sandbox already existed and was only looked up. */
+  readonly machineCreated: boolean;
+}
+
+/** SPEC §3 file tree entry. Directories carry children; files do not. Paths are project-relative. */
+export interface FileTreeEntry {
+  readonly name: string;
+  readonly type: 'file' | 'directory';
+  readonly path: string;
+  readonly children?: readonly FileTreeEntry[];
+}
+
+/** SPEC §3 file list entry, with the file's text when the listing asked for contents. */
+export interface FileListEntry {
+  readonly name: string;
+  readonly type: 'file' | 'directory';
+  readonly content?: string;
+}
+
+export interface ReadDirectoryOptions {
+  /** Include each file's text (default false). */
+  readonly includeContents?: boolean;
+  /** Names or '*.ext' patterns to leave out (default none). */
+  readonly ignorePatterns?: readonly string[];
+}
+
+export interface RunCommandOptions {
+  /** Default DEFAULT_COMMAND_TIMEOUT_SECONDS (30). */
+  readonly timeoutSeconds?: number;
+  /** Relative to the project root; default DEFAULT_WORKING_DIR ('.'). */
+  readonly workingDir?: string;
+}
+
+export interface CommandResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The command was stopped at the timeout; exitCode is then the host's, not the command's. */
+  readonly timedOut: boolean;
+}
+
+/** SPEC §8: git commit/restore failures are answers (success false with a message), not throws. */
+export interface GitCommitResult {
+  readonly success: boolean;
+  readonly message: string;
+  /** The new commit, when one was made. */
+  readonly hash?: string;
+}
+
+export interface GitRestoreResult {
+  readonly success: boolean;
+  readonly message: string;
+}
+
+/** One version in a project's history (builder "commits"), newest first in gitHistory. */
+export interface SandboxCommit {
+  readonly hash: string;
+  readonly message: string;
+  readonly committedAt: Date;
+}
+
+/**
+ * A per-project code sandbox: its files, its shell, its git history and its dev server
+ * (SPEC §7 Sandbox). There is one sandbox per project, so `sandboxId` is the project id.
+ *
+ * Methods reject on infrastructure failure (host unreachable, file missing). The SPEC §8
+ * fallbacks — file operations answering false or an empty list, history failures answering
+ * empty, a failed scan answering zero counts (EMPTY_ERROR_SCAN) — are the callers' policy.
+ * Git commit and restore are the exception: their failures are ordinary results.
+ */
+export interface SandboxHost {
+  /** Creates the project's sandbox if it is missing (SPEC §4 stage 1); otherwise describes it. */
+  ensure(projectId: string): Promise<SandboxInfo>;
+  /** The file's text. */
+  readFile(sandboxId: string, path: string): Promise<string>;
+  /** Creates or replaces the file, creating parent folders as needed. */
+  writeFile(sandboxId: string, path: string, content: string): Promise<void>;
+  deleteFile(sandboxId: string, path: string): Promise<void>;
+  /** The direct entries of a folder. */
+  readDirectory(sandboxId: string, path: string, options?: ReadDirectoryOptions): Promise<readonly FileListEntry[]>;
+  /** The entries under `path`, recursively; `ignore` defaults to TREE_IGNORE_LIST. */
+  getTree(sandboxId: string, path: string, ignore?: readonly string[]): Promise<readonly FileTreeEntry[]>;
+  /** Runs a shell command; a non-zero exit or a timeout is a result, not a rejection. */
+  runCommand(sandboxId: string, command: string, options?: RunCommandOptions): Promise<CommandResult>;
+  /** Creates the folder and any missing parents; an existing folder is fine. */
+  createDirectory(sandboxId: string, path: string): Promise<void>;
+  /** Removes the sandbox and everything in it. */
+  cleanup(sandboxId: string): Promise<void>;
+  /** Commits every change in the project. */
+  gitCommit(sandboxId: string, message: string): Promise<GitCommitResult>;
+  gitHistory(sandboxId: string): Promise<readonly SandboxCommit[]>;
+  /** Puts the project's files back as they were at `commitHash`. */
+  gitRestore(sandboxId: string, commitHash: string): Promise<GitRestoreResult>;
+  /** Type-checks and lints the project; the AI-support folder is already left out (errorScanFrom). */
+  findErrors(sandboxId: string): Promise<ErrorScan>;
+  /** Restarts the project's dev server (the live preview). */
+  restartDev(sandboxId: string): Promise<void>;
+}

@@ -1,0 +1,11 @@
+// @kiln/domain/testing: in-memory adapters, test doubles and the port contract suites.
+export * from './fixed-clock.js';
+export * from './sequential-ids.js';
+export * from './scripted-random.js';
+export * from './in-memory-credit-ledger.js';
+export * from './in-memory-profile-repository.js';
+export * from './in-memory-project-repository.js';
+export * from './in-memory-referral-codes.js';
+export * from './in-memory-unit-of-work.js';
+export * from './test-kit.js';
+export * from './contracts/credit-ledger.contract.js';
