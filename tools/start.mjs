@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// `npm start`: builds every project, then runs the product on embedded defaults.
+// Today that is the API (GET /health) and the web app; later issues add the embedded
+// PostgreSQL, the sandbox host and the preview proxy here.
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
+
+function build(label, args) {
+  console.log(`▶ build ${label}`);
+  const r = spawnSync(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`✘ build ${label} failed`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+build('@kiln/domain', ['node_modules/typescript/bin/tsc', '-p', 'libs/domain/tsconfig.lib.json']);
+build('@kiln/adapters', ['node_modules/typescript/bin/tsc', '-p', 'libs/adapters/tsconfig.lib.json']);
+build('@kiln/api', ['node_modules/typescript/bin/tsc', '-p', 'apps/api/tsconfig.app.json']);
+// Vite is a dependency of apps/web only (npm may install it there rather than at the root).
+const webDir = path.join(root, 'apps/web');
+const vite = path.join(path.dirname(createRequire(path.join(webDir, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
+build('@kiln/web', [vite, 'build', webDir, '--logLevel', 'warn']);
+
+const webPort = process.env.WEB_PORT ?? '5173';
+const children = [
+  spawn(process.execPath, ['apps/api/dist/main.js'], { cwd: root, env, stdio: 'inherit' }),
+  spawn(process.execPath, [vite, 'preview', webDir, '--port', webPort, '--strictPort'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  }),
+];
+console.log(`\nKiln is starting: API http://localhost:${process.env.PORT ?? 3000}/health · web http://localhost:${webPort}/\n`);
+
+let stopping = false;
+function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  process.exitCode = code;
+}
+for (const child of children) child.on('exit', (code) => stop(code ?? 1));
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// `npm test`: every check the project has, in one run, ending with the plain line
+// "N passed, N failed". Type-checking and lint count as one check each; every Jest test
+// counts as one. Exits non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(label, command, args) {
+  const started = Date.now();
+  process.stdout.write(`\n▶ ${label}\n`);
+  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
+  process.stdout.write(`${ok ? '✔' : '✘'} ${label} (${seconds} s)\n`);
+  return ok;
+}
+
+function check(label, command, args) {
+  if (run(label, command, args)) passed += 1;
+  else {
+    failed += 1;
+    failures.push(label);
+  }
+}
+
+const projects = ['libs/domain', 'libs/adapters', 'apps/api', 'apps/web'].filter((p) => existsSync(path.join(root, p, 'tsconfig.json')));
+for (const project of projects) check(`type-check ${project}`, process.execPath, ['node_modules/typescript/bin/tsc', '-p', `${project}/tsconfig.json`]);
+check('lint (eslint, Nx module boundaries)', process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
+
+// Jest: one run over every project; counts come from its JSON report.
+const out = mkdtempSync(path.join(tmpdir(), 'kiln-jest-'));
+const report = path.join(out, 'report.json');
+const jestOk = run('unit, property, contract and integration tests (jest)', process.execPath, [
+  '--experimental-vm-modules',
+  'node_modules/jest/bin/jest.js',
+  '--ci',
+  '--json',
+  `--outputFile=${report}`,
+  ...process.argv.slice(2),
+]);
+if (existsSync(report)) {
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  // A suite that fails to load has no failed tests of its own: count it so it cannot hide.
+  const brokenSuites = r.testResults.filter((s) => s.status === 'failed' && s.assertionResults.length === 0);
+  failed += brokenSuites.length;
+  if (!jestOk && r.numFailedTests === 0 && brokenSuites.length === 0) failed += 1;
+  if (!jestOk) failures.push('jest');
+} else {
+  failed += 1;
+  failures.push('jest (no report)');
+}
+rmSync(out, { recursive: true, force: true });
+
+// End-to-end tests in a real Chromium, once a Playwright project exists.
+const e2e = path.join(root, 'apps/web-e2e/playwright.config.ts');
+if (existsSync(e2e)) {
+  const pwReport = path.join(tmpdir(), `kiln-pw-${process.pid}.json`);
+  const pw = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', e2e, '--reporter=list,json'], {
+    cwd: root,
+    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwReport, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    stdio: 'inherit',
+  });
+  if (existsSync(pwReport)) {
+    const s = JSON.parse(readFileSync(pwReport, 'utf8')).stats;
+    passed += s.expected + s.flaky;
+    failed += s.unexpected;
+    rmSync(pwReport, { force: true });
+  } else failed += 1;
+  if (pw.status !== 0) failures.push('playwright');
+}
+
+if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && failures.length === 0 ? 0 : 1);
