@@ -76,3 +76,6 @@ export * from './database/database-provisioner.port.js';
 export * from './geo/geo-locator.port.js';
 export * from './geo/currency-for-location.js';
 export * from './payments/payment-gateway.port.js';
+
+// auth
+export * from './auth/access-token.port.js';
