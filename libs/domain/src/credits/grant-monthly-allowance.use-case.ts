@@ -12,6 +12,12 @@ import type { CreditLedger } from './credit-ledger.port.js';
 
 export interface GrantMonthlyAllowanceInput {
   readonly userId: string;
+  /**
+   * The cycle's idempotency key. Omitted for the lazy roll-forward (the cycle's start and
+   * allowance make the key); a plan change passes its own, so returning to an allowance the
+   * same cycle start already had still resets it.
+   */
+  readonly key?: string;
 }
 
 /**
@@ -35,7 +41,7 @@ export class GrantMonthlyAllowance {
     const window = cycleContaining(allowanceAnchor(profile), now);
     const allowance = monthlyAllowance(this.plans.resolve(profile.subscriptionPlan), profile);
     const decision = await this.ledger.startCycle(profile.id, {
-      key: cycleKey(window.start, allowance),
+      key: input.key ?? cycleKey(window.start, allowance),
       at: now,
       start: window.start,
       end: window.end,

@@ -26,7 +26,7 @@ async function userWithEveryBucket(kit: TestKit) {
 
 describe('ChangePlan — upgrade', () => {
   it('free → pro_monthly with a billing period resets the monthly bucket to 25 and keeps referral and add-on credits', async () => {
-    const kit = createTestKit({ clock: undefined });
+    const kit = createTestKit();
     kit.clock.set(T0);
     await userWithEveryBucket(kit);
     kit.clock.advance(3 * DAY_MS);
@@ -284,5 +284,34 @@ describe('ChangePlan — refusals', () => {
     }
     expect(kit.profiles.all()).toHaveLength(0);
     expect(await kit.ledger.entries('ghost')).toHaveLength(0);
+  });
+});
+
+/**
+ * Each plan change starts its cycle under its own key (`plan-change:…`), so going back to an
+ * allowance the same cycle start already had still resets the monthly bucket (a key derived
+ * from start and allowance alone would replay the old grant and keep the larger allowance).
+ */
+describe('ChangePlan — going back to an earlier allowance within the same cycle start', () => {
+  it('multiplier 1x → 2x → 1x within one billing period ends with 25 monthly credits', async () => {
+    const kit = createTestKit();
+    await signUp(kit, 'ana');
+    kit.clock.advance(DAY_MS);
+    const p = period(kit.clock.now());
+    for (const proMultiplier of [1, 2, 1] as const) {
+      kit.clock.advance(DAY_MS);
+      expect((await kit.changePlan.execute({ userId: 'ana', planId: 'pro_monthly', period: p, proMultiplier })).ok).toBe(true);
+    }
+    const summary = await kit.ledger.summary('ana');
+    expect(summary.cycle?.allowance).toBe(25);
+    expect(summary.balances.monthly).toBe(25);
+  });
+
+  it('free → pro_monthly → free at the sign-up instant ends with the free allowance of 5', async () => {
+    const kit = createTestKit();
+    await signUp(kit, 'ana');
+    expect((await kit.changePlan.execute({ userId: 'ana', planId: 'pro_monthly' })).ok).toBe(true);
+    expect((await kit.changePlan.execute({ userId: 'ana', planId: 'free' })).ok).toBe(true);
+    expect((await kit.ledger.summary('ana')).balances.monthly).toBe(5);
   });
 });

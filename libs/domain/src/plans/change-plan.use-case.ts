@@ -5,6 +5,7 @@ import type { Profile, ProMultiplier } from '../profiles/profile.entity.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
 import type { Clock } from '../shared/clock.port.js';
+import type { IdGenerator } from '../shared/ids.port.js';
 import { type Result, err, ok } from '../shared/result.js';
 import type { UnitOfWork } from '../shared/unit-of-work.port.js';
 import { isPaidPlan } from './plan.entity.js';
@@ -14,6 +15,11 @@ import type { PlanCatalog } from './plan-catalog.js';
 export interface ChangePlanInput {
   readonly userId: string;
   readonly planId: string;
+  /**
+   * Identifies this change (the payment provider's event id, say): replaying the same change
+   * grants nothing twice. Omitted, every call is a new change.
+   */
+  readonly changeKey?: string;
   /** The billing period the payment provider reports; absent for a change to free. */
   readonly period?: { readonly start: Date; readonly end: Date } | null;
   readonly subscriptionId?: string | null;
@@ -42,6 +48,7 @@ export class ChangePlan {
     private readonly allowance: GrantMonthlyAllowance,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly ids: IdGenerator,
   ) {}
 
   async execute(input: ChangePlanInput): Promise<Result<ChangedPlan, UnknownPlan | ProfileNotFound | CreditError>> {
@@ -68,7 +75,8 @@ export class ChangePlan {
         updatedAt: now,
       };
       await this.profiles.update(updated);
-      const cycle = await this.allowance.execute({ userId: profile.id });
+      const key = `plan-change:${input.changeKey ?? this.ids.next()}`;
+      const cycle = await this.allowance.execute({ userId: profile.id, key });
       if (!cycle.ok) return cycle;
       return ok({ profile: updated, planChanged, cycle: cycle.value });
     });

@@ -1,5 +1,10 @@
 import type { Profile } from './profile.entity.js';
 
+export type RecordReferrerOutcome =
+  | { readonly outcome: 'recorded' }
+  | { readonly outcome: 'already_referred'; readonly referredBy: string }
+  | { readonly outcome: 'circular' };
+
 /** Where profiles live (table `profiles`). */
 export interface ProfileRepository {
   findById(id: string): Promise<Profile | null>;
@@ -12,10 +17,12 @@ export interface ProfileRepository {
   /** Replaces a stored profile; fails with "Record with id {id} not found" when absent. */
   update(profile: Profile): Promise<void>;
   /**
-   * Sets `referredBy` only if it is still empty (a conditional write, never read-then-write).
-   * Returns false when the profile already has a referrer.
+   * Records `referrerId` as the referee's referrer in one atomic step, only if the referee has
+   * no referrer yet and the referrer was not referred by the referee (both rows are checked
+   * under one lock, so two people applying each other's codes at once cannot both succeed).
+   * Returns what happened and the referee's referrer afterwards.
    */
-  setReferrerIfUnset(profileId: string, referrerId: string, now: Date): Promise<boolean>;
+  recordReferrer(refereeId: string, referrerId: string, now: Date): Promise<RecordReferrerOutcome>;
   /** How many profiles name this user as their referrer. */
   countReferredBy(referrerId: string): Promise<number>;
 }

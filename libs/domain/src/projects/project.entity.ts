@@ -14,16 +14,21 @@ export interface Project {
 
 export const isPublished = (p: Pick<Project, 'status' | 'domain'>): boolean => p.status === 'active' && p.domain !== null;
 
-/** A URL-safe slug: the name in lower-case words joined by dashes, made unique by an id suffix. */
+/**
+ * A URL-safe slug: the name in lower-case words joined by dashes, then up to 12 letters and
+ * digits of the id (distinct for any two ids that differ in them; a unique index on the slug is
+ * the final guarantee).
+ */
 export function slugFor(name: string, id: string): string {
   const words = name
     .toLowerCase()
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // drop the accents NFKD splits off, so 'déjà' is 'deja', not 'de-ja'
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 48)
     .replace(/-+$/g, '');
-  const suffix = id.replace(/[^a-zA-Z0-9]/g, '').slice(0, 8).toLowerCase();
+  const suffix = id.replace(/[^a-zA-Z0-9]/g, '').slice(0, 12).toLowerCase();
   return [words || 'project', suffix].filter(Boolean).join('-');
 }
 

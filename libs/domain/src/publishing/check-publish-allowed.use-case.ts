@@ -27,9 +27,9 @@ export class CheckPublishAllowed {
       if (input.projectId) {
         const project = await this.projects.findById(input.projectId);
         if (project && project.creatorId === profile.id && isPublished(project)) {
-          const plan = this.plans.find(profile.subscriptionPlan);
-          const limit = plan?.features.publishedProjects;
-          return ok({ limit: limit?.kind === 'limited' ? limit.value : 'unlimited' });
+          // Changing the domain of a published project adds nothing to the count.
+          const limit = this.plans.find(profile.subscriptionPlan)?.features.publishedProjects ?? { kind: 'limited', value: 0 };
+          return ok({ limit: limit.kind === 'limited' ? limit.value : 'unlimited' });
         }
       }
       const count = await this.projects.countPublishedByCreator(profile.id);

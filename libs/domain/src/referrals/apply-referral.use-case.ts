@@ -72,11 +72,10 @@ export class ApplyReferral {
 
     return this.uow.run(async () => {
       const now = this.clock.now();
-      const recorded = await this.profiles.setReferrerIfUnset(referee.id, referrer.id, now);
-      if (!recorded) {
-        const current = await this.profiles.findById(referee.id);
-        if (current?.referredBy !== referrer.id) return err(alreadyReferred());
-      }
+      const recorded = await this.profiles.recordReferrer(referee.id, referrer.id, now);
+      if (recorded.outcome === 'circular') return err(circularReferral());
+      // Already referred by this same referrer: a retry, which may complete missing grants below.
+      if (recorded.outcome === 'already_referred' && recorded.referredBy !== referrer.id) return err(alreadyReferred());
       const keys = referralGrantKeys(referee.id);
       const bonus = { at: now, bucket: 'referral' as const, amount: REFERRAL_BONUS_CREDITS, reason: 'referral_bonus' as const };
       const toReferee = await this.ledger.grant(referee.id, { ...bonus, key: keys.referee });

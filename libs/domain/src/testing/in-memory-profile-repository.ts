@@ -1,5 +1,5 @@
 import type { Profile } from '../profiles/profile.entity.js';
-import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import type { ProfileRepository, RecordReferrerOutcome } from '../profiles/profile-repository.port.js';
 import type { Pause } from './in-memory-credit-ledger.js';
 
 export class RecordNotFoundError extends Error {
@@ -41,13 +41,16 @@ export class InMemoryProfileRepository implements ProfileRepository {
     this.rows.set(profile.id, profile);
   }
 
-  async setReferrerIfUnset(profileId: string, referrerId: string, now: Date): Promise<boolean> {
+  async recordReferrer(refereeId: string, referrerId: string, now: Date): Promise<RecordReferrerOutcome> {
     await this.pause();
-    const row = this.rows.get(profileId);
-    if (!row) throw new RecordNotFoundError(profileId);
-    if (row.referredBy !== null) return false;
-    this.rows.set(profileId, { ...row, referredBy: referrerId, updatedAt: now });
-    return true;
+    const referee = this.rows.get(refereeId);
+    const referrer = this.rows.get(referrerId);
+    if (!referee) throw new RecordNotFoundError(refereeId);
+    if (!referrer) throw new RecordNotFoundError(referrerId);
+    if (referee.referredBy !== null) return { outcome: 'already_referred', referredBy: referee.referredBy };
+    if (referrer.referredBy === refereeId) return { outcome: 'circular' };
+    this.rows.set(refereeId, { ...referee, referredBy: referrerId, updatedAt: now });
+    return { outcome: 'recorded' };
   }
 
   async countReferredBy(referrerId: string): Promise<number> {

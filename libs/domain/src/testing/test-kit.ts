@@ -56,7 +56,7 @@ export function createTestKit(options: TestKitOptions = {}) {
     consumePromptCredit: new ConsumePromptCredit(profiles, ledger, grantMonthlyAllowance, clock),
     refundPromptCredit: new RefundPromptCredit(ledger, clock),
     grantAddOnCredits: new GrantAddOnCredits(profiles, ledger, clock),
-    changePlan: new ChangePlan(profiles, plans, grantMonthlyAllowance, uow, clock),
+    changePlan: new ChangePlan(profiles, plans, grantMonthlyAllowance, uow, clock, new SequentialIds('change')),
     getUsageStats: new GetUsageStats(profiles, projects, ledger, grantMonthlyAllowance, plans),
     createProject: new CreateProject(profiles, projects, plans, ids, clock),
     checkPublishAllowed: new CheckPublishAllowed(profiles, projects, plans),
