@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds every project, then runs the product on embedded defaults.
-// Today that is the API (GET /health) and the web app; later issues add the embedded
-// PostgreSQL, the sandbox host and the preview proxy here.
+// `npm start`: builds every project, then runs the product on embedded defaults: the API
+// (which starts an embedded PostgreSQL under DATA_DIR when DATABASE_URL is unset) and the web
+// app. The builder issues add the sandbox host and the preview proxy.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -1,5 +1,100 @@
-import { Module } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import type { Clock } from '@kiln/domain';
+import { LoggerModule } from 'nestjs-pino';
+import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
+import { BearerAuthGuard } from './common/bearer-auth.guard.js';
+import { CoreModule } from './common/core.module.js';
+import { createValidationPipe } from './common/validation.js';
+import type { AppConfig } from './config.js';
+import { CreditsModule } from './credits/credits.module.js';
+import { DevModule } from './dev/dev.module.js';
 import { HealthModule } from './health/health.module.js';
+import { PlansModule } from './plans/plans.module.js';
+import { ProfilesModule } from './profiles/profiles.module.js';
+import { ProjectsModule } from './projects/projects.module.js';
+import { ReferralsModule } from './referrals/referrals.module.js';
 
-@Module({ imports: [HealthModule] })
-export class AppModule {}
+export type ModuleImport = Type<unknown> | DynamicModule;
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface AppModuleOptions {
+  readonly config: AppConfig;
+  /**
+   * Provides and exports the persistence tokens (UNIT_OF_WORK, PROFILE_REPOSITORY,
+   * PROJECT_REPOSITORY, CREDIT_LEDGER, REFERRAL_CODES, DATABASE_HEALTH, MAILER, MAIL_OUTBOX):
+   * InMemoryPersistenceModule or the PostgreSQL module. Made global here.
+   */
+  readonly persistence: ModuleImport;
+  /** Provides and exports ACCESS_TOKEN_VERIFIER (and may hold the auth controllers). Made global here. */
+  readonly auth: ModuleImport;
+  readonly clock?: Clock;
+  readonly logLevel: LogLevel;
+}
+
+/** Re-exports a module's providers to the whole application, whether or not it is @Global itself. */
+@Module({})
+class PersistenceHostModule {}
+@Module({})
+class AuthHostModule {}
+function globally(host: Type<unknown>, module: ModuleImport): DynamicModule {
+  return { module: host, global: true, imports: [module], exports: [module] };
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** A caller's X-Request-Id when it is sane, else a fresh UUID; echoed back in the response. */
+function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/** The composition root: contexts, cross-cutting guard/filter/pipe, and the chosen adapters. */
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    const { config } = options;
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: options.logLevel,
+            genReqId: requestId,
+            // One short line per request: no headers (tokens, cookies) and no bodies.
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            // Belt and braces should anything log headers: tokens, cookies and keys never reach the logs.
+            redact: {
+              paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers.apikey', 'res.headers["set-cookie"]'],
+              censor: '[redacted]',
+            },
+            customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+            autoLogging: { ignore: (req) => req.url === '/health' },
+          },
+        }),
+        CoreModule.forRoot(config, { clock: options.clock }),
+        globally(PersistenceHostModule, options.persistence),
+        globally(AuthHostModule, options.auth),
+        HealthModule,
+        PlansModule,
+        CreditsModule,
+        ReferralsModule,
+        ProfilesModule,
+        ProjectsModule,
+        ...(config.nodeEnv === 'production' ? [] : [DevModule]),
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,13 +1,41 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadConfig } from './config.js';
+import { ConfigError, DEFAULT_WEB_ORIGINS, loadConfig } from './config.js';
 
-describe('loadConfig', () => {
-  it('defaults the port to 3000 when PORT is unset or blank', () => {
-    expect(loadConfig({})).toEqual({ port: 3000 });
-    expect(loadConfig({ PORT: '' })).toEqual({ port: 3000 });
-    expect(loadConfig({ PORT: '  ' })).toEqual({ port: 3000 });
+/** The problems loadConfig reports for an environment (fails the test if it accepts it). */
+function problems(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig — defaults', () => {
+  it('gives every default for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      nodeEnv: 'development',
+      dataDir: '.data',
+      databaseUrl: null,
+      webOrigins: ['http://localhost:5173', 'http://localhost:3000'],
+      smtpUrl: null,
+      authJwtPrivateKey: null,
+      auth: { kind: 'builtin' },
+      upperTiers: [],
+    });
+    expect(config.plans.list().map((p) => p.id)).toEqual(['free', 'pro_monthly', 'pro_annual']);
   });
 
+  it('treats blank values as unset', () => {
+    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS'];
+    expect(loadConfig(Object.fromEntries(blank.map((k) => [k, '  '])))).toEqual(loadConfig({}));
+  });
+});
+
+describe('loadConfig — PORT', () => {
   it('reads a valid PORT', () => {
     expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
     expect(loadConfig({ PORT: ' 1 ' }).port).toBe(1);
@@ -15,10 +43,183 @@ describe('loadConfig', () => {
   });
 
   it.each(['abc', '80.5', '-1', '1e3', '0x50', '3000abc'])('rejects the non-integer PORT %p', (value) => {
-    expect(() => loadConfig({ PORT: value })).toThrow(/^PORT must be an integer between 1 and 65535, got "/);
+    expect(problems({ PORT: value })).toEqual([`PORT must be an integer between 1 and 65535, got "${value}"`]);
   });
 
   it.each(['0', '65536', '99999999999999999999'])('rejects the out-of-range PORT %p', (value) => {
-    expect(() => loadConfig({ PORT: value })).toThrow(/^PORT must be between 1 and 65535, got /);
+    expect(problems({ PORT: value })).toEqual([`PORT must be between 1 and 65535, got ${value}`]);
+  });
+});
+
+describe('loadConfig — NODE_ENV and DATA_DIR', () => {
+  it.each(['development', 'test', 'production'] as const)('accepts NODE_ENV=%s', (value) => {
+    expect(loadConfig({ NODE_ENV: value }).nodeEnv).toBe(value);
+  });
+
+  it('rejects any other NODE_ENV', () => {
+    expect(problems({ NODE_ENV: 'staging' })).toEqual(['NODE_ENV must be one of development, test, production, got "staging"']);
+  });
+
+  it('reads DATA_DIR, trimmed', () => {
+    expect(loadConfig({ DATA_DIR: ' /var/lib/kiln ' }).dataDir).toBe('/var/lib/kiln');
+  });
+});
+
+describe('loadConfig — DATABASE_URL', () => {
+  it.each(['postgres://kiln:secret@db:5432/kiln', 'postgresql://localhost/kiln', 'postgres:///kiln?host=/run/postgresql'])('accepts %p', (url) => {
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
+  it('rejects another scheme without echoing the value', () => {
+    const [problem] = problems({ DATABASE_URL: 'mysql://root:hunter2@db/kiln' });
+    expect(problem).toBe('DATABASE_URL must be a postgres:// or postgresql:// URL, got one starting with mysql://');
+    expect(problem).not.toContain('hunter2');
+  });
+
+  it('rejects text that is not a URL without echoing it', () => {
+    const [problem] = problems({ DATABASE_URL: 'hunter2' });
+    expect(problem).toBe('DATABASE_URL must be a postgres:// or postgresql:// URL, got a value that is not a URL');
+  });
+
+});
+
+describe('loadConfig — WEB_ORIGIN', () => {
+  it('reads a comma-separated list, normalised to origins, without duplicates', () => {
+    expect(loadConfig({ WEB_ORIGIN: 'https://App.Example.com/, http://localhost:5173 ,https://app.example.com' }).webOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+  });
+
+  it('defaults to the local web and API origins', () => {
+    expect(loadConfig({}).webOrigins).toEqual(DEFAULT_WEB_ORIGINS);
+  });
+
+  it.each(['*', 'app.example.com', 'ftp://example.com', 'https://example.com/app', 'https://example.com?x=1'])('rejects %p', (item) => {
+    expect(problems({ WEB_ORIGIN: item })).toEqual([
+      `WEB_ORIGIN item "${item}" must be an http:// or https:// origin such as https://app.example.com (no path, query or '*')`,
+    ]);
+  });
+
+  it('rejects empty items', () => {
+    expect(problems({ WEB_ORIGIN: 'https://a.example.com,,https://b.example.com' })).toEqual([
+      'WEB_ORIGIN must be a comma-separated list of origins without empty items',
+    ]);
+  });
+});
+
+describe('loadConfig — SMTP_URL', () => {
+  it.each(['smtp://localhost:1025', 'smtps://user:pass@mail.example.com:465'])('accepts %p', (url) => {
+    expect(loadConfig({ SMTP_URL: url }).smtpUrl).toBe(url);
+  });
+
+  it('rejects a URL without a host', () => {
+    expect(problems({ SMTP_URL: 'smtp:///relay' })).toEqual(['SMTP_URL must name a host, got smtp:///relay']);
+  });
+
+  it('rejects another scheme', () => {
+    expect(problems({ SMTP_URL: 'http://mail.example.com' })).toEqual([
+      'SMTP_URL must be a smtp:// or smtps:// URL, got one starting with http://',
+    ]);
+  });
+});
+
+describe('loadConfig — auth settings', () => {
+  const secret = 'x'.repeat(40);
+
+  it('keeps AUTH_JWT_PRIVATE_KEY as given', () => {
+    const key = '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----';
+    expect(loadConfig({ AUTH_JWT_PRIVATE_KEY: key }).authJwtPrivateKey).toBe(key);
+  });
+
+  it('SUPABASE_JWKS_URL selects external auth verified by JWKS', () => {
+    const url = 'https://abc.supabase.co/auth/v1/.well-known/jwks.json';
+    expect(loadConfig({ SUPABASE_JWKS_URL: url }).auth).toEqual({ kind: 'supabase-jwks', jwksUrl: url });
+  });
+
+  it('SUPABASE_JWT_SECRET selects external auth verified by the shared secret', () => {
+    expect(loadConfig({ SUPABASE_JWT_SECRET: secret }).auth).toEqual({ kind: 'supabase-secret', jwtSecret: secret });
+  });
+
+  it('refuses both at once', () => {
+    expect(problems({ SUPABASE_JWKS_URL: 'https://abc.supabase.co/jwks', SUPABASE_JWT_SECRET: secret })).toEqual([
+      'SUPABASE_JWKS_URL and SUPABASE_JWT_SECRET are mutually exclusive: set one of them (external auth) or neither (built-in auth)',
+    ]);
+  });
+
+  it('refuses a JWKS URL that is not http(s)', () => {
+    expect(problems({ SUPABASE_JWKS_URL: 'file:///etc/jwks.json' })).toEqual([
+      'SUPABASE_JWKS_URL must be a https:// or http:// URL, got one starting with file://',
+    ]);
+  });
+
+  it('refuses a short JWT secret without echoing it', () => {
+    expect(problems({ SUPABASE_JWT_SECRET: 'short-secret' })).toEqual(['SUPABASE_JWT_SECRET must be at least 32 characters, got 12']);
+  });
+});
+
+describe('loadConfig — PLAN_UPPER_TIERS', () => {
+  const basic = {
+    id: 'basic',
+    name: 'Basic',
+    interval: 'monthly',
+    priceUsdMinor: 1000,
+    priceInrMinor: 99900,
+    promptsPerMonth: 10,
+    privateProjects: 5,
+    publishedProjects: 1,
+  };
+
+  it('adds valid tiers to the catalog', () => {
+    const config = loadConfig({ PLAN_UPPER_TIERS: JSON.stringify([basic]) });
+    expect(config.upperTiers).toEqual([basic]);
+    expect(config.plans.find('basic')?.name).toBe('Basic');
+  });
+
+  it('reports invalid JSON', () => {
+    expect(problems({ PLAN_UPPER_TIERS: '[{' })[0]).toMatch(/^PLAN_UPPER_TIERS must be a JSON array of tiers: /);
+  });
+
+  it('reports a non-array', () => {
+    expect(problems({ PLAN_UPPER_TIERS: '{"id":"basic"}' })).toEqual(['PLAN_UPPER_TIERS must be a JSON array of tiers']);
+  });
+
+  it('reports a non-object item', () => {
+    expect(problems({ PLAN_UPPER_TIERS: '[1]' })).toEqual(['PLAN_UPPER_TIERS[0] must be an object']);
+  });
+
+  it('reports a missing or non-text name', () => {
+    expect(problems({ PLAN_UPPER_TIERS: JSON.stringify([{ ...basic, name: 7 }]) })).toEqual([
+      'PLAN_UPPER_TIERS upperTiers[0].name: Upper tier needs a name',
+    ]);
+  });
+
+  it("reports the domain's validation with the field it names", () => {
+    expect(problems({ PLAN_UPPER_TIERS: JSON.stringify([{ ...basic, id: 'gold' }]) })).toEqual([
+      'PLAN_UPPER_TIERS upperTiers[0].id: Upper tier id must be one of basic, starter, premium',
+    ]);
+    expect(problems({ PLAN_UPPER_TIERS: JSON.stringify([basic, { ...basic, priceUsdMinor: 9.99 }]) })).toEqual([
+      'PLAN_UPPER_TIERS upperTiers[1].id: Upper tier basic is configured twice',
+    ]);
+    expect(problems({ PLAN_UPPER_TIERS: JSON.stringify([{ ...basic, priceUsdMinor: 9.99 }]) })).toEqual([
+      'PLAN_UPPER_TIERS upperTiers[0].priceUsdMinor: Prices are non-negative integer minor units',
+    ]);
+  });
+});
+
+describe('loadConfig — one message for every problem', () => {
+  it('lists all problems in one ConfigError', () => {
+    const env = { PORT: 'x', NODE_ENV: 'prod', SMTP_URL: 'mailto:a@b', PLAN_UPPER_TIERS: '{' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message.split('\n')[0]).toBe('Invalid configuration (4 problems):');
+      expect(message).toContain('  - PORT must be an integer');
+      expect(message).toContain('  - NODE_ENV must be one of');
+      expect(message).toContain('  - SMTP_URL must be a smtp:// or smtps:// URL');
+      expect(message).toContain('  - PLAN_UPPER_TIERS must be a JSON array');
+    }
   });
 });

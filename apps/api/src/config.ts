@@ -1,28 +1,245 @@
+import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
+
+export type NodeEnv = 'development' | 'test' | 'production';
+export const NODE_ENVS: readonly NodeEnv[] = ['development', 'test', 'production'];
+
+/** How access tokens are verified: Kiln's own auth, or an external Supabase project. */
+export type AuthMode =
+  | { readonly kind: 'builtin' }
+  | { readonly kind: 'supabase-jwks'; readonly jwksUrl: string }
+  | { readonly kind: 'supabase-secret'; readonly jwtSecret: string };
+
 /** The API's settings, read once from the environment at start-up. */
 export interface AppConfig {
   readonly port: number;
+  readonly nodeEnv: NodeEnv;
+  /** Where the embedded PostgreSQL and other local state live (relative to the working directory). */
+  readonly dataDir: string;
+  /** A postgres:// URL, or null: the start-up code then runs an embedded PostgreSQL in `dataDir`. */
+  readonly databaseUrl: string | null;
+  /** Browser origins allowed by CORS; the first is the site origin used in share links. */
+  readonly webOrigins: readonly string[];
+  /** smtp:// or smtps:// URL of the mail relay, or null (mail stays in the local outbox). */
+  readonly smtpUrl: string | null;
+  /** The From address of mail Kiln sends (MAIL_FROM). */
+  readonly mailFrom: string;
+  /** The built-in auth's signing key, or null (the auth module then makes or loads one in `dataDir`). */
+  readonly authJwtPrivateKey: string | null;
+  readonly auth: AuthMode;
+  /** The configured upper tiers (basic, starter, premium) as given in PLAN_UPPER_TIERS. */
+  readonly upperTiers: readonly UpperTierConfig[];
+  /** The plan catalog: the standard plans plus the configured upper tiers, validated. */
+  readonly plans: PlanCatalog;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-const DEFAULT_PORT = 3000;
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_DATA_DIR = '.data';
+export const DEFAULT_MAIL_FROM = 'Kiln <no-reply@kiln.localhost>';
+export const DEFAULT_WEB_ORIGINS: readonly string[] = ['http://localhost:5173', 'http://localhost:3000'];
 const MIN_PORT = 1;
 const MAX_PORT = 65_535;
+/** HS256 secrets shorter than the hash output are brute-forceable; Supabase's are 40+ characters. */
+export const MIN_JWT_SECRET_LENGTH = 32;
 
-/** Reads and validates the environment. Pure: throws an Error with a readable message on bad input. */
-export function loadConfig(env: Env): AppConfig {
-  return { port: parsePort(env['PORT']) };
+/** Thrown by `loadConfig` with every problem found, one per line. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
 }
 
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === '') return DEFAULT_PORT;
-  const text = raw.trim();
+/**
+ * Reads and validates the environment. Pure (no I/O, no process.env): throws a ConfigError
+ * listing every problem at once, so one failed start shows everything to fix.
+ */
+export function loadConfig(env: Env): AppConfig {
+  const problems: string[] = [];
+  const read = <T>(parse: (report: (problem: string) => void) => T): T => parse((p) => problems.push(p));
+
+  const port = read((report) => parsePort(env['PORT'], report));
+  const nodeEnv = read((report) => parseNodeEnv(env['NODE_ENV'], report));
+  const dataDir = blankToNull(env['DATA_DIR']) ?? DEFAULT_DATA_DIR;
+  // libpq allows a URL without a host (a Unix socket: postgres:///kiln?host=/run/postgresql).
+  const databaseUrl = read((report) =>
+    parseUrl('DATABASE_URL', env['DATABASE_URL'], ['postgres:', 'postgresql:'], report, { hostRequired: false }),
+  );
+  const webOrigins = read((report) => parseOrigins(env['WEB_ORIGIN'], report));
+  const smtpUrl = read((report) => parseUrl('SMTP_URL', env['SMTP_URL'], ['smtp:', 'smtps:'], report));
+  const mailFrom = blankToNull(env['MAIL_FROM']) ?? DEFAULT_MAIL_FROM;
+  if (!/@[^\s@>]+\.?[^\s@>]*>?$/.test(mailFrom)) problems.push(`MAIL_FROM must be an address like "Kiln <no-reply@example.com>", got "${mailFrom}"`);
+  const authJwtPrivateKey = blankToNull(env['AUTH_JWT_PRIVATE_KEY']);
+  const auth = read((report) => parseAuthMode(env, report));
+  const tiers = read((report) => parseUpperTiers(env['PLAN_UPPER_TIERS'], report));
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    nodeEnv,
+    dataDir,
+    databaseUrl,
+    webOrigins,
+    smtpUrl,
+    mailFrom,
+    authJwtPrivateKey,
+    auth,
+    upperTiers: tiers.upperTiers,
+    plans: tiers.plans,
+  };
+}
+
+type Report = (problem: string) => void;
+
+function blankToNull(raw: string | undefined): string | null {
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+function parsePort(raw: string | undefined, report: Report): number {
+  const text = blankToNull(raw);
+  if (text === null) return DEFAULT_PORT;
   if (!/^\d+$/.test(text)) {
-    throw new Error(`PORT must be an integer between ${MIN_PORT} and ${MAX_PORT}, got "${raw}"`);
+    report(`PORT must be an integer between ${MIN_PORT} and ${MAX_PORT}, got "${raw}"`);
+    return DEFAULT_PORT;
   }
   const port = Number(text);
   if (port < MIN_PORT || port > MAX_PORT) {
-    throw new Error(`PORT must be between ${MIN_PORT} and ${MAX_PORT}, got ${port}`);
+    report(`PORT must be between ${MIN_PORT} and ${MAX_PORT}, got ${text}`);
+    return DEFAULT_PORT;
   }
   return port;
+}
+
+function parseNodeEnv(raw: string | undefined, report: Report): NodeEnv {
+  const text = blankToNull(raw);
+  if (text === null) return 'development';
+  if ((NODE_ENVS as readonly string[]).includes(text)) return text as NodeEnv;
+  report(`NODE_ENV must be one of ${NODE_ENVS.join(', ')}, got "${text}"`);
+  return 'development';
+}
+
+/** A URL as text with its password hidden, so secrets never reach logs or error messages. */
+export function redactUrl(url: URL): string {
+  if (url.password === '') return url.toString();
+  const copy = new URL(url.toString());
+  copy.password = '***';
+  return copy.toString();
+}
+
+function parseUrl(
+  name: string,
+  raw: string | undefined,
+  protocols: readonly string[],
+  report: Report,
+  { hostRequired = true }: { hostRequired?: boolean } = {},
+): string | null {
+  const text = blankToNull(raw);
+  if (text === null) return null;
+  const expected = protocols.map((p) => `${p}//`).join(' or ');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // The raw value may hold a password: never echo it.
+    report(`${name} must be a ${expected} URL, got a value that is not a URL`);
+    return null;
+  }
+  if (!protocols.includes(url.protocol)) {
+    report(`${name} must be a ${expected} URL, got one starting with ${url.protocol}//`);
+    return null;
+  }
+  if (hostRequired && url.hostname === '') {
+    report(`${name} must name a host, got ${redactUrl(url)}`);
+    return null;
+  }
+  return text;
+}
+
+function parseOrigins(raw: string | undefined, report: Report): readonly string[] {
+  const text = blankToNull(raw);
+  if (text === null) return DEFAULT_WEB_ORIGINS;
+  const origins: string[] = [];
+  for (const item of text.split(',').map((s) => s.trim())) {
+    if (item === '') {
+      report('WEB_ORIGIN must be a comma-separated list of origins without empty items');
+      continue;
+    }
+    const origin = parseOrigin(item);
+    if (origin === null) {
+      report(`WEB_ORIGIN item "${item}" must be an http:// or https:// origin such as https://app.example.com (no path, query or '*')`);
+      continue;
+    }
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  return origins.length > 0 ? origins : DEFAULT_WEB_ORIGINS;
+}
+
+/** 'https://App.example.com/' → 'https://app.example.com'; null for anything that is not an origin. */
+function parseOrigin(item: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(item);
+  } catch {
+    return null;
+  }
+  const isHttp = url.protocol === 'http:' || url.protocol === 'https:';
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  return isHttp && bare && url.hostname !== '' ? url.origin : null;
+}
+
+function parseAuthMode(env: Env, report: Report): AuthMode {
+  const jwksUrl = blankToNull(env['SUPABASE_JWKS_URL']);
+  const jwtSecret = blankToNull(env['SUPABASE_JWT_SECRET']);
+  if (jwksUrl !== null && jwtSecret !== null) {
+    report('SUPABASE_JWKS_URL and SUPABASE_JWT_SECRET are mutually exclusive: set one of them (external auth) or neither (built-in auth)');
+    return { kind: 'builtin' };
+  }
+  if (jwksUrl !== null) {
+    const url = parseUrl('SUPABASE_JWKS_URL', jwksUrl, ['https:', 'http:'], report);
+    return url === null ? { kind: 'builtin' } : { kind: 'supabase-jwks', jwksUrl: url };
+  }
+  if (jwtSecret !== null) {
+    if (jwtSecret.length < MIN_JWT_SECRET_LENGTH) {
+      report(`SUPABASE_JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters, got ${jwtSecret.length}`);
+      return { kind: 'builtin' };
+    }
+    return { kind: 'supabase-secret', jwtSecret };
+  }
+  return { kind: 'builtin' };
+}
+
+function parseUpperTiers(raw: string | undefined, report: Report): { upperTiers: readonly UpperTierConfig[]; plans: PlanCatalog } {
+  const standard = { upperTiers: [], plans: PlanCatalog.standard() };
+  const text = blankToNull(raw);
+  if (text === null) return standard;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    report(`PLAN_UPPER_TIERS must be a JSON array of tiers: ${error instanceof Error ? error.message : String(error)}`);
+    return standard;
+  }
+  if (!Array.isArray(parsed)) {
+    report('PLAN_UPPER_TIERS must be a JSON array of tiers');
+    return standard;
+  }
+  // The domain validates every field; only the shape it assumes (objects, string names) is checked here.
+  const badItem = parsed.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item));
+  if (badItem >= 0) {
+    report(`PLAN_UPPER_TIERS[${badItem}] must be an object`);
+    return standard;
+  }
+  const badName = parsed.findIndex((item: Record<string, unknown>) => typeof item['name'] !== 'string');
+  if (badName >= 0) {
+    report(`PLAN_UPPER_TIERS upperTiers[${badName}].name: Upper tier needs a name`);
+    return standard;
+  }
+  const tiers = parsed as UpperTierConfig[];
+  const catalog = PlanCatalog.create(tiers);
+  if (!catalog.ok) {
+    report(`PLAN_UPPER_TIERS ${catalog.error.field}: ${catalog.error.message}`);
+    return standard;
+  }
+  return { upperTiers: tiers, plans: catalog.value };
 }

@@ -1,22 +1,51 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app.module.js';
-import { loadConfig, type AppConfig } from './config.js';
+import { Logger } from '@nestjs/common';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '@kiln/adapters';
+import { AuthModule } from './auth/auth.module.js';
+import { createApp } from './bootstrap.js';
+import { type AppConfig, loadConfig } from './config.js';
+import { postgresAuthStores } from './persistence/postgres-auth-stores.js';
+import { PostgresPersistenceModule } from './persistence/postgres-persistence.module.js';
 
 function readConfig(): AppConfig {
   try {
     return loadConfig(process.env);
   } catch (error) {
-    console.error(`Invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);
   }
 }
 
-async function bootstrap(): Promise<void> {
-  const config = readConfig();
-  const app = await NestFactory.create(AppModule);
-  app.enableShutdownHooks();
-  await app.listen(config.port);
+/** DATABASE_URL when set; otherwise a real PostgreSQL embedded under DATA_DIR (a fresh machine needs no server). */
+async function database(config: AppConfig, log: Logger): Promise<{ url: string; embedded: EmbeddedPostgres | null }> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+  log.log(`Embedded PostgreSQL on 127.0.0.1:${embedded.port}, data in ${config.dataDir}/postgres`);
+  return { url: embedded.url, embedded };
 }
 
-void bootstrap();
+async function main(): Promise<void> {
+  const config = readConfig();
+  const log = new Logger('Main');
+  const { url, embedded } = await database(config, log);
+  try {
+    const app = await createApp(config, {
+      persistence: PostgresPersistenceModule.forRoot({
+        url,
+        smtp: config.smtpUrl ? { url: config.smtpUrl, from: config.mailFrom } : null,
+        onClosed: async () => embedded?.stop(),
+      }),
+      auth: AuthModule.register({ stores: postgresAuthStores }),
+    });
+    await app.listen(config.port);
+    log.log(`Kiln API listening on port ${config.port} (OpenAPI at /api/docs)`);
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

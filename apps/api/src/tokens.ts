@@ -13,3 +13,23 @@ export const MAILER = Symbol('Mailer');
 export const ACCESS_TOKEN_VERIFIER = Symbol('AccessTokenVerifier');
 /** A function `() => Promise<boolean>` telling whether the database answers (for /health). */
 export const DATABASE_HEALTH = Symbol('DatabaseHealth');
+
+/** The validated `AppConfig` (config.ts). */
+export const APP_CONFIG = Symbol('AppConfig');
+
+/** One mail as the outbox keeps it (what was handed to the Mailer, and when). */
+export interface OutboxMessage {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly created_at: Date;
+}
+
+/**
+ * Mail that was sent, readable per recipient (newest first). Backs `GET /api/dev/outbox` so a
+ * developer or an e2e test can read one-time codes without a mail server.
+ */
+export interface MailOutbox {
+  list(email: string): Promise<OutboxMessage[]>;
+}
+export const MAIL_OUTBOX = Symbol('MailOutbox');

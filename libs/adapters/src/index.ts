@@ -2,3 +2,29 @@
 export * from './system/system-clock.adapter.js';
 export * from './system/crypto-random.adapter.js';
 export * from './system/uuid-ids.adapter.js';
+
+// PostgreSQL
+export * from './postgres/data-source.js';
+export * from './postgres/schema.js';
+export * from './postgres/pg-unit-of-work.js';
+export { RecordNotFoundError } from './postgres/sql.js';
+export * from './postgres/pg-profile-repository.adapter.js';
+export * from './postgres/pg-project-repository.adapter.js';
+export * from './postgres/pg-referral-codes.adapter.js';
+export * from './postgres/pg-credit-ledger.adapter.js';
+export * from './postgres/pg-mail-outbox.adapter.js';
+export * from './postgres/auth/pg-auth-user-repository.adapter.js';
+export * from './postgres/auth/pg-one-time-code-store.adapter.js';
+export * from './postgres/auth/pg-session-store.adapter.js';
+export * from './postgres/embedded-postgres.js';
+export * from './postgres/testing/test-database.js';
+
+// Mail
+export * from './mail/smtp-mailer.adapter.js';
+export * from './mail/testing/fake-smtp-server.js';
+
+// Auth
+export * from './auth/argon2-password-hasher.adapter.js';
+export * from './auth/sha256-secret-hasher.adapter.js';
+export * from './auth/jose-access-token.adapter.js';
+export * from './auth/external-access-token-verifier.adapter.js';

@@ -1,13 +1,48 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../common/public.decorator.js';
+import { DATABASE_HEALTH } from '../tokens.js';
 
-export interface HealthStatus {
-  readonly status: 'ok';
+/** How long the database may take to answer before it counts as down. */
+export const DATABASE_HEALTH_TIMEOUT_MS = 2_000;
+
+export type DatabaseHealth = () => Promise<boolean>;
+
+export class HealthStatus {
+  @ApiProperty({ enum: ['ok', 'error'] }) status!: 'ok' | 'error';
+  @ApiProperty({ enum: ['up', 'down'] }) database!: 'up' | 'down';
+  @ApiProperty({ required: false, example: 'DATABASE_DOWN' }) code?: string;
+  @ApiProperty({ required: false, example: 'The database is not answering' }) detail?: string;
 }
 
+/** True when the check answers true within the timeout; a rejection or a hang counts as down. */
+export async function databaseIsUp(check: DatabaseHealth, timeoutMs = DATABASE_HEALTH_TIMEOUT_MS): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return (await Promise.race([check().catch(() => false), timeout])) === true;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@ApiTags('health')
 @Controller('health')
 export class HealthController {
+  constructor(@Inject(DATABASE_HEALTH) private readonly databaseHealth: DatabaseHealth) {}
+
   @Get()
-  check(): HealthStatus {
-    return { status: 'ok' };
+  @ApiOperation({ summary: 'Liveness and database status (public)' })
+  @Public()
+  @ApiOkResponse({ type: HealthStatus, description: "{ status: 'ok', database: 'up' }" })
+  @ApiResponse({ status: 503, type: HealthStatus, description: 'The database is down' })
+  async check(@Res({ passthrough: true }) response: Response): Promise<HealthStatus> {
+    response.setHeader('Cache-Control', 'no-store');
+    if (await databaseIsUp(this.databaseHealth)) return { status: 'ok', database: 'up' };
+    response.status(HttpStatus.SERVICE_UNAVAILABLE);
+    return { status: 'error', database: 'down', code: 'DATABASE_DOWN', detail: 'The database is not answering' };
   }
 }

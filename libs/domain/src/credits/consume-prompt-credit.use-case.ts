@@ -38,10 +38,8 @@ export class ConsumePromptCredit {
   async execute(input: ConsumePromptCreditInput): Promise<Result<ConsumedCredit, CreditError>> {
     const profile = await this.profiles.findById(input.userId);
     if (!profile) return err(creditLimitReached(0, PROMPT_COST));
-    const cycle = await this.allowance.execute({ userId: profile.id });
-    if (!cycle.ok) {
-      return err(cycle.error.code === 'PROFILES.NOT_FOUND' ? creditLimitReached(0, PROMPT_COST) : cycle.error);
-    }
+    const cycle = await this.allowance.forProfile(profile);
+    if (!cycle.ok) return cycle;
     const debit = await this.ledger.debit(profile.id, {
       key: input.idempotencyKey,
       at: this.clock.now(),

@@ -1,5 +1,5 @@
 import type { PlanCatalog } from '../plans/plan-catalog.js';
-import { allowanceAnchor } from '../profiles/profile.entity.js';
+import { type Profile, allowanceAnchor } from '../profiles/profile.entity.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
 import type { Clock } from '../shared/clock.port.js';
@@ -37,11 +37,24 @@ export class GrantMonthlyAllowance {
   async execute(input: GrantMonthlyAllowanceInput): Promise<Result<CycleDecision, ProfileNotFound | CreditError>> {
     const profile = await this.profiles.findById(input.userId);
     if (!profile) return err(profileNotFound(input.userId));
+    return this.forProfile(profile, input.key);
+  }
+
+  /** The same, for a caller that has just loaded the profile. */
+  async forProfile(profile: Profile, key?: string): Promise<Result<CycleDecision, CreditError>> {
     const now = this.clock.now();
     const window = cycleContaining(allowanceAnchor(profile), now);
     const allowance = monthlyAllowance(this.plans.resolve(profile.subscriptionPlan), profile);
+    if (key === undefined) {
+      // Nearly every call finds the cycle already current: a plain read answers it without the
+      // ledger's locking write (which would decide the same no-op).
+      const { cycle } = await this.ledger.summary(profile.id);
+      if (cycle && (cycle.start.getTime() > window.start.getTime() || (cycle.start.getTime() === window.start.getTime() && cycle.allowance === allowance))) {
+        return ok({ outcome: cycle.start.getTime() > window.start.getTime() ? 'stale' : 'current', entry: null, replayed: false });
+      }
+    }
     const decision = await this.ledger.startCycle(profile.id, {
-      key: input.key ?? cycleKey(window.start, allowance),
+      key: key ?? cycleKey(window.start, allowance),
       at: now,
       start: window.start,
       end: window.end,

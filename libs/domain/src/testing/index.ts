@@ -8,3 +8,4 @@ export * from './in-memory-project-repository.js';
 export * from './in-memory-referral-codes.js';
 export * from './in-memory-unit-of-work.js';
 export * from './test-kit.js';
+export * from './auth/index.js';

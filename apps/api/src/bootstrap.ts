@@ -1,0 +1,110 @@
+import 'reflect-metadata';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { AccessTokenVerifier, Clock } from '@kiln/domain';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule, type LogLevel, type ModuleImport } from './app.module.js';
+import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-token-verifier.js';
+import type { AppConfig } from './config.js';
+import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
+import { InMemoryPersistenceModule } from './persistence/in-memory-persistence.module.js';
+import { ACCESS_TOKEN_VERIFIER } from './tokens.js';
+
+export interface AppOverrides {
+  /** The persistence module (default: a fresh InMemoryPersistenceModule). */
+  readonly persistence?: ModuleImport;
+  /** The module binding ACCESS_TOKEN_VERIFIER (default: one that accepts no token). */
+  readonly auth?: ModuleImport;
+  /** Binds this verifier instead of `auth` (tests use a test double). */
+  readonly accessTokenVerifier?: AccessTokenVerifier;
+  readonly clock?: Clock;
+  /** pino level (default: silent under NODE_ENV=test, else info). */
+  readonly logLevel?: LogLevel;
+}
+
+export const OPENAPI_PATH = 'api/docs';
+export const OPENAPI_JSON_PATH = 'api/docs-json';
+
+/** Request headers browsers may send: ours plus those @supabase/auth-js sends to /auth/v1. */
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  IDEMPOTENCY_KEY_HEADER,
+  'X-Request-Id',
+  'apikey',
+  'X-Client-Info',
+  'X-Supabase-Api-Version',
+];
+/** Response headers browsers may read (auth-js needs X-Supabase-Api-Version to read error codes). */
+export const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'X-Supabase-Api-Version', 'Retry-After', 'WWW-Authenticate'];
+
+@Module({})
+class StaticAccessTokenVerifierModule {}
+
+/** A module that binds one AccessTokenVerifier instance to ACCESS_TOKEN_VERIFIER. */
+export function accessTokenVerifierModule(verifier: AccessTokenVerifier): DynamicModule {
+  return {
+    module: StaticAccessTokenVerifierModule,
+    providers: [{ provide: ACCESS_TOKEN_VERIFIER, useValue: verifier }],
+    exports: [ACCESS_TOKEN_VERIFIER],
+  };
+}
+
+/**
+ * Builds the whole HTTP application — used by main.ts and by every e2e test, so tests exercise
+ * exactly what runs in production (helmet, CORS, logging, validation, errors, OpenAPI). The
+ * returned app is initialised but not listening.
+ */
+export async function createApp(config: AppConfig, overrides: AppOverrides = {}): Promise<NestExpressApplication> {
+  const auth = overrides.accessTokenVerifier
+    ? accessTokenVerifierModule(overrides.accessTokenVerifier)
+    : (overrides.auth ?? accessTokenVerifierModule(new UnconfiguredAccessTokenVerifier()));
+  const module = AppModule.forRoot({
+    config,
+    persistence: overrides.persistence ?? InMemoryPersistenceModule.forRoot(),
+    auth,
+    clock: overrides.clock,
+    logLevel: overrides.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
+  });
+
+  const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  app.use(helmet());
+  // Replies under /api are per user: no shared or browser cache may keep them.
+  app.use('/api', (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.enableCors({
+    origin: [...config.webOrigins],
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+  app.enableShutdownHooks();
+  setUpOpenApi(app);
+  await app.init();
+  return app;
+}
+
+function setUpOpenApi(app: NestExpressApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Kiln API')
+      .setDescription(
+        'Kiln’s HTTP API. Every /api/* route needs `Authorization: Bearer <access token>` unless marked public. ' +
+          'Errors are `{ code, detail, ...data }`.',
+      )
+      .setVersion('0.1.0')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup(OPENAPI_PATH, app, document, { jsonDocumentUrl: OPENAPI_JSON_PATH });
+}

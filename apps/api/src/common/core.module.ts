@@ -1,0 +1,28 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CryptoRandom, SystemClock, UuidIds } from '@kiln/adapters';
+import type { Clock } from '@kiln/domain';
+import type { AppConfig } from '../config.js';
+import { APP_CONFIG, CLOCK, ID_GENERATOR, PLAN_CATALOG, RANDOM_SOURCE } from '../tokens.js';
+
+export interface CoreOptions {
+  /** Tests may pass a fixed clock; production reads the system clock. */
+  readonly clock?: Clock;
+}
+
+/**
+ * Global providers every context needs: the config, the clock, randomness, ids and the plan
+ * catalog (standard plans plus the configured upper tiers, validated by loadConfig).
+ */
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, options: CoreOptions = {}): DynamicModule {
+    const providers = [
+      { provide: APP_CONFIG, useValue: config },
+      { provide: CLOCK, useValue: options.clock ?? new SystemClock() },
+      { provide: RANDOM_SOURCE, useValue: new CryptoRandom() },
+      { provide: ID_GENERATOR, useValue: new UuidIds() },
+      { provide: PLAN_CATALOG, useValue: config.plans },
+    ];
+    return { module: CoreModule, global: true, providers, exports: providers.map((p) => p.provide) };
+  }
+}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { OutboxController } from './outbox.controller.js';
+
+/** Development helpers. app.module.ts imports this only when NODE_ENV is not production. */
+@Module({ controllers: [OutboxController] })
+export class DevModule {}

@@ -1,0 +1,137 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import type { DomainError, Result } from '@kiln/domain';
+
+/**
+ * The one place where error codes become HTTP statuses and bodies. Every error reply of the
+ * API has the shape `{ code, detail, ...data }`: `detail` is the text the web shows (SPEC §7
+ * "Failures throw the reply's detail text"), `code` what it branches on, and the domain error's
+ * other fields follow in snake_case (`limit_type: 'credit'` opens the right upgrade dialog).
+ */
+export interface ErrorBody {
+  readonly code: string;
+  readonly detail: string;
+  readonly [field: string]: unknown;
+}
+
+export interface HttpError {
+  readonly status: number;
+  readonly body: ErrorBody;
+}
+
+interface Mapping {
+  readonly status: HttpStatus;
+  /** The code on the wire when it differs from the domain's (auth speaks GoTrue's codes). */
+  readonly wireCode?: string;
+}
+
+/** Errors made by the API itself (not the domain). */
+export const VALIDATION_FAILED = 'VALIDATION_FAILED';
+export const PROJECT_NOT_FOUND = 'PROJECTS.NOT_FOUND';
+
+const MAPPINGS: Readonly<Record<string, Mapping>> = {
+  // Request shape
+  [VALIDATION_FAILED]: { status: HttpStatus.BAD_REQUEST },
+  // Auth (guard): 401 on every /api/* route so clients refresh the session and retry (docs/decisions.md)
+  'AUTH.MISSING_TOKEN': { status: HttpStatus.UNAUTHORIZED, wireCode: 'no_authorization' },
+  'AUTH.INVALID_TOKEN': { status: HttpStatus.UNAUTHORIZED, wireCode: 'bad_jwt' },
+  'AUTH.SESSION_ENDED': { status: HttpStatus.UNAUTHORIZED, wireCode: 'session_not_found' },
+  // Credits
+  'CREDITS.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
+  'CREDITS.IDEMPOTENCY_CONFLICT': { status: HttpStatus.CONFLICT },
+  'CREDITS.ALREADY_REFUNDED': { status: HttpStatus.CONFLICT },
+  'CREDITS.UNKNOWN_DEBIT': { status: HttpStatus.NOT_FOUND },
+  'CREDITS.INVALID_AMOUNT': { status: HttpStatus.BAD_REQUEST },
+  // Profiles and plans
+  'PROFILES.NOT_FOUND': { status: HttpStatus.NOT_FOUND },
+  'PLANS.UNKNOWN': { status: HttpStatus.BAD_REQUEST },
+  'MONEY.INVALID_AMOUNT': { status: HttpStatus.BAD_REQUEST },
+  'MONEY.UNKNOWN_CURRENCY': { status: HttpStatus.BAD_REQUEST },
+  // Referrals
+  'REFERRALS.INVALID_CODE': { status: HttpStatus.BAD_REQUEST },
+  'REFERRALS.SELF_REFERRAL': { status: HttpStatus.BAD_REQUEST },
+  'REFERRALS.UNKNOWN_CODE': { status: HttpStatus.NOT_FOUND },
+  'REFERRALS.ALREADY_REFERRED': { status: HttpStatus.CONFLICT },
+  'REFERRALS.CIRCULAR': { status: HttpStatus.CONFLICT },
+  'REFERRALS.CODE_GENERATION_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  // Projects and publishing
+  [PROJECT_NOT_FOUND]: { status: HttpStatus.NOT_FOUND },
+  'PROJECTS.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
+  'PUBLISHING.NOT_INCLUDED': { status: HttpStatus.PAYMENT_REQUIRED },
+  'PUBLISHING.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
+  'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },
+  'PUBLISHING.CHECK_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
+};
+
+export const INTERNAL_ERROR: HttpError = Object.freeze({
+  status: HttpStatus.INTERNAL_SERVER_ERROR,
+  body: Object.freeze({ code: 'INTERNAL', detail: 'Internal Server Error' }),
+});
+
+/** The codes this module knows (for tests and docs). */
+export const MAPPED_CODES: readonly string[] = Object.keys(MAPPINGS);
+
+/**
+ * The HTTP reply for a domain (or API) error, or null when its code is unknown here — the
+ * caller then logs it and answers INTERNAL_ERROR, so an unmapped code is never guessed at.
+ */
+export function httpErrorFor(error: DomainError): HttpError | null {
+  const mapping = MAPPINGS[error.code];
+  if (!mapping) return null;
+  return { status: mapping.status, body: { ...dataOf(error), code: mapping.wireCode ?? error.code, detail: error.message } };
+}
+
+/** camelCase → snake_case ('limitType' → 'limit_type'). */
+export function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** The error's fields besides code and message, snake-cased, dates as ISO text. */
+function dataOf(error: DomainError): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (key === 'code' || key === 'message') continue;
+    data[snakeCase(key)] = value instanceof Date ? value.toISOString() : value;
+  }
+  return data;
+}
+
+/** An error reply the exception filter writes as is. */
+export class ApiErrorException extends HttpException {
+  constructor(readonly httpError: HttpError) {
+    super(httpError.body, httpError.status);
+  }
+}
+
+/** A domain error whose code has no mapping: a bug, logged and answered as a 500. */
+export class UnmappedDomainError extends Error {
+  constructor(readonly domainError: DomainError) {
+    super(`Unmapped domain error ${domainError.code}: ${domainError.message}`);
+    this.name = 'UnmappedDomainError';
+  }
+}
+
+/** The exception to throw for a domain error (an unknown code throws UnmappedDomainError). */
+export function toException(error: DomainError): ApiErrorException | UnmappedDomainError {
+  const httpError = httpErrorFor(error);
+  return httpError ? new ApiErrorException(httpError) : new UnmappedDomainError(error);
+}
+
+/** For controllers: the value of an ok result, or throws the mapped error reply. */
+export function unwrap<T, E extends DomainError>(result: Result<T, E>): T {
+  if (result.ok) return result.value;
+  throw toException(result.error);
+}
+
+/** A 400 VALIDATION_FAILED reply with `detail` listing each problem as '<field>: <problem>'. */
+export function validationFailed(problems: readonly string[]): ApiErrorException {
+  return new ApiErrorException({
+    status: HttpStatus.BAD_REQUEST,
+    body: { code: VALIDATION_FAILED, detail: problems.join('; ') },
+  });
+}
+
+/** The name Nest gives a status ('NOT_FOUND'), used as the code of framework errors without one. */
+export function codeForStatus(status: number): string {
+  const name = (HttpStatus as unknown as Record<number, string | undefined>)[status];
+  return name ?? (status >= 500 ? 'INTERNAL' : `HTTP_${status}`);
+}

@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import { describe, expect, it } from '@jest/globals';
+import { InMemoryPersistenceModule } from '../persistence/in-memory-persistence.module.js';
+import { startTestApp } from '../testing/e2e.js';
+import { databaseIsUp } from './health.controller.js';
+
+describe('GET /health', () => {
+  it('answers 200 { status: ok, database: up } without a token', async () => {
+    const t = await startTestApp();
+    try {
+      const response = await t.http().get('/health');
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.body).toEqual({ status: 'ok', database: 'up' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.each([
+    ['reports down', () => Promise.resolve(false)],
+    ['throws', () => Promise.reject(new Error('ECONNREFUSED'))],
+  ])('answers 503 when the database check %s', async (_label, databaseHealth) => {
+    const t = await startTestApp({ overrides: { persistence: InMemoryPersistenceModule.forRoot({ databaseHealth }) } });
+    try {
+      const response = await t.http().get('/health');
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ status: 'error', database: 'down', code: 'DATABASE_DOWN', detail: 'The database is not answering' });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('databaseIsUp', () => {
+  it('is true only for a check that answers true', async () => {
+    expect(await databaseIsUp(() => Promise.resolve(true))).toBe(true);
+    expect(await databaseIsUp(() => Promise.resolve(false))).toBe(false);
+    expect(await databaseIsUp(() => Promise.reject(new Error('down')))).toBe(false);
+  });
+
+  it('counts a check that hangs past the timeout as down', async () => {
+    const started = Date.now();
+    expect(await databaseIsUp(() => new Promise<boolean>(() => undefined), 50)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});

@@ -1,0 +1,74 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { Clock, CreditLedger, ProfileRepository } from '@kiln/domain';
+import {
+  InMemoryCreditLedger,
+  InMemoryProfileRepository,
+  InMemoryProjectRepository,
+  InMemoryReferralCodes,
+  InMemoryUnitOfWork,
+} from '@kiln/domain/testing';
+import {
+  CLOCK,
+  CREDIT_LEDGER,
+  DATABASE_HEALTH,
+  MAILER,
+  MAIL_OUTBOX,
+  PROFILE_REPOSITORY,
+  PROJECT_REPOSITORY,
+  REFERRAL_CODES,
+  UNIT_OF_WORK,
+} from '../tokens.js';
+import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
+import { LedgerBackedProfileRepository } from './ledger-backed-profile-repository.js';
+
+export interface InMemoryPersistenceOptions {
+  /** What GET /health reports for the database (tests pass `async () => false`). */
+  readonly databaseHealth?: () => Promise<boolean>;
+}
+
+/** The tokens every persistence module provides (the PostgreSQL module provides the same). */
+export const PERSISTENCE_TOKENS = [
+  UNIT_OF_WORK,
+  PROFILE_REPOSITORY,
+  PROJECT_REPOSITORY,
+  CREDIT_LEDGER,
+  REFERRAL_CODES,
+  DATABASE_HEALTH,
+  MAILER,
+  MAIL_OUTBOX,
+] as const;
+
+/**
+ * Persistence in process memory, from @kiln/domain/testing's in-memory adapters: for tests and
+ * for running without a database. Everything is lost when the process stops. Each call of
+ * forRoot() gives a fresh, empty store.
+ */
+@Module({})
+export class InMemoryPersistenceModule {
+  static forRoot(options: InMemoryPersistenceOptions = {}): DynamicModule {
+    const databaseHealth = options.databaseHealth ?? (() => Promise.resolve(true));
+    return {
+      module: InMemoryPersistenceModule,
+      providers: [
+        { provide: CREDIT_LEDGER, useFactory: () => new InMemoryCreditLedger() },
+        {
+          provide: PROFILE_REPOSITORY,
+          useFactory: (ledger: CreditLedger) => new LedgerBackedProfileRepository(new InMemoryProfileRepository(), ledger),
+          inject: [CREDIT_LEDGER],
+        },
+        { provide: PROJECT_REPOSITORY, useFactory: () => new InMemoryProjectRepository() },
+        {
+          provide: REFERRAL_CODES,
+          useFactory: (profiles: ProfileRepository) => new InMemoryReferralCodes(profiles),
+          inject: [PROFILE_REPOSITORY],
+        },
+        { provide: UNIT_OF_WORK, useFactory: () => new InMemoryUnitOfWork() },
+        { provide: DATABASE_HEALTH, useValue: databaseHealth },
+        { provide: InMemoryMailOutbox, useFactory: (clock: Clock) => new InMemoryMailOutbox(clock), inject: [CLOCK] },
+        { provide: MAILER, useExisting: InMemoryMailOutbox },
+        { provide: MAIL_OUTBOX, useExisting: InMemoryMailOutbox },
+      ],
+      exports: [...PERSISTENCE_TOKENS],
+    };
+  }
+}

@@ -1,0 +1,134 @@
+import { type DynamicModule, Inject, Logger, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  PgCreditLedger,
+  PgMailOutbox,
+  PgProfileRepository,
+  PgProjectRepository,
+  PgReferralCodes,
+  PgUnitOfWork,
+  type PostgresOptions,
+  SmtpMailer,
+  createDataSource,
+  migrate,
+} from '@kiln/adapters';
+import type { DataSource } from 'typeorm';
+import {
+  CREDIT_LEDGER,
+  DATABASE_HEALTH,
+  MAILER,
+  MAIL_OUTBOX,
+  PROFILE_REPOSITORY,
+  PROJECT_REPOSITORY,
+  REFERRAL_CODES,
+  UNIT_OF_WORK,
+} from '../tokens.js';
+
+/** The initialized, migrated TypeORM DataSource (for adapters that need more tables, e.g. auth's). */
+export const POSTGRES_DATA_SOURCE = Symbol('PostgresDataSource');
+/** The PgUnitOfWork itself (UNIT_OF_WORK gives the same instance, typed as the domain port). */
+export const PG_UNIT_OF_WORK = Symbol('PgUnitOfWork');
+
+export interface PostgresPersistenceOptions extends PostgresOptions {
+  /** Run pending migrations before the app starts (default true). */
+  readonly runMigrations?: boolean;
+  /**
+   * Where MAILER sends: an SMTP relay (SMTP_URL), or — when null or absent — the mail_outbox
+   * table, which MAIL_OUTBOX reads back (development and tests).
+   */
+  readonly smtp?: { readonly url: string; readonly from: string } | null;
+  /** Runs after the DataSource is closed on shutdown (main.ts stops the embedded server here). */
+  readonly onClosed?: () => Promise<void>;
+}
+
+/** Called after the DataSource closed (see PostgresPersistenceOptions.onClosed). */
+const ON_CLOSED = Symbol('PostgresOnClosed');
+
+/** The `DATABASE_HEALTH` function: whether PostgreSQL answers `SELECT 1`. */
+export type DatabaseHealth = () => Promise<boolean>;
+
+/**
+ * PostgreSQL persistence: one DataSource for the app (migrated on start, closed on shutdown) and
+ * the Pg adapters bound to the port tokens — the same tokens as InMemoryPersistenceModule
+ * (UNIT_OF_WORK, PROFILE_REPOSITORY, PROJECT_REPOSITORY, CREDIT_LEDGER, REFERRAL_CODES,
+ * DATABASE_HEALTH, MAILER, MAIL_OUTBOX) plus POSTGRES_DATA_SOURCE and PG_UNIT_OF_WORK.
+ * Global, so feature modules inject the tokens without importing it.
+ *
+ *   PostgresPersistenceModule.forRoot({ url: config.databaseUrl, smtp: config.smtpUrl ? { url: config.smtpUrl, from } : null })
+ */
+@Module({})
+export class PostgresPersistenceModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(POSTGRES_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(ON_CLOSED) private readonly onClosed: (() => Promise<void>) | null,
+  ) {}
+
+  static forRoot(options: PostgresPersistenceOptions): DynamicModule {
+    const { runMigrations = true, smtp = null, onClosed, ...connection } = options;
+    const providers: Provider[] = [
+      { provide: ON_CLOSED, useValue: onClosed ?? null },
+      {
+        provide: POSTGRES_DATA_SOURCE,
+        useFactory: async (): Promise<DataSource> => {
+          const dataSource = createDataSource(connection);
+          await dataSource.initialize();
+          try {
+            if (runMigrations) await migrate(dataSource);
+          } catch (error) {
+            await dataSource.destroy();
+            throw error;
+          }
+          return dataSource;
+        },
+      },
+      { provide: PG_UNIT_OF_WORK, useFactory: (ds: DataSource) => new PgUnitOfWork(ds), inject: [POSTGRES_DATA_SOURCE] },
+      { provide: UNIT_OF_WORK, useExisting: PG_UNIT_OF_WORK },
+      { provide: PROFILE_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgProfileRepository(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: PROJECT_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgProjectRepository(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: CREDIT_LEDGER, useFactory: (tx: PgUnitOfWork) => new PgCreditLedger(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: REFERRAL_CODES, useFactory: (tx: PgUnitOfWork) => new PgReferralCodes(tx), inject: [PG_UNIT_OF_WORK] },
+      {
+        provide: PgMailOutbox,
+        useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
+        inject: [PG_UNIT_OF_WORK],
+      },
+      { provide: MAIL_OUTBOX, useExisting: PgMailOutbox },
+      smtp ? { provide: MAILER, useFactory: () => new SmtpMailer(smtp) } : { provide: MAILER, useExisting: PgMailOutbox },
+      {
+        provide: DATABASE_HEALTH,
+        useFactory:
+          (ds: DataSource): DatabaseHealth =>
+          async () => {
+            try {
+              await ds.query('SELECT 1');
+              return true;
+            } catch {
+              return false;
+            }
+          },
+        inject: [POSTGRES_DATA_SOURCE],
+      },
+    ];
+    return {
+      module: PostgresPersistenceModule,
+      global: true,
+      providers,
+      exports: [
+        POSTGRES_DATA_SOURCE,
+        PG_UNIT_OF_WORK,
+        UNIT_OF_WORK,
+        PROFILE_REPOSITORY,
+        PROJECT_REPOSITORY,
+        CREDIT_LEDGER,
+        REFERRAL_CODES,
+        DATABASE_HEALTH,
+        MAILER,
+        MAIL_OUTBOX,
+      ],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.onClosed?.();
+  }
+}

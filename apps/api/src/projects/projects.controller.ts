@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { type AccessClaims, CreateProject } from '@kiln/domain';
+import { CurrentUser } from '../common/current-user.decorator.js';
+import { ErrorResponse } from '../common/error-response.dto.js';
+import { unwrap } from '../error-mapping.js';
+import { CreateProjectDto, ProjectResponse, PublishCheckResponse, UpdateProjectDto } from './dto/project.dto.js';
+import { OwnedProjects } from './owned-projects.js';
+
+@ApiTags('projects')
+@ApiBearerAuth()
+@ApiResponse({ status: 401, type: ErrorResponse })
+@Controller('api/projects')
+export class ProjectsController {
+  constructor(
+    private readonly createProject: CreateProject,
+    private readonly owned: OwnedProjects,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a private project' })
+  @ApiCreatedResponse({ type: ProjectResponse })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
+  @ApiResponse({ status: 402, type: ErrorResponse, description: "PROJECTS.LIMIT_REACHED, limit_type 'project'" })
+  async create(@CurrentUser() user: AccessClaims, @Body() body: CreateProjectDto): Promise<ProjectResponse> {
+    return ProjectResponse.from(unwrap(await this.createProject.execute({ creatorId: user.userId, name: body.name })));
+  }
+
+  /** The caller's projects (not deleted), newest first. */
+  @Get()
+  @ApiOperation({ summary: "The caller's projects" })
+  @ApiOkResponse({ type: [ProjectResponse] })
+  async list(@CurrentUser() user: AccessClaims): Promise<ProjectResponse[]> {
+    return (await this.owned.list(user.userId)).map(ProjectResponse.from);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: "One of the caller's projects" })
+  @ApiOkResponse({ type: ProjectResponse })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND (also for another user’s project)' })
+  async get(@CurrentUser() user: AccessClaims, @Param('id') id: string): Promise<ProjectResponse> {
+    return ProjectResponse.from(unwrap(await this.owned.find(user.userId, id)));
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Rename, publish (domain) or unpublish (domain: null) a project' })
+  @ApiOkResponse({ type: ProjectResponse })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
+  @ApiResponse({ status: 402, type: ErrorResponse, description: "PUBLISHING.NOT_INCLUDED / PUBLISHING.LIMIT_REACHED, limit_type 'published'" })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
+  async update(@CurrentUser() user: AccessClaims, @Param('id') id: string, @Body() body: UpdateProjectDto): Promise<ProjectResponse> {
+    return ProjectResponse.from(unwrap(await this.owned.update(user.userId, id, { name: body.name, domain: body.domain })));
+  }
+
+  /** Soft delete: status becomes deleted; the project no longer counts against the plan. */
+  @Delete(':id')
+  @ApiOperation({ summary: 'Delete a project (soft)' })
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
+  async remove(@CurrentUser() user: AccessClaims, @Param('id') id: string): Promise<void> {
+    unwrap(await this.owned.delete(user.userId, id));
+  }
+
+  /** May this project be published (or change its custom domain)? */
+  @Get(':id/publish-check')
+  @ApiOperation({ summary: 'May this project be published?' })
+  @ApiOkResponse({ type: PublishCheckResponse })
+  @ApiResponse({ status: 402, type: ErrorResponse, description: "PUBLISHING.NOT_INCLUDED / PUBLISHING.LIMIT_REACHED, limit_type 'published'" })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
+  async publishCheck(@CurrentUser() user: AccessClaims, @Param('id') id: string): Promise<PublishCheckResponse> {
+    const allowed = unwrap(await this.owned.publishCheck(user.userId, id));
+    return { allowed: true, limit: allowed.limit };
+  }
+}

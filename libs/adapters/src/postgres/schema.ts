@@ -1,0 +1,29 @@
+import type { MigrationInterface } from 'typeorm';
+import { AuthSessionOrmEntity } from './auth/auth-session.orm-entity.js';
+import { AuthUserOrmEntity } from './auth/auth-user.orm-entity.js';
+import { OneTimeCodeOrmEntity } from './auth/one-time-code.orm-entity.js';
+import { RefreshTokenOrmEntity } from './auth/refresh-token.orm-entity.js';
+import { CreditAccountOrmEntity } from './credit-account.orm-entity.js';
+import { CreditEntryOrmEntity } from './credit-entry.orm-entity.js';
+import { MailOutboxOrmEntity } from './mail-outbox.orm-entity.js';
+import { InitialSchema1795305600000 } from './migrations/1795305600000-initial-schema.js';
+import { AuthSchema1795392000000 } from './migrations/1795392000000-auth-schema.js';
+import { ProfileOrmEntity } from './profile.orm-entity.js';
+import { ProjectOrmEntity } from './project.orm-entity.js';
+
+// Every table the DataSource knows, and every migration in the order they run. Explicit lists
+// (no globs): append new entities and migrations here (e.g. auth's tables).
+
+export const ENTITIES: readonly (new () => object)[] = [
+  ProfileOrmEntity,
+  ProjectOrmEntity,
+  CreditAccountOrmEntity,
+  CreditEntryOrmEntity,
+  MailOutboxOrmEntity,
+  AuthUserOrmEntity,
+  OneTimeCodeOrmEntity,
+  AuthSessionOrmEntity,
+  RefreshTokenOrmEntity,
+];
+
+export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [InitialSchema1795305600000, AuthSchema1795392000000];
