@@ -73,6 +73,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
 
   const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
+  if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
   app.use(helmet());
   // Replies under /api are per user: no shared or browser cache may keep them.
   app.use('/api', (_req: Request, res: Response, next: NextFunction) => {

@@ -223,3 +223,15 @@ describe('loadConfig — one message for every problem', () => {
     }
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('is off by default and takes a hop count', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+  });
+
+  it('refuses anything else with a clear message', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow('TRUST_PROXY must be false or the number of proxy hops (1-99), got "yes"');
+  });
+});

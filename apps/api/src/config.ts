@@ -21,6 +21,11 @@ export interface AppConfig {
   readonly webOrigins: readonly string[];
   /** smtp:// or smtps:// URL of the mail relay, or null (mail stays in the local outbox). */
   readonly smtpUrl: string | null;
+  /**
+   * Express `trust proxy` (TRUST_PROXY): false, or the number of proxy hops in front of the API.
+   * Behind a proxy the per-IP rate limits need it, or every client shares the proxy's address.
+   */
+  readonly trustProxy: number | false;
   /** The From address of mail Kiln sends (MAIL_FROM). */
   readonly mailFrom: string;
   /** The built-in auth's signing key, or null (the auth module then makes or loads one in `dataDir`). */
@@ -68,6 +73,12 @@ export function loadConfig(env: Env): AppConfig {
   );
   const webOrigins = read((report) => parseOrigins(env['WEB_ORIGIN'], report));
   const smtpUrl = read((report) => parseUrl('SMTP_URL', env['SMTP_URL'], ['smtp:', 'smtps:'], report));
+  const trustProxyRaw = blankToNull(env['TRUST_PROXY']);
+  let trustProxy: number | false = false;
+  if (trustProxyRaw !== null && trustProxyRaw !== 'false' && trustProxyRaw !== '0') {
+    if (/^[1-9]\d?$/.test(trustProxyRaw)) trustProxy = Number(trustProxyRaw);
+    else problems.push(`TRUST_PROXY must be false or the number of proxy hops (1-99), got "${trustProxyRaw}"`);
+  }
   const mailFrom = blankToNull(env['MAIL_FROM']) ?? DEFAULT_MAIL_FROM;
   if (!/@[^\s@>]+\.?[^\s@>]*>?$/.test(mailFrom)) problems.push(`MAIL_FROM must be an address like "Kiln <no-reply@example.com>", got "${mailFrom}"`);
   const authJwtPrivateKey = blankToNull(env['AUTH_JWT_PRIVATE_KEY']);
@@ -82,6 +93,7 @@ export function loadConfig(env: Env): AppConfig {
     databaseUrl,
     webOrigins,
     smtpUrl,
+    trustProxy,
     mailFrom,
     authJwtPrivateKey,
     auth,

@@ -22,6 +22,7 @@ export * from './profiles/profile.entity.js';
 export * from './profiles/profile.errors.js';
 export * from './profiles/profile-repository.port.js';
 export * from './profiles/ensure-profile-on-sign-in.use-case.js';
+export * from './profiles/update-profile-details.use-case.js';
 
 // credits
 export * from './credits/credit.constants.js';
@@ -50,6 +51,7 @@ export * from './projects/project.entity.js';
 export * from './projects/project.errors.js';
 export * from './projects/project-repository.port.js';
 export * from './projects/create-project.use-case.js';
+export * from './projects/owned-projects.js';
 export * from './publishing/publishing.errors.js';
 export * from './publishing/publish-rule.js';
 export * from './publishing/check-publish-allowed.use-case.js';

@@ -7,7 +7,7 @@ import {
   type EnsuredProfile,
   GrantMonthlyAllowance,
   type ProfileRepository,
-  profileNotFound,
+  profileNotFound, UpdateProfileDetails
 } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
@@ -15,7 +15,6 @@ import { SkipProfileEnsure } from '../common/skip-profile-ensure.decorator.js';
 import { toException, unwrap } from '../error-mapping.js';
 import { PROFILE_REPOSITORY } from '../tokens.js';
 import { EnsureProfileDto, EnsureProfileResponse, ProfileResponse, type ReferralOutcome, UpdateProfileDto } from './dto/profile.dto.js';
-import { UpdateProfileDetails } from './update-profile-details.js';
 
 @ApiTags('profile')
 @ApiBearerAuth()

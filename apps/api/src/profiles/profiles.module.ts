@@ -6,14 +6,13 @@ import {
   EnsureProfileOnSignIn,
   GenerateReferralCode,
   GrantMonthlyAllowance,
-  type ProfileRepository,
+  type ProfileRepository, UpdateProfileDetails
 } from '@kiln/domain';
 import { EnsureProfileInterceptor } from '../common/ensure-profile.interceptor.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import { ReferralsModule } from '../referrals/referrals.module.js';
 import { CLOCK, PROFILE_REPOSITORY } from '../tokens.js';
 import { ProfilesController } from './profiles.controller.js';
-import { UpdateProfileDetails } from './update-profile-details.js';
 
 @Module({
   imports: [CreditsModule, ReferralsModule],

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, CreateProject } from '@kiln/domain';
+import { type AccessClaims, CreateProject, OwnedProjects } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { unwrap } from '../error-mapping.js';
+import { ProjectIdPipe } from './project-id.pipe.js';
 import { CreateProjectDto, ProjectResponse, PublishCheckResponse, UpdateProjectDto } from './dto/project.dto.js';
-import { OwnedProjects } from './owned-projects.js';
 
 @ApiTags('projects')
 @ApiBearerAuth()
@@ -38,7 +38,7 @@ export class ProjectsController {
   @ApiOperation({ summary: "One of the caller's projects" })
   @ApiOkResponse({ type: ProjectResponse })
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND (also for another user’s project)' })
-  async get(@CurrentUser() user: AccessClaims, @Param('id') id: string): Promise<ProjectResponse> {
+  async get(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<ProjectResponse> {
     return ProjectResponse.from(unwrap(await this.owned.find(user.userId, id)));
   }
 
@@ -48,7 +48,7 @@ export class ProjectsController {
   @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
   @ApiResponse({ status: 402, type: ErrorResponse, description: "PUBLISHING.NOT_INCLUDED / PUBLISHING.LIMIT_REACHED, limit_type 'published'" })
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
-  async update(@CurrentUser() user: AccessClaims, @Param('id') id: string, @Body() body: UpdateProjectDto): Promise<ProjectResponse> {
+  async update(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: UpdateProjectDto): Promise<ProjectResponse> {
     return ProjectResponse.from(unwrap(await this.owned.update(user.userId, id, { name: body.name, domain: body.domain })));
   }
 
@@ -58,7 +58,7 @@ export class ProjectsController {
   @HttpCode(204)
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
-  async remove(@CurrentUser() user: AccessClaims, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<void> {
     unwrap(await this.owned.delete(user.userId, id));
   }
 
@@ -68,7 +68,7 @@ export class ProjectsController {
   @ApiOkResponse({ type: PublishCheckResponse })
   @ApiResponse({ status: 402, type: ErrorResponse, description: "PUBLISHING.NOT_INCLUDED / PUBLISHING.LIMIT_REACHED, limit_type 'published'" })
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
-  async publishCheck(@CurrentUser() user: AccessClaims, @Param('id') id: string): Promise<PublishCheckResponse> {
+  async publishCheck(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<PublishCheckResponse> {
     const allowed = unwrap(await this.owned.publishCheck(user.userId, id));
     return { allowed: true, limit: allowed.limit };
   }

@@ -6,10 +6,9 @@ import {
   type IdGenerator,
   type PlanCatalog,
   type ProfileRepository,
-  type ProjectRepository,
+  type ProjectRepository, OwnedProjects
 } from '@kiln/domain';
 import { CLOCK, ID_GENERATOR, PLAN_CATALOG, PROFILE_REPOSITORY, PROJECT_REPOSITORY } from '../tokens.js';
-import { OwnedProjects } from './owned-projects.js';
 import { ProjectsController } from './projects.controller.js';
 
 @Module({

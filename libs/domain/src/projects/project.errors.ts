@@ -12,3 +12,11 @@ export const projectLimitReached = (planName: string, limit: number): ProjectLim
   limit,
   message: `Your ${planName} plan includes ${limit} private project${limit === 1 ? '' : 's'}. Please upgrade to create more.`,
 });
+
+/** SPEC §5: "Record with id {id} not found" — also for another user's project. */
+export type ProjectNotFound = DomainError<'PROJECTS.NOT_FOUND'>;
+
+export const projectNotFound = (projectId: string): ProjectNotFound => ({
+  code: 'PROJECTS.NOT_FOUND',
+  message: `Record with id ${projectId} not found`,
+});

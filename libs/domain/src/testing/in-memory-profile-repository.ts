@@ -37,8 +37,10 @@ export class InMemoryProfileRepository implements ProfileRepository {
 
   async update(profile: Profile): Promise<void> {
     await this.pause();
-    if (!this.rows.has(profile.id)) throw new RecordNotFoundError(profile.id);
-    this.rows.set(profile.id, profile);
+    const existing = this.rows.get(profile.id);
+    if (!existing) throw new RecordNotFoundError(profile.id);
+    // referredBy is write-once (recordReferrer sets it): a stale copy written back cannot clear it.
+    this.rows.set(profile.id, { ...profile, referredBy: existing.referredBy ?? profile.referredBy });
   }
 
   async recordReferrer(refereeId: string, referrerId: string, now: Date): Promise<RecordReferrerOutcome> {

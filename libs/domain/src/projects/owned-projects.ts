@@ -1,22 +1,10 @@
-import {
-  type CheckPublishAllowed,
-  type Clock,
-  type DomainError,
-  type Project,
-  type ProjectRepository,
-  type PublishError,
-  type Result,
-  err,
-  ok,
-} from '@kiln/domain';
-import { PROJECT_NOT_FOUND } from '../error-mapping.js';
-
-export type ProjectNotFound = DomainError<typeof PROJECT_NOT_FOUND>;
-
-/** SPEC §5: "Record with id {id} not found" — also for another user's project, so ids leak nothing. */
-export const projectNotFound = (id: string): ProjectNotFound => ({ code: PROJECT_NOT_FOUND, message: `Record with id ${id} not found` });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { CheckPublishAllowed } from '../publishing/check-publish-allowed.use-case.js';
+import type { PublishError } from '../publishing/publishing.errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import { type Result, err, ok } from '../shared/result.js';
+import type { Project } from './project.entity.js';
+import { type ProjectNotFound, projectNotFound } from './project.errors.js';
+import type { ProjectRepository } from './project-repository.port.js';
 
 export interface ProjectChanges {
   readonly name?: string;
@@ -25,10 +13,8 @@ export interface ProjectChanges {
 }
 
 /**
- * A user's own projects: reading, renaming, publishing and deleting. Someone else's project, a
- * deleted one and an id that is not a UUID all answer PROJECTS.NOT_FOUND, the same as a missing
- * one. An API-side use case because the domain has none for these yet (they belong in
- * libs/domain/src/projects).
+ * A user's own projects: reading, renaming, publishing and deleting. Someone else's project and
+ * a deleted one answer PROJECTS.NOT_FOUND, the same as a missing one, so ids leak nothing.
  */
 export class OwnedProjects {
   constructor(
@@ -45,7 +31,6 @@ export class OwnedProjects {
   }
 
   async find(userId: string, id: string): Promise<Result<Project, ProjectNotFound>> {
-    if (!UUID.test(id)) return err(projectNotFound(id));
     const project = await this.projects.findById(id);
     if (!project || project.creatorId !== userId || project.status === 'deleted') return err(projectNotFound(id));
     return ok(project);

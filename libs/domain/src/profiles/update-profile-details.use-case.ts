@@ -1,14 +1,9 @@
-import {
-  type Clock,
-  type Currency,
-  type Profile,
-  type ProfileNotFound,
-  type ProfileRepository,
-  type Result,
-  err,
-  ok,
-  profileNotFound,
-} from '@kiln/domain';
+import type { Clock } from '../shared/clock.port.js';
+import type { Currency } from '../shared/money.js';
+import { type Result, err, ok } from '../shared/result.js';
+import type { Profile } from './profile.entity.js';
+import { type ProfileNotFound, profileNotFound } from './profile.errors.js';
+import type { ProfileRepository } from './profile-repository.port.js';
 
 /** The details a user may edit on their own profile (plan, credits, referral fields are not among them). */
 export interface ProfileDetails {
@@ -19,10 +14,7 @@ export interface ProfileDetails {
   readonly preferredCurrency?: Currency;
 }
 
-/**
- * Changes the user-editable details of a profile. An API-side use case because the domain has
- * none for it yet (it belongs in libs/domain/src/profiles; see the report of issue 3).
- */
+/** Changes the user-editable details of a profile; everything else stays as it is. */
 export class UpdateProfileDetails {
   constructor(
     private readonly profiles: ProfileRepository,
