@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds every project, then runs the product on embedded defaults: the API
-// (which starts an embedded PostgreSQL under DATA_DIR when DATABASE_URL is unset) and the web
-// app. The builder issues add the sandbox host and the preview proxy.
+// (which starts an embedded PostgreSQL under DATA_DIR when DATABASE_URL is unset) serving the
+// built web app on the same origin. The builder issues add the sandbox host and the preview proxy.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -27,16 +27,14 @@ const webDir = path.join(root, 'apps/web');
 const vite = path.join(path.dirname(createRequire(path.join(webDir, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
 build('@kiln/web', [vite, 'build', webDir, '--logLevel', 'warn']);
 
-const webPort = process.env.WEB_PORT ?? '5173';
-const children = [
-  spawn(process.execPath, ['apps/api/dist/main.js'], { cwd: root, env, stdio: 'inherit' }),
-  spawn(process.execPath, [vite, 'preview', webDir, '--port', webPort, '--strictPort'], {
-    cwd: root,
-    env,
-    stdio: 'inherit',
-  }),
-];
-console.log(`\nKiln is starting: API http://localhost:${process.env.PORT ?? 3000}/health · web http://localhost:${webPort}/\n`);
+// One origin: the API serves the built web app (apps/web/dist) next to /api, /auth/v1 and
+// /health, so there is no second server and no CORS between them.
+const port = process.env.PORT ?? '3000';
+const origin = `http://localhost:${port}`;
+// Share links use the first WEB_ORIGIN: make it this origin unless one is configured.
+if (!process.env.WEB_ORIGIN) env.WEB_ORIGIN = `${origin},http://localhost:5173`;
+const children = [spawn(process.execPath, ['apps/api/dist/main.js'], { cwd: root, env, stdio: 'inherit' })];
+console.log(`\nKiln is starting: ${origin}/ (API health at ${origin}/health)\n`);
 
 let stopping = false;
 function stop(code) {

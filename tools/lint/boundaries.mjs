@@ -44,6 +44,8 @@ export const nxDepConstraints = [
     // also covers packages not installed yet and Node built-ins.
     bannedExternalImports: SERVER_ONLY_PACKAGES,
   },
+  // End-to-end tests drive the product from outside (HTTP and a browser): no project imports.
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: [] },
 ];
 
 const NOT_RELATIVE = '/^\\./'; // esquery regex: the module specifier starts with '.'

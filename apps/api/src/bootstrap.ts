@@ -13,6 +13,7 @@ import type { AppConfig } from './config.js';
 import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
 import { InMemoryPersistenceModule } from './persistence/in-memory-persistence.module.js';
 import { ACCESS_TOKEN_VERIFIER } from './tokens.js';
+import { resolveWebDistDir, serveWebApp } from './web/web-app.js';
 
 export interface AppOverrides {
   /** The persistence module (default: a fresh InMemoryPersistenceModule). */
@@ -24,6 +25,8 @@ export interface AppOverrides {
   readonly clock?: Clock;
   /** pino level (default: silent under NODE_ENV=test, else info). */
   readonly logLevel?: LogLevel;
+  /** The built web app to serve (default: resolved from WEB_DIST_DIR or apps/web/dist); null serves none. */
+  readonly webDistDir?: string | null;
 }
 
 export const OPENAPI_PATH = 'api/docs';
@@ -88,6 +91,17 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     exposedHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,
   });
+  // The built web app on the same origin (apps/web/dist or WEB_DIST_DIR), when there is one.
+  // Under NODE_ENV=test only an explicit WEB_DIST_DIR is served, so API tests never depend on
+  // whether the web app happens to be built.
+  const webDist =
+    overrides.webDistDir !== undefined
+      ? overrides.webDistDir
+      : config.nodeEnv === 'test' && config.webDistDir === null
+        ? null
+        : resolveWebDistDir(config.webDistDir, process.cwd());
+  if (webDist !== null) serveWebApp(app, webDist);
+  else if (config.webDistDir !== null) app.get(Logger).warn(`WEB_DIST_DIR ${config.webDistDir} has no index.html: the web app is not served`);
   app.enableShutdownHooks();
   setUpOpenApi(app);
   await app.init();

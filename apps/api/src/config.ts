@@ -35,6 +35,11 @@ export interface AppConfig {
   readonly upperTiers: readonly UpperTierConfig[];
   /** The plan catalog: the standard plans plus the configured upper tiers, validated. */
   readonly plans: PlanCatalog;
+  /**
+   * WEB_DIST_DIR: the built web app to serve on the API's origin, or null (apps/web/dist is
+   * then looked for from the working directory upwards).
+   */
+  readonly webDistDir: string | null;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -84,6 +89,7 @@ export function loadConfig(env: Env): AppConfig {
   const authJwtPrivateKey = blankToNull(env['AUTH_JWT_PRIVATE_KEY']);
   const auth = read((report) => parseAuthMode(env, report));
   const tiers = read((report) => parseUpperTiers(env['PLAN_UPPER_TIERS'], report));
+  const webDistDir = blankToNull(env['WEB_DIST_DIR']);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -99,6 +105,7 @@ export function loadConfig(env: Env): AppConfig {
     auth,
     upperTiers: tiers.upperTiers,
     plans: tiers.plans,
+    webDistDir,
   };
 }
 

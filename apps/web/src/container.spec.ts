@@ -1,15 +1,56 @@
 import { describe, expect, it } from '@jest/globals';
+import { TYPES } from './app/ports';
 import { createContainer } from './container';
+import { AuthCallbackVm } from './features/auth/auth-callback.vm';
+import { ConfirmVm } from './features/auth/confirm.vm';
+import { GetStartedVm } from './features/auth/get-started.vm';
+import { LoginVm } from './features/auth/login.vm';
+import { PostSignInFlow } from './features/auth/post-sign-in.flow';
+import { ProfileSetupVm } from './features/auth/profile-setup.vm';
+import { ResetPasswordVm } from './features/auth/reset-password.vm';
+import { SignupVm } from './features/auth/signup.vm';
+import { VerifyVm } from './features/auth/verify.vm';
 import { HomeVm } from './features/home/home.vm';
+import { ReferralCapture } from './features/referral-capture/referral-capture';
+import { RouteGuardVm } from './routes/route-guard.vm';
+import { InMemoryKeyValueStorage } from './storage/memory-storage';
+import { ScriptedSession } from './testing/auth-fakes';
+
+/** The real composition root with the browser-bound session and storage replaced. */
+const container = () => createContainer({ session: new ScriptedSession('signed-out'), storage: new InMemoryKeyValueStorage() });
 
 describe('createContainer', () => {
   it('resolves a fresh HomeVm for each request', () => {
-    const container = createContainer();
+    const c = container();
 
-    const first = container.get(HomeVm);
-    const second = container.get(HomeVm);
+    const first = c.get(HomeVm);
+    const second = c.get(HomeVm);
 
     expect(first).toBeInstanceOf(HomeVm);
     expect(second).not.toBe(first);
+  });
+
+  it.each([
+    ['RouteGuardVm', RouteGuardVm],
+    ['GetStartedVm', GetStartedVm],
+    ['SignupVm', SignupVm],
+    ['LoginVm', LoginVm],
+    ['VerifyVm', VerifyVm],
+    ['ResetPasswordVm', ResetPasswordVm],
+    ['ConfirmVm', ConfirmVm],
+    ['ProfileSetupVm', ProfileSetupVm],
+    ['AuthCallbackVm', AuthCallbackVm],
+  ] as const)('resolves %s with all its ports', (_name, vm) => {
+    const c = container();
+    expect(c.get<unknown>(vm)).toBeInstanceOf(vm);
+  });
+
+  it('shares one session, HTTP client, post-sign-in flow and referral capture', () => {
+    const c = container();
+    expect(c.get(TYPES.Session)).toBe(c.get(TYPES.Session));
+    expect(c.get(TYPES.Http)).toBe(c.get(TYPES.Http));
+    expect(c.get(PostSignInFlow)).toBe(c.get(PostSignInFlow));
+    expect(c.get(ReferralCapture)).toBe(c.get(ReferralCapture));
+    expect(c.get(TYPES.Toasts)).toBe(c.get(TYPES.Toasts));
   });
 });

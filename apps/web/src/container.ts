@@ -1,10 +1,87 @@
 import { Container } from 'inversify';
+import { FetchHttpClient } from './api/http';
+import { HttpProfileApi } from './api/profile.api';
+import { browserTimers } from './app/browser-timers';
+import { type HttpClient, type KeyValueStorage, type Navigator, type SessionService, type Timers, TYPES } from './app/ports';
+import { AuthCallbackVm } from './features/auth/auth-callback.vm';
+import { CodeCooldowns } from './features/auth/code-cooldown';
+import { ConfirmVm } from './features/auth/confirm.vm';
+import { GetStartedVm } from './features/auth/get-started.vm';
+import { LoginVm } from './features/auth/login.vm';
+import { SignOutVm } from './features/auth/sign-out.vm';
+import { PostSignInFlow } from './features/auth/post-sign-in.flow';
+import { ProfileSetupVm } from './features/auth/profile-setup.vm';
+import { ResetPasswordVm } from './features/auth/reset-password.vm';
+import { SignupVm } from './features/auth/signup.vm';
+import { VerifyVm } from './features/auth/verify.vm';
 import { HomeVm } from './features/home/home.vm';
+import { ReferralCapture } from './features/referral-capture/referral-capture';
+import { RouterNavigator } from './routes/navigator';
+import { RouteGuardVm } from './routes/route-guard.vm';
+import { createAuthClient } from './session/auth-client';
+import { SupabaseSessionService } from './session/supabase-session.service';
+import { BrowserKeyValueStorage } from './storage/browser-storage';
+import { StoredSavedPrompts } from './storage/saved-prompts';
+import { type BindUiOptions, bindUi } from './container.ui';
 
-/** The web app's composition root: every view-model and API client is bound here. */
-export function createContainer(): Container {
+/** Replacements for the browser-bound services (tests build the container under Node). */
+export interface ContainerOptions extends BindUiOptions {
+  readonly session?: SessionService;
+  readonly storage?: KeyValueStorage;
+  readonly timers?: Timers;
+}
+
+/**
+ * The web app's composition root: every view-model and API client is bound here.
+ * Singletons are services shared by the whole app; view-models are transient (each mounted
+ * view gets its own). Browser-only things are built lazily (toDynamicValue), so tests can
+ * create the container under Node and resolve what they need.
+ */
+export function createContainer(options: ContainerOptions = {}): Container {
   const container = new Container();
-  // Transient: each mounted view gets its own view-model.
+
+  // ── Platform: storage, time, navigation ─────────────────────────────────────────────────
+  container.bind<KeyValueStorage>(TYPES.Storage).toConstantValue(options.storage ?? new BrowserKeyValueStorage());
+  container.bind<Timers>(TYPES.Timers).toConstantValue(options.timers ?? browserTimers);
+  const routerNavigator = new RouterNavigator();
+  container.bind(RouterNavigator).toConstantValue(routerNavigator); // main.tsx attaches the router
+  container.bind<Navigator>(TYPES.Navigator).toConstantValue(routerNavigator);
+  container.bind(TYPES.SavedPrompts).to(StoredSavedPrompts).inSingletonScope();
+
+  // ── Session and HTTP ────────────────────────────────────────────────────────────────────
+  container
+    .bind<SessionService>(TYPES.Session)
+    .toDynamicValue(() => options.session ?? new SupabaseSessionService(createAuthClient(window.location.origin, window.localStorage)))
+    .inSingletonScope();
+  container
+    .bind<HttpClient>(TYPES.Http)
+    .toDynamicValue((context) => {
+      const session = context.get<SessionService>(TYPES.Session);
+      return new FetchHttpClient({ fetch: (input, init) => fetch(input, init), accessToken: () => session.accessToken() });
+    })
+    .inSingletonScope();
+  container.bind(TYPES.ProfileApi).to(HttpProfileApi).inSingletonScope();
+
+  // ── Auth, routing, referral capture ─────────────────────────────────────────────────────
+  container.bind(ReferralCapture).toSelf().inSingletonScope();
+  container.bind(PostSignInFlow).toSelf().inSingletonScope();
+  container.bind(CodeCooldowns).toSelf().inSingletonScope();
+  container.bind(RouteGuardVm).toSelf();
+  container.bind(GetStartedVm).toSelf();
+  container.bind(SignupVm).toSelf();
+  container.bind(LoginVm).toSelf();
+  container.bind(SignOutVm).toSelf();
+  container.bind(VerifyVm).toSelf();
+  container.bind(ResetPasswordVm).toSelf();
+  container.bind(ConfirmVm).toSelf();
+  container.bind(ProfileSetupVm).toSelf();
+  container.bind(AuthCallbackVm).toSelf();
+
+  // ── Landing page ────────────────────────────────────────────────────────────────────────
   container.bind(HomeVm).toSelf();
+
+  // ── UI features: toasts, color mode, analytics, pricing, settings (container.ui.ts) ─────
+  bindUi(container, options);
+
   return container;
 }

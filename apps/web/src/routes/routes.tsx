@@ -1,8 +1,105 @@
 import type { RouteObject } from 'react-router-dom';
+import { AuthCallbackView } from '../features/auth/auth-callback.view';
+import { ConfirmView } from '../features/auth/confirm.view';
+import { GetStartedView } from '../features/auth/get-started.view';
+import { LoginView } from '../features/auth/login.view';
+import { ProfileSetupView } from '../features/auth/profile-setup.view';
+import { ResetPasswordView } from '../features/auth/reset-password.view';
+import { SignupView } from '../features/auth/signup.view';
+import { VerifyView } from '../features/auth/verify.view';
 import { HomeView } from '../features/home/home.view';
-import { NotFoundView } from './not-found.view';
+import {
+  BetaPage,
+  BuilderPage,
+  CancellationRefundPolicyPage,
+  ContactUsPage,
+  CookiesPolicyPage,
+  CreationPage,
+  ErrorPage,
+  NotFoundPage,
+  PitchDeckPage,
+  PrivacyPolicyPage,
+  ProjectPreviewPage,
+  TermsOfServicePage,
+  ThankYouPage,
+  WizardPage,
+} from '../features/pages';
+import { PricingView } from '../features/pricing/pricing.view';
+import { SettingsView } from '../features/settings/settings.view';
+import { AuthLayout, BuilderLayout, DefaultLayout, EmptyLayout, GradientLayout, GuestLayout, PreviewLayout } from '../layouts';
+import { AppShell } from './app-shell';
+import { RouteGuard, type RouteHandle } from './route-guard.view';
 
+const auth: RouteHandle = { guard: 'auth' };
+const checkout: RouteHandle = { guard: 'checkout' };
+
+/**
+ * Every route of SPEC §2 with its layout. Access (public paths, the global auth redirect, the
+ * 'auth' and checkout guards) is decided by RouteGuard from routes/access.ts; a route declares
+ * its guard in `handle`. Unmatched paths are a 404 for everyone; errors thrown while rendering
+ * show the error page (SPEC §2).
+ */
 export const routes: RouteObject[] = [
-  { path: '/', element: <HomeView /> },
-  { path: '*', element: <NotFoundView /> },
+  {
+    element: <AppShell />,
+    errorElement: <ErrorPage />,
+    children: [
+      {
+        element: <RouteGuard />,
+        children: [
+          {
+            element: <GradientLayout />,
+            children: [{ index: true, element: <HomeView /> }],
+          },
+          {
+            element: <EmptyLayout />,
+            children: [
+              { path: 'get-started', element: <GetStartedView /> },
+              { path: 'signup', element: <SignupView /> },
+              { path: 'login', element: <LoginView /> },
+              { path: 'verify', element: <VerifyView /> },
+              { path: 'confirm', element: <ConfirmView /> },
+              { path: 'profile-setup', element: <ProfileSetupView /> },
+              { path: 'auth/callback', element: <AuthCallbackView /> },
+              { path: 'creation/:projectId', element: <CreationPage /> },
+              { path: 'wizard/:projectId', element: <WizardPage /> },
+              { path: 'thank-you', handle: checkout, element: <ThankYouPage /> },
+            ],
+          },
+          {
+            element: <AuthLayout />,
+            children: [{ path: 'reset-password', element: <ResetPasswordView /> }],
+          },
+          {
+            element: <DefaultLayout />,
+            children: [
+              { path: 'pricing', element: <PricingView /> },
+              { path: 'settings', handle: auth, element: <SettingsView /> },
+              { path: 'contact-us', element: <ContactUsPage /> },
+              { path: 'legal/terms-of-service', element: <TermsOfServicePage /> },
+              { path: 'legal/privacy-policy', element: <PrivacyPolicyPage /> },
+              { path: 'legal/cookies-policy', element: <CookiesPolicyPage /> },
+              { path: 'legal/cancellation-refund-policy', element: <CancellationRefundPolicyPage /> },
+            ],
+          },
+          {
+            element: <GuestLayout />,
+            children: [{ path: 'beta', element: <BetaPage /> }],
+          },
+          {
+            element: <BuilderLayout />,
+            children: [{ path: 'builder/:projectId', element: <BuilderPage /> }],
+          },
+          {
+            element: <PreviewLayout />,
+            children: [{ path: 'project-preview/:slug', element: <ProjectPreviewPage /> }],
+          },
+          // No layout at all.
+          { path: 'pitch-deck-gbm-jh-sss', element: <PitchDeckPage /> },
+        ],
+      },
+      // Unmatched paths: a 404 for everyone, signed in or not.
+      { element: <DefaultLayout />, children: [{ path: '*', element: <NotFoundPage /> }] },
+    ],
+  },
 ];

@@ -1,17 +1,36 @@
 import { describe, expect, it } from '@jest/globals';
 import { autorun, isAction, isComputedProp, isObservableProp } from 'mobx';
+import { STORAGE_KEYS, type SessionStatus } from '../../app/ports';
+import { InMemoryKeyValueStorage } from '../../storage/memory-storage';
+import { StoredSavedPrompts } from '../../storage/saved-prompts';
+import { RecordingNavigator } from '../../testing/auth-fakes';
+import { FakeSession } from '../../testing/ui-fakes';
 import { HomeVm } from './home.vm';
+
+function setup(options: { stored?: unknown; status?: SessionStatus } = {}) {
+  const storage = new InMemoryKeyValueStorage(
+    options.stored === undefined ? {} : { [STORAGE_KEYS.savedPrompts]: JSON.stringify(options.stored) },
+  );
+  const navigator = new RecordingNavigator();
+  const vm = new HomeVm(new StoredSavedPrompts(storage), new FakeSession(options.status ?? 'signed-out'), navigator);
+  return { vm, storage, navigator };
+}
+
+const stored = (storage: InMemoryKeyValueStorage) => JSON.parse(storage.get(STORAGE_KEYS.savedPrompts) ?? 'null');
 
 describe('HomeVm', () => {
   it('starts with an empty prompt that cannot be submitted', () => {
-    const vm = new HomeVm();
+    const { vm, navigator, storage } = setup();
 
     expect(vm.prompt).toBe('');
     expect(vm.canSubmit).toBe(false);
+    vm.submit();
+    expect(navigator.visits).toEqual([]);
+    expect(stored(storage)).toBeNull();
   });
 
   it('can submit once the prompt has text', () => {
-    const vm = new HomeVm();
+    const { vm } = setup();
 
     vm.setPrompt('A habit tracker with streaks');
 
@@ -20,7 +39,7 @@ describe('HomeVm', () => {
   });
 
   it('keeps the prompt as typed but does not count whitespace as text', () => {
-    const vm = new HomeVm();
+    const { vm } = setup();
 
     vm.setPrompt(' \n\t ');
     expect(vm.prompt).toBe(' \n\t ');
@@ -31,8 +50,57 @@ describe('HomeVm', () => {
     expect(vm.canSubmit).toBe(true);
   });
 
+  it('an example idea fills the prompt', () => {
+    const { vm } = setup();
+    vm.useExample(vm.examples[0].prompt);
+    expect(vm.prompt).toBe(vm.examples[0].prompt);
+    expect(vm.canSubmit).toBe(true);
+  });
+
+  it("signed out: submitting saves the idea as the 'home' saved prompt and goes to /get-started", () => {
+    const { vm, storage, navigator } = setup();
+    vm.setPrompt('  a recipe finder  ');
+
+    vm.submit();
+
+    expect(stored(storage)).toEqual({ home: { prompt: 'a recipe finder' } });
+    expect(navigator.last).toBe('/get-started');
+  });
+
+  it('signed in: submitting goes to a new project', () => {
+    const { vm, storage, navigator } = setup({ status: 'signed-in' });
+    vm.setPrompt('a blog');
+
+    vm.submit();
+
+    expect(stored(storage)).toEqual({ home: { prompt: 'a blog' } });
+    expect(navigator.last).toBe('/creation/new');
+  });
+
+  it('keeps the saved prompts of projects when saving the home one', () => {
+    const { vm, storage } = setup({ stored: { p1: { prompt: 'project idea' } } });
+    vm.setPrompt('home idea');
+    vm.submit();
+    expect(stored(storage)).toEqual({ p1: { prompt: 'project idea' }, home: { prompt: 'home idea' } });
+  });
+
+  it('restores the saved home prompt; its timestamp is dropped (SPEC §5) and not written back', () => {
+    const { vm, storage } = setup({ stored: { home: { prompt: 'saved idea', timestamp: 1700000000000 } } });
+    expect(vm.prompt).toBe('saved idea');
+
+    vm.submit();
+
+    expect(stored(storage)).toEqual({ home: { prompt: 'saved idea' } });
+  });
+
+  it('starts empty when the stored prompts are unreadable', () => {
+    const storage = new InMemoryKeyValueStorage({ [STORAGE_KEYS.savedPrompts]: '{not json' });
+    const vm = new HomeVm(new StoredSavedPrompts(storage), new FakeSession(), new RecordingNavigator());
+    expect(vm.prompt).toBe('');
+  });
+
   it('cannot submit again after the prompt is cleared', () => {
-    const vm = new HomeVm();
+    const { vm } = setup();
     vm.setPrompt('a blog');
 
     vm.setPrompt('');
@@ -41,7 +109,7 @@ describe('HomeVm', () => {
   });
 
   it('is observable: prompt is state, setPrompt an action, canSubmit computed', () => {
-    const vm = new HomeVm();
+    const { vm } = setup();
 
     expect(isObservableProp(vm, 'prompt')).toBe(true);
     expect(isAction(vm.setPrompt)).toBe(true);
@@ -49,7 +117,7 @@ describe('HomeVm', () => {
   });
 
   it('notifies observers only when canSubmit changes', () => {
-    const vm = new HomeVm();
+    const { vm } = setup();
     const seen: boolean[] = [];
     const dispose = autorun(() => {
       seen.push(vm.canSubmit);

@@ -1,13 +1,38 @@
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import { makeAutoObservable } from 'mobx';
+import { HOME_PROMPT_KEY, type Navigator, type SavedPrompts, type SessionService, TYPES } from '../../app/ports';
 
-/** State of the home screen: the app idea the user is about to build. */
+/** Ideas a visitor can start from with one click. */
+export const EXAMPLE_IDEAS = [
+  { label: 'Habit tracker', prompt: 'A habit tracker with daily streaks, reminders and a weekly progress chart' },
+  { label: 'Recipe finder', prompt: 'A recipe finder that suggests meals from the ingredients I already have' },
+  { label: 'Portfolio', prompt: 'A portfolio site for a photographer with galleries, an about page and a contact form' },
+  { label: 'Team standups', prompt: 'An async standup app where my team posts daily updates and blockers' },
+  { label: 'Budget planner', prompt: 'A personal budget planner with categories, monthly limits and spending charts' },
+] as const;
+
+/** Where the builder starts a new project (the builder issue completes that screen). */
+export const NEW_PROJECT_PATH = '/creation/new';
+export const GET_STARTED_PATH = '/get-started';
+
+/** The landing page: the app idea a visitor is about to build, kept across the sign-up detour. */
 @injectable()
 export class HomeVm {
   prompt = '';
+  readonly examples = EXAMPLE_IDEAS;
 
-  constructor() {
-    makeAutoObservable(this);
+  constructor(
+    @inject(TYPES.SavedPrompts) private readonly savedPrompts: SavedPrompts,
+    @inject(TYPES.Session) private readonly session: SessionService,
+    @inject(TYPES.Navigator) private readonly navigator: Navigator,
+  ) {
+    this.prompt = savedPrompts.get(HOME_PROMPT_KEY) ?? '';
+    makeAutoObservable<HomeVm, 'savedPrompts' | 'session' | 'navigator'>(this, {
+      savedPrompts: false,
+      session: false,
+      navigator: false,
+      examples: false,
+    });
   }
 
   get canSubmit(): boolean {
@@ -16,5 +41,19 @@ export class HomeVm {
 
   setPrompt(prompt: string): void {
     this.prompt = prompt;
+  }
+
+  useExample(prompt: string): void {
+    this.prompt = prompt;
+  }
+
+  /**
+   * Saves the idea as the 'home' saved prompt, then goes on: to the builder when signed in,
+   * else to /get-started (the idea waits in storage through sign-up).
+   */
+  submit(): void {
+    if (!this.canSubmit) return;
+    this.savedPrompts.set(HOME_PROMPT_KEY, this.prompt.trim());
+    this.navigator.navigate(this.session.status === 'signed-in' ? NEW_PROJECT_PATH : GET_STARTED_PATH);
   }
 }

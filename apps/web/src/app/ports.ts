@@ -1,0 +1,187 @@
+// The web app's ports: what view-models depend on. Adapters (fetch, auth-js, localStorage,
+// Radix toasts, analytics script) implement them and container.ts binds them; tests pass fakes.
+import type { Result } from '@kiln/domain';
+
+export const TYPES = {
+  Http: Symbol.for('HttpClient'),
+  Session: Symbol.for('SessionService'),
+  Toasts: Symbol.for('Toasts'),
+  Analytics: Symbol.for('Analytics'),
+  Storage: Symbol.for('KeyValueStorage'),
+  ProfileApi: Symbol.for('ProfileApi'),
+  PlansApi: Symbol.for('PlansApi'),
+  UsageApi: Symbol.for('UsageApi'),
+  ReferralsApi: Symbol.for('ReferralsApi'),
+  PaymentsApi: Symbol.for('PaymentsApi'),
+  GeoApi: Symbol.for('GeoApi'),
+  // added with the auth/routing work
+  Navigator: Symbol.for('Navigator'),
+  Timers: Symbol.for('Timers'),
+  SavedPrompts: Symbol.for('SavedPrompts'),
+} as const;
+
+/** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */
+export interface HttpClient {
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  patch<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  delete<T>(path: string, options?: RequestOptions): Promise<T>;
+}
+export interface RequestOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  /** Send without a bearer token (public endpoints). */
+  readonly anonymous?: boolean;
+}
+/** What a failed call throws: the reply's `detail` (or `message`), else 'Request failed'. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface SessionUser {
+  readonly id: string;
+  readonly email: string;
+  /** SPEC §3: user_metadata.is_signup — set at sign-up until the email is verified. */
+  readonly isSignup: boolean;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
+export interface AuthFailure {
+  /** GoTrue's error code (invalid_credentials, otp_expired, weak_password, over_email_send_rate_limit…). */
+  readonly code: string;
+  readonly message: string;
+}
+/** The signed-in session (auth-js against /auth/v1). Observable: status and user are MobX-observable. */
+export interface SessionService {
+  readonly status: SessionStatus;
+  readonly user: SessionUser | null;
+  accessToken(): Promise<string | null>;
+  signUp(input: { email: string; password: string; fullName?: string }): Promise<Result<void, AuthFailure>>;
+  verifyCode(input: { email: string; code: string; type: 'signup' | 'email' | 'recovery' }): Promise<Result<void, AuthFailure>>;
+  resendCode(email: string): Promise<Result<void, AuthFailure>>;
+  signIn(input: { email: string; password: string }): Promise<Result<void, AuthFailure>>;
+  requestPasswordReset(email: string): Promise<Result<void, AuthFailure>>;
+  updatePassword(password: string): Promise<Result<void, AuthFailure>>;
+  signOut(): Promise<void>;
+}
+
+export type ToastVariant = 'success' | 'error' | 'warning' | 'info';
+export interface ToastInput {
+  readonly title: string;
+  readonly description?: string;
+  readonly variant: ToastVariant;
+  /** ms; default 4000 (SPEC §9). */
+  readonly duration?: number;
+}
+/** SPEC §4 toasts: one visible at a time. */
+export interface Toasts {
+  show(toast: ToastInput): string;
+  dismiss(id: string): void;
+}
+
+/** SPEC §7: page views and product events go through an analytics adapter. */
+export interface Analytics {
+  pageView(path: string): void;
+  track(event: string, properties?: Readonly<Record<string, unknown>>): void;
+}
+
+/** Browser-local storage (saved prompts, referral code, preferences), as a port for tests. */
+export interface KeyValueStorage {
+  get(key: string): string | null;
+  set(key: string, value: string): void;
+  remove(key: string): void;
+}
+
+/** Local storage keys shared between features. */
+export const STORAGE_KEYS = {
+  referralCode: 'kiln.referral_code',
+  savedPrompts: 'kiln.saved_prompts',
+  colorMode: 'kiln.color_mode',
+  returnTo: 'kiln.return_to',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Added by the auth/routing work (issue: accounts in the browser). Additions only.
+// ---------------------------------------------------------------------------------------------
+
+/** Moves the browser to another in-app path (the router's navigate, outside React). */
+export interface Navigator {
+  navigate(to: string, options?: { readonly replace?: boolean }): void;
+}
+
+/** Time for view-models (countdowns, delays) so tests can drive it by hand. */
+export interface Timers {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Calls `tick` every `ms`; returns a function that stops it. */
+  every(ms: number, tick: () => void): () => void;
+  /** Resolves after `ms`. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** SPEC §3 project store: saved prompts keyed by project id or 'home' (the landing prompt). */
+export interface SavedPrompts {
+  get(key: string): string | null;
+  set(key: string, prompt: string): void;
+  remove(key: string): void;
+}
+export const HOME_PROMPT_KEY = 'home';
+
+/** GET/PATCH /api/profile and POST /api/profile/ensure (apps/api/src/profiles/dto). */
+export interface ProfileApi {
+  get(): Promise<ProfileDto>;
+  update(changes: ProfileChanges): Promise<ProfileDto>;
+  /** After sign-in: creates the profile if missing and applies a stored referral code. */
+  ensure(referralCode: string | null): Promise<EnsureProfileResult>;
+}
+/** SPEC §3 Profile as the API sends it (snake_case, ISO dates). */
+export interface ProfileDto {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+  readonly date_of_birth: string | null;
+  readonly organization: string | null;
+  readonly role: string;
+  readonly subscription_plan: string;
+  readonly subscription_id: string | null;
+  readonly subscription_status: string | null;
+  readonly billing_interval: string | null;
+  readonly customer_id: string | null;
+  readonly preferred_currency: string;
+  readonly credits: number;
+  readonly referral_credits: number;
+  readonly extra_credits: number;
+  readonly referral_code: string;
+  readonly referred_by: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly last_sign_in_at: string | null;
+  readonly billing_cycle_start_date: string | null;
+  readonly billing_cycle_end_date: string | null;
+  readonly first_purchased_date: string | null;
+  readonly subscription_end_date: string | null;
+  readonly pro_multiplier: number;
+}
+export interface ProfileChanges {
+  readonly name?: string;
+  readonly date_of_birth?: string | null;
+  readonly organization?: string | null;
+  readonly role?: string;
+  readonly preferred_currency?: string;
+}
+export type ReferralOutcome =
+  | { readonly applied: true; readonly bonus: number }
+  | { readonly applied: false; readonly code: string; readonly detail: string };
+export interface EnsureProfileResult {
+  readonly profile: ProfileDto;
+  readonly created: boolean;
+  readonly referral: ReferralOutcome | null;
+}

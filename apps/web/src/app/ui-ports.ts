@@ -1,0 +1,52 @@
+// Ports of the UI features (toasts, color mode, analytics, pricing, settings) that ports.ts
+// does not hold: browser capabilities behind interfaces so view-models are tested with fakes.
+// Adapters live in app/browser-adapters.ts; container.ui.ts binds them.
+
+export const UI_TYPES = {
+  Clipboard: Symbol.for('Clipboard'),
+  Navigation: Symbol.for('Navigation'),
+  Environment: Symbol.for('BrowserEnvironment'),
+  ColorSchemeMedia: Symbol.for('ColorSchemeMedia'),
+  AnalyticsSink: Symbol.for('AnalyticsSink'),
+  Logger: Symbol.for('Logger'),
+} as const;
+
+/** Writes text to the system clipboard; rejects when the browser refuses. */
+export interface Clipboard {
+  writeText(text: string): Promise<void>;
+}
+
+/** Leaving the single-page app: external redirects (checkout, portal) and new windows. */
+export interface Navigation {
+  /** Replaces the current page with `url` (window.location.assign). */
+  assign(url: string): void;
+  /** Opens `url` (absolute or a path of this site) in a new window or tab. */
+  openInNewWindow(url: string): void;
+}
+
+/** Facts about where the app runs. */
+export interface BrowserEnvironment {
+  /** e.g. 'kiln.dev', 'localhost'. */
+  readonly hostname: string;
+  /** e.g. 'https://kiln.dev' — the share link's base (SPEC §2). */
+  readonly origin: string;
+  /** navigator.languages (or [navigator.language]), e.g. ['en-IN', 'en']. */
+  readonly languages: readonly string[];
+  /** Vite's DEV flag. */
+  readonly isDevelopment: boolean;
+  /** VITE_ANALYTICS_ON_LOCALHOST=true sends analytics from a developer's machine (SPEC §5). */
+  readonly analyticsOnLocalhost: boolean;
+}
+
+/** The operating system's light/dark preference (prefers-color-scheme). */
+export interface ColorSchemeMedia {
+  prefersDark(): boolean;
+  /** Calls `listener` whenever the preference changes; returns the unsubscribe function. */
+  subscribe(listener: (prefersDark: boolean) => void): () => void;
+}
+
+/** Where problems that are only logged go (SPEC §8: analytics and usage load errors). */
+export interface Logger {
+  warn(message: string, detail?: unknown): void;
+  error(message: string, detail?: unknown): void;
+}

@@ -1,0 +1,61 @@
+// Bindings of the UI features: toasts, color mode, analytics, home, pricing, settings and the
+// API clients they use. container.ts calls bindUi(container) once; it needs TYPES.Http,
+// TYPES.Session, TYPES.Storage, TYPES.Timers, TYPES.Navigator, TYPES.SavedPrompts and
+// TYPES.ProfileApi bound there. HomeVm is bound there too (bindUi binds it only if missing).
+import type { Container } from 'inversify';
+import { type Analytics, TYPES } from './app/ports';
+import {
+  BrowserClipboard,
+  ConsoleLogger,
+  MatchMediaColorScheme,
+  WindowNavigation,
+  readBrowserEnvironment,
+} from './app/browser.adapters';
+import { type BrowserEnvironment, UI_TYPES } from './app/ui-ports';
+import { LanguageRegionGeoApi } from './api/geo.api';
+import { HttpPaymentsApi } from './api/payments.api';
+import { HttpPlansApi } from './api/plans.api';
+import { HttpReferralsApi } from './api/referrals.api';
+import { HttpUsageApi } from './api/usage.api';
+import { AnalyticsService, ConsoleAnalyticsSink, NullAnalyticsSink, PageViews } from './features/analytics/analytics.service';
+import { ColorModeStore } from './features/color-mode/color-mode.store';
+import { HomeVm } from './features/home/home.vm';
+import { PricingVm } from './features/pricing/pricing.vm';
+import { SettingsVm } from './features/settings/settings.vm';
+import { ToastStore } from './features/toasts/toast.store';
+
+export interface BindUiOptions {
+  /** Defaults to the real browser's (read once, at start). */
+  readonly environment?: BrowserEnvironment;
+}
+
+export function bindUi(container: Container, options: BindUiOptions = {}): void {
+  const environment = options.environment ?? readBrowserEnvironment();
+
+  // Browser capabilities.
+  container.bind(UI_TYPES.Environment).toConstantValue(environment);
+  container.bind(UI_TYPES.Clipboard).to(BrowserClipboard).inSingletonScope();
+  container.bind(UI_TYPES.Navigation).to(WindowNavigation).inSingletonScope();
+  container.bind(UI_TYPES.ColorSchemeMedia).to(MatchMediaColorScheme).inSingletonScope();
+  container.bind(UI_TYPES.Logger).to(ConsoleLogger).inSingletonScope();
+
+  // App-wide stores: one instance shared by every view.
+  container.bind(ToastStore).toSelf().inSingletonScope();
+  container.bind(TYPES.Toasts).toService(ToastStore);
+  container.bind(ColorModeStore).toSelf().inSingletonScope();
+  container.bind(UI_TYPES.AnalyticsSink).to(environment.isDevelopment ? ConsoleAnalyticsSink : NullAnalyticsSink).inSingletonScope();
+  container.bind<Analytics>(TYPES.Analytics).to(AnalyticsService).inSingletonScope();
+  container.bind(PageViews).toSelf().inSingletonScope();
+
+  // API clients over TYPES.Http (container.ts binds TYPES.ProfileApi).
+  container.bind(TYPES.PlansApi).to(HttpPlansApi).inSingletonScope();
+  container.bind(TYPES.UsageApi).to(HttpUsageApi).inSingletonScope();
+  container.bind(TYPES.ReferralsApi).to(HttpReferralsApi).inSingletonScope();
+  container.bind(TYPES.PaymentsApi).to(HttpPaymentsApi).inSingletonScope();
+  container.bind(TYPES.GeoApi).to(LanguageRegionGeoApi).inSingletonScope();
+
+  // View-models: transient, each mounted view gets its own.
+  if (!container.isBound(HomeVm)) container.bind(HomeVm).toSelf();
+  container.bind(PricingVm).toSelf();
+  container.bind(SettingsVm).toSelf();
+}

@@ -1,0 +1,2 @@
+export { AnalyticsService, ConsoleAnalyticsSink, NullAnalyticsSink, PageViews } from './analytics.service';
+export { PageViewTracker } from './page-view-tracker.view';

@@ -1,0 +1,105 @@
+import { inject, injectable } from 'inversify';
+import { makeAutoObservable, runInAction } from 'mobx';
+import { type Navigator, type ProfileApi, TYPES } from '../../app/ports';
+import { PostSignInFlow } from './post-sign-in.flow';
+
+/** SPEC §3: role defaults to 'other'; the other values are ours. */
+export const ROLES: readonly { readonly value: string; readonly label: string }[] = [
+  { value: 'founder', label: 'Founder' },
+  { value: 'developer', label: 'Developer' },
+  { value: 'designer', label: 'Designer' },
+  { value: 'product_manager', label: 'Product manager' },
+  { value: 'marketer', label: 'Marketer' },
+  { value: 'student', label: 'Student' },
+  { value: 'other', label: 'Other' },
+];
+export const NAME_MAX = 200;
+export const ORGANIZATION_MAX = 200;
+
+/** /profile-setup: name, organization and role after sign-up (PATCH /api/profile). */
+@injectable()
+export class ProfileSetupVm {
+  name = '';
+  organization = '';
+  role = 'other';
+  loading = false;
+  saving = false;
+  submitted = false;
+  error: string | null = null;
+
+  constructor(
+    @inject(TYPES.ProfileApi) private readonly profiles: ProfileApi,
+    @inject(TYPES.Navigator) private readonly navigator: Navigator,
+    @inject(PostSignInFlow) private readonly flow: PostSignInFlow,
+  ) {
+    makeAutoObservable<ProfileSetupVm, 'profiles' | 'navigator' | 'flow'>(
+      this,
+      { profiles: false, navigator: false, flow: false },
+      { autoBind: true },
+    );
+  }
+
+  get nameError(): string | null {
+    if (!this.submitted) return null;
+    if (this.name.trim() === '') return 'Enter your name.';
+    return this.name.trim().length > NAME_MAX ? `Use at most ${NAME_MAX} characters.` : null;
+  }
+
+  get organizationError(): string | null {
+    return this.submitted && this.organization.trim().length > ORGANIZATION_MAX ? `Use at most ${ORGANIZATION_MAX} characters.` : null;
+  }
+
+  /** Pre-fills from the profile (the name comes from sign-up). */
+  async load(): Promise<void> {
+    this.loading = true;
+    try {
+      const profile = await this.profiles.get();
+      runInAction(() => {
+        if (this.name === '') this.name = profile.name;
+        if (this.organization === '') this.organization = profile.organization ?? '';
+        if (ROLES.some((r) => r.value === profile.role)) this.role = profile.role;
+      });
+    } catch {
+      // Empty fields are fine: the visitor can still fill them in or skip.
+    } finally {
+      runInAction(() => {
+        this.loading = false;
+      });
+    }
+  }
+
+  setName(value: string): void {
+    this.name = value;
+  }
+
+  setOrganization(value: string): void {
+    this.organization = value;
+  }
+
+  setRole(value: string): void {
+    this.role = value;
+  }
+
+  async save(): Promise<void> {
+    this.submitted = true;
+    this.error = null;
+    if (this.saving || this.nameError !== null || this.organizationError !== null) return;
+    this.saving = true;
+    try {
+      await this.profiles.update({ name: this.name.trim(), organization: this.organization.trim() || null, role: this.role });
+      runInAction(() => this.navigator.navigate(this.flow.takeReturnTo(), { replace: true }));
+    } catch (error) {
+      runInAction(() => {
+        this.error = error instanceof Error ? error.message : 'Could not save your profile. Please try again.';
+      });
+    } finally {
+      runInAction(() => {
+        this.saving = false;
+      });
+    }
+  }
+
+  skip(): void {
+    this.navigator.navigate(this.flow.takeReturnTo(), { replace: true });
+  }
+}

@@ -1,0 +1,130 @@
+import { observer } from 'mobx-react-lite';
+import { useEffect, useId } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Button } from '../../ui/button';
+import { Input } from '../../ui/input';
+import { Label } from '../../ui/label';
+import { useVm } from '../../use-vm';
+import { AuthLink, AuthScreen, FieldError, FormError, FormNotice } from './auth-screen';
+import { CodeInput } from './code-input';
+import { PasswordRules } from './password-rules';
+import { ResetPasswordVm } from './reset-password.vm';
+
+export const ResetPasswordView = observer(function ResetPasswordView() {
+  const vm = useVm(ResetPasswordVm);
+  const id = useId();
+  const [params] = useSearchParams();
+  const email = params.get('email');
+  useEffect(() => vm.init(email), [vm, email]);
+  useEffect(() => {
+    vm.start();
+    return () => vm.dispose();
+  }, [vm]);
+
+  if (vm.step === 'request') {
+    return (
+      <AuthScreen
+        bare
+        title="Reset your password"
+        description="Enter the email you signed up with and we'll send you a 6-digit code."
+        footer={
+          <>
+            Remembered it? <AuthLink to="/login">Log in</AuthLink>
+          </>
+        }
+      >
+        <form
+          noValidate
+          className="grid gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void vm.requestCode();
+          }}
+        >
+          <div className="grid gap-2">
+            <Label htmlFor={`${id}-email`}>Email</Label>
+            <Input
+              id={`${id}-email`}
+              type="email"
+              autoComplete="email"
+              value={vm.email}
+              onChange={(e) => vm.setEmail(e.target.value)}
+              aria-invalid={vm.emailError !== null || undefined}
+              aria-describedby={vm.emailError === null ? undefined : `${id}-email-error`}
+            />
+            <FieldError id={`${id}-email-error`} message={vm.emailError} />
+          </div>
+          <FormError message={vm.error} />
+          <Button type="submit" variant="brand" size="lg" loading={vm.busy}>
+            Send code
+          </Button>
+        </form>
+      </AuthScreen>
+    );
+  }
+
+  return (
+    <AuthScreen
+      bare
+      title="Choose a new password"
+      description={
+        <>
+          Enter the code we sent to <strong className="font-medium text-foreground">{vm.email}</strong> and your new password.
+        </>
+      }
+      footer={
+        <Button variant="link" size="sm" className="h-auto px-0" onClick={vm.changeEmail}>
+          Use a different email
+        </Button>
+      }
+    >
+      <form
+        noValidate
+        className="grid gap-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void vm.submit();
+        }}
+      >
+        {vm.codeAccepted ? null : (
+          <div className="grid gap-2">
+            <CodeInput
+              label="Reset code"
+              code={vm.code}
+              digits={vm.digits}
+              onChange={vm.setCode}
+              readOnly={vm.busy}
+              invalid={vm.codeError !== null}
+              autoFocus
+            />
+            <FieldError id={`${id}-code-error`} message={vm.codeError} />
+          </div>
+        )}
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-password`}>New password</Label>
+          <Input
+            id={`${id}-password`}
+            type="password"
+            autoComplete="new-password"
+            value={vm.password}
+            onChange={(e) => vm.setPassword(e.target.value)}
+            aria-invalid={vm.passwordError !== null || undefined}
+            aria-describedby={vm.passwordError === null ? `${id}-rules` : `${id}-rules ${id}-password-error`}
+          />
+          <PasswordRules id={`${id}-rules`} rules={vm.passwordRules} />
+          <FieldError id={`${id}-password-error`} message={vm.passwordError} />
+        </div>
+        <FormError message={vm.error} />
+        <FormNotice message={vm.notice} />
+        <Button type="submit" variant="brand" size="lg" loading={vm.busy}>
+          Reset password
+        </Button>
+        {vm.codeAccepted ? null : (
+          <Button variant="link" size="sm" className="h-auto tabular-nums" disabled={!vm.canResend} onClick={() => void vm.resend()}>
+            {vm.resendLabel}
+          </Button>
+        )}
+      </form>
+    </AuthScreen>
+  );
+});

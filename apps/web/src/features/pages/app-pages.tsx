@@ -1,0 +1,97 @@
+import type { ReactNode } from 'react';
+import { CheckCircle2, Hammer, LoaderCircle, Wand2 } from 'lucide-react';
+import { useParams } from 'react-router-dom';
+import { ButtonLink } from '../../ui/button';
+import { Card } from '../../ui/card';
+import { LogoMark } from '../../ui/logo';
+
+function Placeholder({ icon, title, text, children }: { icon: ReactNode; title: string; text: string; children?: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh items-center justify-center px-4 py-16">
+      <Card className="w-full max-w-md p-8 text-center">
+        <span className="mx-auto inline-flex size-12 items-center justify-center rounded-2xl bg-brand-soft text-brand">{icon}</span>
+        <h1 className="mt-6 text-2xl font-semibold tracking-tight">{title}</h1>
+        <p className="mt-2 text-muted-foreground">{text}</p>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">{children}</div>
+      </Card>
+    </div>
+  );
+}
+
+/** /creation/:projectId (empty layout): the builder issue turns the saved prompt into a project here. */
+export function CreationPage() {
+  const { projectId = 'new' } = useParams();
+  return (
+    <Placeholder
+      icon={<LoaderCircle className="size-6 animate-spin" aria-hidden />}
+      title="Preparing your project"
+      text={projectId === 'new' ? 'Your idea is saved. Project creation arrives with the builder.' : `Project ${projectId} will open here.`}
+    >
+      <ButtonLink to="/" variant="outline">
+        Back to home
+      </ButtonLink>
+    </Placeholder>
+  );
+}
+
+/** /wizard/:projectId. */
+export function WizardPage() {
+  const { projectId = '' } = useParams();
+  return (
+    <Placeholder icon={<Wand2 className="size-6" aria-hidden />} title="Project setup" text={`The setup wizard for project ${projectId} comes with the builder.`}>
+      <ButtonLink to={`/builder/${projectId}`}>Open builder</ButtonLink>
+    </Placeholder>
+  );
+}
+
+/** /builder/:projectId (builder layout): a placeholder until the builder issue. */
+export function BuilderPage() {
+  const { projectId = '' } = useParams();
+  return (
+    <div className="flex h-full items-center justify-center p-6">
+      <div className="max-w-md text-center">
+        <span className="mx-auto inline-flex size-12 items-center justify-center rounded-2xl border border-border bg-background text-muted-foreground">
+          <Hammer className="size-6" aria-hidden />
+        </span>
+        <h1 className="mt-6 text-2xl font-semibold tracking-tight">The builder comes next</h1>
+        <p className="mt-2 text-muted-foreground">
+          Chat, live preview, code and publishing for project <span className="font-mono text-foreground">{projectId}</span> arrive in the next release.
+        </p>
+        <ButtonLink to="/settings" variant="outline" className="mt-6">
+          Go to settings
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}
+
+/** /project-preview/:slug (preview layout). */
+export function ProjectPreviewPage() {
+  const { slug = '' } = useParams();
+  return (
+    <div className="flex min-h-dvh flex-col items-center justify-center bg-muted/40 px-4 text-center">
+      <LogoMark className="size-10 opacity-80" />
+      <h1 className="mt-6 text-2xl font-semibold tracking-tight">
+        <span className="font-mono">{slug}</span>
+      </h1>
+      <p className="mt-2 max-w-sm text-muted-foreground">This project&apos;s preview is not available yet.</p>
+    </div>
+  );
+}
+
+/** /thank-you (empty layout, after checkout). */
+export function ThankYouPage() {
+  return (
+    <Placeholder
+      icon={<CheckCircle2 className="size-6" aria-hidden />}
+      title="Thank you!"
+      text="Your payment went through. Your plan and credits update in a moment."
+    >
+      <ButtonLink to="/settings?tab=plan">View your plan</ButtonLink>
+      <ButtonLink to="/" variant="outline">
+        Start building
+      </ButtonLink>
+    </Placeholder>
+  );
+}
+
