@@ -64,3 +64,17 @@ test('a wrong code is refused in words people understand', async ({ page, reques
   await page.getByLabel('Verification code').fill('000000');
   await expect(page.getByText('That code is wrong or has expired.', { exact: false })).toBeVisible();
 });
+
+test('an idea typed on the landing page becomes a project after sign-up', async ({ page, request }) => {
+  await page.goto('/');
+  await page.getByRole('textbox', { name: 'Describe the app you want to build' }).fill('A habit tracker with streaks');
+  await page.getByRole('button', { name: 'Build it' }).click();
+  await expect(page).toHaveURL(/\/get-started/);
+  await expect(page.getByText('A habit tracker with streaks')).toBeVisible();
+
+  await signUpAndVerify(page, request, newEmail('idea'), 'correct horse battery');
+  await page.getByRole('main').getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/creation\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name: 'A habit tracker with streaks' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Open builder' })).toBeVisible();
+});

@@ -9,6 +9,8 @@ import { ConfirmVm } from './features/auth/confirm.vm';
 import { GetStartedVm } from './features/auth/get-started.vm';
 import { LoginVm } from './features/auth/login.vm';
 import { SignOutVm } from './features/auth/sign-out.vm';
+import { CreationVm } from './features/creation/creation.vm';
+import { HttpProjectsApi } from './api/projects.api';
 import { PostSignInFlow } from './features/auth/post-sign-in.flow';
 import { ProfileSetupVm } from './features/auth/profile-setup.vm';
 import { ResetPasswordVm } from './features/auth/reset-password.vm';
@@ -61,6 +63,8 @@ export function createContainer(options: ContainerOptions = {}): Container {
     })
     .inSingletonScope();
   container.bind(TYPES.ProfileApi).to(HttpProfileApi).inSingletonScope();
+  container.bind(TYPES.ProjectsApi).to(HttpProjectsApi).inSingletonScope();
+  container.bind(CreationVm).toSelf();
 
   // ── Auth, routing, referral capture ─────────────────────────────────────────────────────
   container.bind(ReferralCapture).toSelf().inSingletonScope();

@@ -18,6 +18,7 @@ export const TYPES = {
   Navigator: Symbol.for('Navigator'),
   Timers: Symbol.for('Timers'),
   SavedPrompts: Symbol.for('SavedPrompts'),
+  ProjectsApi: Symbol.for('ProjectsApi'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */

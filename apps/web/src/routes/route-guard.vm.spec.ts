@@ -1,3 +1,4 @@
+import { StoredSavedPrompts } from '../storage/saved-prompts';
 import { describe, expect, it } from '@jest/globals';
 import { STORAGE_KEYS } from '../app/ports';
 import { PostSignInFlow } from '../features/auth/post-sign-in.flow';
@@ -10,7 +11,7 @@ import { RouteGuardVm } from './route-guard.vm';
 function setup(status: 'loading' | 'signed-out' | 'signed-in' = 'signed-out') {
   const session = new ScriptedSession(status);
   const storage = new InMemoryKeyValueStorage();
-  const flow = new PostSignInFlow(new FakeProfileApi(), storage, new ReferralCapture(storage, new FakeToasts()));
+  const flow = new PostSignInFlow(new FakeProfileApi(), storage, new ReferralCapture(storage, new FakeToasts()), new StoredSavedPrompts(storage));
   const navigator = new RecordingNavigator();
   const vm = new RouteGuardVm(session, flow, navigator);
   return { session, storage, flow, navigator, vm };

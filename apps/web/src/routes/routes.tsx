@@ -14,7 +14,6 @@ import {
   CancellationRefundPolicyPage,
   ContactUsPage,
   CookiesPolicyPage,
-  CreationPage,
   ErrorPage,
   NotFoundPage,
   PitchDeckPage,
@@ -29,6 +28,7 @@ import { SettingsView } from '../features/settings/settings.view';
 import { AuthLayout, BuilderLayout, DefaultLayout, EmptyLayout, GradientLayout, GuestLayout, PreviewLayout } from '../layouts';
 import { AppShell } from './app-shell';
 import { RouteGuard, type RouteHandle } from './route-guard.view';
+import { CreationView } from '../features/creation/creation.view';
 
 const auth: RouteHandle = { guard: 'auth' };
 const checkout: RouteHandle = { guard: 'checkout' };
@@ -61,7 +61,7 @@ export const routes: RouteObject[] = [
               { path: 'confirm', element: <ConfirmView /> },
               { path: 'profile-setup', element: <ProfileSetupView /> },
               { path: 'auth/callback', element: <AuthCallbackView /> },
-              { path: 'creation/:projectId', element: <CreationPage /> },
+              { path: 'creation/:projectId', element: <CreationView /> },
               { path: 'wizard/:projectId', element: <WizardPage /> },
               { path: 'thank-you', handle: checkout, element: <ThankYouPage /> },
             ],

@@ -1,3 +1,4 @@
+import { StoredSavedPrompts } from '../../storage/saved-prompts';
 import { describe, expect, it } from '@jest/globals';
 import { InMemoryKeyValueStorage } from '../../storage/memory-storage';
 import { FakeProfileApi, RecordingNavigator, ScriptedSession, settle } from '../../testing/auth-fakes';
@@ -11,7 +12,7 @@ function setup(status: 'loading' | 'signed-in' | 'signed-out') {
   const navigator = new RecordingNavigator();
   const storage = new InMemoryKeyValueStorage();
   const profiles = new FakeProfileApi();
-  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, new FakeToasts()));
+  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, new FakeToasts()), new StoredSavedPrompts(storage));
   return { session, navigator, flow, profiles, vm: new AuthCallbackVm(session, navigator, flow) };
 }
 

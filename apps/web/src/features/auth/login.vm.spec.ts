@@ -1,3 +1,4 @@
+import { StoredSavedPrompts } from '../../storage/saved-prompts';
 import { describe, expect, it } from '@jest/globals';
 import { STORAGE_KEYS } from '../../app/ports';
 import { InMemoryKeyValueStorage } from '../../storage/memory-storage';
@@ -23,7 +24,7 @@ function setup(initial: Record<string, string> = {}) {
   const storage = new InMemoryKeyValueStorage(initial);
   const toasts = new FakeToasts();
   const profiles = new FakeProfileApi();
-  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, toasts));
+  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, toasts), new StoredSavedPrompts(storage));
   const timers = new ManualTimers();
   const cooldowns = new CodeCooldowns(timers);
   const vm = new LoginVm(session, navigator, analytics, flow, cooldowns);

@@ -11,7 +11,7 @@ function setup(initial: Record<string, string> = {}) {
   const storage = new InMemoryKeyValueStorage(initial);
   const toasts = new FakeToasts();
   const profiles = new FakeProfileApi();
-  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, toasts));
+  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, toasts), new StoredSavedPrompts(storage));
   return { storage, toasts, profiles, flow };
 }
 
@@ -61,14 +61,21 @@ describe('PostSignInFlow.completeSignIn', () => {
     expect(errors).toHaveLength(1);
   });
 
-  it("leaves the landing prompt saved as 'home' for the builder", async () => {
+  it("carries the landing idea into a new project: without a remembered path it goes to /creation/new", async () => {
     const { flow, storage } = setup();
     new StoredSavedPrompts(storage).set(HOME_PROMPT_KEY, 'A habit tracker');
 
     await flow.completeSignIn();
-    flow.takeReturnTo();
-
+    expect(flow.takeReturnTo()).toBe('/creation/new');
+    // The idea stays saved until the creation page has made the project from it.
     expect(new StoredSavedPrompts(storage).get(HOME_PROMPT_KEY)).toBe('A habit tracker');
+  });
+
+  it('a remembered path wins over the landing idea', () => {
+    const { flow, storage } = setup();
+    new StoredSavedPrompts(storage).set(HOME_PROMPT_KEY, 'A habit tracker');
+    flow.rememberReturnTo('/settings?tab=referrals');
+    expect(flow.takeReturnTo()).toBe('/settings?tab=referrals');
   });
 });
 

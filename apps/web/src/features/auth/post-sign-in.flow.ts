@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
-import { type KeyValueStorage, type ProfileApi, STORAGE_KEYS, TYPES } from '../../app/ports';
+import { HOME_PROMPT_KEY, type KeyValueStorage, type ProfileApi, STORAGE_KEYS, type SavedPrompts, TYPES } from '../../app/ports';
 import { ReferralCapture } from '../referral-capture/referral-capture';
 
 /** Auth screens: after sign-in the visitor never goes back to one of these. */
@@ -20,7 +20,7 @@ export function safeReturnPath(raw: string | null): string {
 /**
  * What happens once someone has signed in (password, code, reset or redirect): the profile is
  * ensured with any stored referral code (SPEC §4 "Profile creation"), and the remembered path
- * is restored. The landing prompt saved as 'home' stays in storage for the builder.
+ * is restored — or, with a landing idea waiting, /creation/new turns it into a project.
  * `inProgress` lets the route guard leave /login alone while a sign-in is being finished.
  */
 @injectable()
@@ -31,10 +31,11 @@ export class PostSignInFlow {
     @inject(TYPES.ProfileApi) private readonly profiles: ProfileApi,
     @inject(TYPES.Storage) private readonly storage: KeyValueStorage,
     @inject(ReferralCapture) private readonly referrals: ReferralCapture,
+    @inject(TYPES.SavedPrompts) private readonly prompts: SavedPrompts,
   ) {
-    makeAutoObservable<PostSignInFlow, 'profiles' | 'storage' | 'referrals'>(
+    makeAutoObservable<PostSignInFlow, 'profiles' | 'storage' | 'referrals' | 'prompts'>(
       this,
-      { profiles: false, storage: false, referrals: false },
+      { profiles: false, storage: false, referrals: false, prompts: false },
       { autoBind: true },
     );
   }
@@ -66,10 +67,15 @@ export class PostSignInFlow {
     this.storage.set(STORAGE_KEYS.returnTo, path);
   }
 
-  /** Where to go now that the visitor is signed in: the remembered path (consumed) or '/'. */
+  /**
+   * Where to go now that the visitor is signed in: the remembered path (consumed); else, when
+   * an idea typed on the landing page waits, /creation/new (it becomes a project there); else '/'.
+   */
   takeReturnTo(): string {
     const raw = this.storage.get(STORAGE_KEYS.returnTo);
     this.storage.remove(STORAGE_KEYS.returnTo);
-    return safeReturnPath(raw);
+    const path = safeReturnPath(raw);
+    if (path === '/' && this.prompts.get(HOME_PROMPT_KEY)) return '/creation/new';
+    return path;
   }
 }

@@ -1,3 +1,4 @@
+import { StoredSavedPrompts } from '../../storage/saved-prompts';
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import { InMemoryKeyValueStorage } from '../../storage/memory-storage';
@@ -11,7 +12,7 @@ function setup() {
   const profiles = new FakeProfileApi();
   const navigator = new RecordingNavigator();
   const storage = new InMemoryKeyValueStorage();
-  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, new FakeToasts()));
+  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, new FakeToasts()), new StoredSavedPrompts(storage));
   return { profiles, navigator, flow, vm: new ProfileSetupVm(profiles, navigator, flow) };
 }
 

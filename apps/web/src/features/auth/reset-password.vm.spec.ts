@@ -1,3 +1,4 @@
+import { StoredSavedPrompts } from '../../storage/saved-prompts';
 import { describe, expect, it } from '@jest/globals';
 import { InMemoryKeyValueStorage } from '../../storage/memory-storage';
 import { failure, FakeProfileApi, ManualTimers, RecordingNavigator, ScriptedSession } from '../../testing/auth-fakes';
@@ -13,7 +14,7 @@ function setup() {
   const timers = new ManualTimers();
   const storage = new InMemoryKeyValueStorage();
   const profiles = new FakeProfileApi();
-  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, new FakeToasts()));
+  const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, new FakeToasts()), new StoredSavedPrompts(storage));
   const vm = new ResetPasswordVm(session, navigator, timers, flow, new CodeCooldowns(timers));
   return { session, navigator, timers, flow, profiles, vm };
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { CheckCircle2, Hammer, LoaderCircle, Wand2 } from 'lucide-react';
+import { CheckCircle2, Hammer, Wand2 } from 'lucide-react';
 import { useParams } from 'react-router-dom';
 import { ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
@@ -15,22 +15,6 @@ function Placeholder({ icon, title, text, children }: { icon: ReactNode; title: 
         <div className="mt-8 flex flex-wrap justify-center gap-3">{children}</div>
       </Card>
     </div>
-  );
-}
-
-/** /creation/:projectId (empty layout): the builder issue turns the saved prompt into a project here. */
-export function CreationPage() {
-  const { projectId = 'new' } = useParams();
-  return (
-    <Placeholder
-      icon={<LoaderCircle className="size-6 animate-spin" aria-hidden />}
-      title="Preparing your project"
-      text={projectId === 'new' ? 'Your idea is saved. Project creation arrives with the builder.' : `Project ${projectId} will open here.`}
-    >
-      <ButtonLink to="/" variant="outline">
-        Back to home
-      </ButtonLink>
-    </Placeholder>
   );
 }
 
