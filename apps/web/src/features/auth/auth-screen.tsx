@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader } from '../../ui/card';
+import { Input } from '../../ui/input';
+import { Label } from '../../ui/label';
 import { Logo } from '../../ui/logo';
 import { cn } from '../../ui/cn';
 
@@ -69,5 +71,78 @@ export function FormNotice({ message }: { message: string | null }) {
     <p role="status" className="rounded-lg border border-info/25 bg-info-soft px-3 py-2 text-sm">
       {message}
     </p>
+  );
+}
+
+/** A submit-on-Enter form for the auth screens (validation is the view-model's, not the browser's). */
+export function AuthForm({ onSubmit, children }: { onSubmit: () => void; children: ReactNode }) {
+  return (
+    <form
+      noValidate
+      className="grid gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/**
+ * A labelled input with its error (and optional hint below, e.g. password rules), wired for
+ * screen readers: aria-invalid and aria-describedby point at what is shown.
+ */
+export function TextField({
+  id,
+  label,
+  labelAside,
+  value,
+  onChange,
+  error = null,
+  hint,
+  hintId,
+  type = 'text',
+  autoComplete,
+  required = false,
+}: {
+  id: string;
+  label: string;
+  labelAside?: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+  hint?: ReactNode;
+  hintId?: string;
+  type?: 'text' | 'email' | 'password';
+  autoComplete?: string;
+  required?: boolean;
+}) {
+  const errorId = `${id}-error`;
+  const describedBy = [hintId, error === null ? undefined : errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="grid gap-2">
+      {labelAside === undefined ? (
+        <Label htmlFor={id}>{label}</Label>
+      ) : (
+        <div className="flex items-center justify-between">
+          <Label htmlFor={id}>{label}</Label>
+          {labelAside}
+        </div>
+      )}
+      <Input
+        id={id}
+        type={type}
+        autoComplete={autoComplete}
+        required={required}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error !== null || undefined}
+        aria-describedby={describedBy}
+      />
+      {hint}
+      <FieldError id={errorId} message={error} />
+    </div>
   );
 }

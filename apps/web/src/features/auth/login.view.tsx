@@ -2,10 +2,8 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useId } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../ui/button';
-import { Input } from '../../ui/input';
-import { Label } from '../../ui/label';
 import { useVm } from '../../use-vm';
-import { AuthLink, AuthScreen, FieldError, FormError } from './auth-screen';
+import { AuthForm, AuthLink, AuthScreen, FormError, TextField } from './auth-screen';
 import { LoginVm } from './login.vm';
 
 export const LoginView = observer(function LoginView() {
@@ -25,52 +23,28 @@ export const LoginView = observer(function LoginView() {
         </>
       }
     >
-      <form
-        noValidate
-        className="grid gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void vm.submit();
-        }}
-      >
-        <div className="grid gap-2">
-          <Label htmlFor={`${id}-email`}>Email</Label>
-          <Input
-            id={`${id}-email`}
-            type="email"
-            autoComplete="email"
-            required
-            value={vm.email}
-            onChange={(e) => vm.setEmail(e.target.value)}
-            aria-invalid={vm.emailError !== null || undefined}
-            aria-describedby={vm.emailError === null ? undefined : `${id}-email-error`}
-          />
-          <FieldError id={`${id}-email-error`} message={vm.emailError} />
-        </div>
-        <div className="grid gap-2">
-          <div className="flex items-center justify-between">
-            <Label htmlFor={`${id}-password`}>Password</Label>
+      <AuthForm onSubmit={() => void vm.submit()}>
+        <TextField id={`${id}-email`} label="Email" type="email" autoComplete="email" required value={vm.email} onChange={vm.setEmail} error={vm.emailError} />
+        <TextField
+          id={`${id}-password`}
+          label="Password"
+          labelAside={
             <Link to={vm.resetPasswordHref} className="text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
               Forgot password?
             </Link>
-          </div>
-          <Input
-            id={`${id}-password`}
-            type="password"
-            autoComplete="current-password"
-            required
-            value={vm.password}
-            onChange={(e) => vm.setPassword(e.target.value)}
-            aria-invalid={vm.passwordError !== null || undefined}
-            aria-describedby={vm.passwordError === null ? undefined : `${id}-password-error`}
-          />
-          <FieldError id={`${id}-password-error`} message={vm.passwordError} />
-        </div>
+          }
+          type="password"
+          autoComplete="current-password"
+          required
+          value={vm.password}
+          onChange={vm.setPassword}
+          error={vm.passwordError}
+        />
         <FormError message={vm.error} />
         <Button type="submit" variant="brand" size="lg" loading={vm.submitting}>
           Log in
         </Button>
-      </form>
+      </AuthForm>
     </AuthScreen>
   );
 });

@@ -2,10 +2,8 @@ import { observer } from 'mobx-react-lite';
 import { useEffect, useId } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../ui/button';
-import { Input } from '../../ui/input';
-import { Label } from '../../ui/label';
 import { useVm } from '../../use-vm';
-import { AuthLink, AuthScreen, FieldError, FormError, FormNotice } from './auth-screen';
+import { AuthForm, AuthLink, AuthScreen, FieldError, FormError, FormNotice, TextField } from './auth-screen';
 import { CodeInput } from './code-input';
 import { PasswordRules } from './password-rules';
 import { ResetPasswordVm } from './reset-password.vm';
@@ -33,32 +31,13 @@ export const ResetPasswordView = observer(function ResetPasswordView() {
           </>
         }
       >
-        <form
-          noValidate
-          className="grid gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void vm.requestCode();
-          }}
-        >
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-email`}>Email</Label>
-            <Input
-              id={`${id}-email`}
-              type="email"
-              autoComplete="email"
-              value={vm.email}
-              onChange={(e) => vm.setEmail(e.target.value)}
-              aria-invalid={vm.emailError !== null || undefined}
-              aria-describedby={vm.emailError === null ? undefined : `${id}-email-error`}
-            />
-            <FieldError id={`${id}-email-error`} message={vm.emailError} />
-          </div>
+        <AuthForm onSubmit={() => void vm.requestCode()}>
+          <TextField id={`${id}-email`} label="Email" type="email" autoComplete="email" value={vm.email} onChange={vm.setEmail} error={vm.emailError} />
           <FormError message={vm.error} />
           <Button type="submit" variant="brand" size="lg" loading={vm.busy}>
             Send code
           </Button>
-        </form>
+        </AuthForm>
       </AuthScreen>
     );
   }
@@ -78,14 +57,7 @@ export const ResetPasswordView = observer(function ResetPasswordView() {
         </Button>
       }
     >
-      <form
-        noValidate
-        className="grid gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void vm.submit();
-        }}
-      >
+      <AuthForm onSubmit={() => void vm.submit()}>
         {vm.codeAccepted ? null : (
           <div className="grid gap-2">
             <CodeInput
@@ -100,20 +72,17 @@ export const ResetPasswordView = observer(function ResetPasswordView() {
             <FieldError id={`${id}-code-error`} message={vm.codeError} />
           </div>
         )}
-        <div className="grid gap-2">
-          <Label htmlFor={`${id}-password`}>New password</Label>
-          <Input
-            id={`${id}-password`}
-            type="password"
-            autoComplete="new-password"
-            value={vm.password}
-            onChange={(e) => vm.setPassword(e.target.value)}
-            aria-invalid={vm.passwordError !== null || undefined}
-            aria-describedby={vm.passwordError === null ? `${id}-rules` : `${id}-rules ${id}-password-error`}
-          />
-          <PasswordRules id={`${id}-rules`} rules={vm.passwordRules} />
-          <FieldError id={`${id}-password-error`} message={vm.passwordError} />
-        </div>
+        <TextField
+          id={`${id}-password`}
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={vm.password}
+          onChange={vm.setPassword}
+          error={vm.passwordError}
+          hint={<PasswordRules id={`${id}-rules`} rules={vm.passwordRules} />}
+          hintId={`${id}-rules`}
+        />
         <FormError message={vm.error} />
         <FormNotice message={vm.notice} />
         <Button type="submit" variant="brand" size="lg" loading={vm.busy}>
@@ -124,7 +93,7 @@ export const ResetPasswordView = observer(function ResetPasswordView() {
             {vm.resendLabel}
           </Button>
         )}
-      </form>
+      </AuthForm>
     </AuthScreen>
   );
 });
