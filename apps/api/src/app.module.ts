@@ -12,6 +12,7 @@ import type { AppConfig } from './config.js';
 import { CreditsModule } from './credits/credits.module.js';
 import { DevModule } from './dev/dev.module.js';
 import { HealthModule } from './health/health.module.js';
+import { PaymentsModule } from './payments/payments.module.js';
 import { PlansModule } from './plans/plans.module.js';
 import { ProfilesModule } from './profiles/profiles.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
@@ -88,6 +89,7 @@ export class AppModule {
         ReferralsModule,
         ProfilesModule,
         ProjectsModule,
+        PaymentsModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],
       providers: [

@@ -74,7 +74,12 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     logLevel: overrides.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
   });
 
-  const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create<NestExpressApplication>(module, {
+    bufferLogs: true,
+    abortOnError: false,
+    // req.rawBody: the payment webhook's signature is checked over the exact bytes received.
+    rawBody: true,
+  });
   app.useLogger(app.get(Logger));
   if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
   app.use(helmet());

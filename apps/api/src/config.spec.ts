@@ -235,3 +235,40 @@ describe('TRUST_PROXY', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow('TRUST_PROXY must be false or the number of proxy hops (1-99), got "yes"');
   });
 });
+
+describe('loadConfig — payments', () => {
+  const PRICES = {
+    STRIPE_PRICE_PRO_MONTHLY_USD: 'price_a',
+    STRIPE_PRICE_PRO_MONTHLY_INR: 'price_b',
+    STRIPE_PRICE_PRO_ANNUAL_USD: 'price_c',
+    STRIPE_PRICE_PRO_ANNUAL_INR: 'price_d',
+    STRIPE_PRICE_ADDON_USD: 'price_e',
+    STRIPE_PRICE_ADDON_INR: 'price_f',
+  };
+
+  it('defaults to the local test checkout and the API origin on PORT', () => {
+    expect(loadConfig({ PORT: '4000' })).toMatchObject({ payments: { kind: 'local' }, publicApiUrl: 'http://localhost:4000' });
+  });
+
+  it('reads Stripe with its webhook secret and every price', () => {
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x', ...PRICES }).payments).toEqual({
+      kind: 'stripe',
+      secretKey: 'sk_test_abc',
+      webhookSecret: 'whsec_x',
+      prices: { pro_monthly: { USD: 'price_a', INR: 'price_b' }, pro_annual: { USD: 'price_c', INR: 'price_d' }, addon: { USD: 'price_e', INR: 'price_f' } },
+    });
+  });
+
+  it('lists every missing or malformed Stripe setting', () => {
+    const found = problems({ STRIPE_SECRET_KEY: 'pk_test_abc', ...PRICES, STRIPE_PRICE_ADDON_INR: 'prod_1', STRIPE_PRICE_ADDON_USD: '' });
+    expect(found).toEqual([
+      'STRIPE_SECRET_KEY must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)',
+      'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (the webhook signing secret, whsec_…)',
+      'STRIPE_PRICE_ADDON_USD is required when STRIPE_SECRET_KEY is set (a Stripe price id, price_…)',
+      'STRIPE_PRICE_ADDON_INR must be a Stripe price id (price_…), got "prod_1"',
+    ]);
+    expect(problems({ STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toEqual([
+      'STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not: set both (Stripe) or neither (local test checkout)',
+    ]);
+  });
+});

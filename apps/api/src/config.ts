@@ -9,6 +9,25 @@ export type AuthMode =
   | { readonly kind: 'supabase-jwks'; readonly jwksUrl: string }
   | { readonly kind: 'supabase-secret'; readonly jwtSecret: string };
 
+/** Stripe price ids per purchasable thing and currency (STRIPE_PRICE_*). */
+export interface StripePrices {
+  readonly pro_monthly: { readonly USD: string; readonly INR: string };
+  readonly pro_annual: { readonly USD: string; readonly INR: string };
+  readonly addon: { readonly USD: string; readonly INR: string };
+}
+
+/** Which payment provider: Stripe when STRIPE_SECRET_KEY is set, else the local test checkout. */
+export type PaymentsMode =
+  | { readonly kind: 'local' }
+  | { readonly kind: 'stripe'; readonly secretKey: string; readonly webhookSecret: string; readonly prices: StripePrices };
+
+/** The STRIPE_PRICE_* variables, by the price they name. */
+export const STRIPE_PRICE_VARIABLES = {
+  pro_monthly: { USD: 'STRIPE_PRICE_PRO_MONTHLY_USD', INR: 'STRIPE_PRICE_PRO_MONTHLY_INR' },
+  pro_annual: { USD: 'STRIPE_PRICE_PRO_ANNUAL_USD', INR: 'STRIPE_PRICE_PRO_ANNUAL_INR' },
+  addon: { USD: 'STRIPE_PRICE_ADDON_USD', INR: 'STRIPE_PRICE_ADDON_INR' },
+} as const;
+
 /** The API's settings, read once from the environment at start-up. */
 export interface AppConfig {
   readonly port: number;
@@ -40,6 +59,13 @@ export interface AppConfig {
    * then looked for from the working directory upwards).
    */
   readonly webDistDir: string | null;
+  /** The payment provider (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_*). */
+  readonly payments: PaymentsMode;
+  /**
+   * PUBLIC_API_URL: the API's own public origin, where the local test checkout pages are served
+   * (default http://localhost:<PORT>).
+   */
+  readonly publicApiUrl: string;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -90,6 +116,8 @@ export function loadConfig(env: Env): AppConfig {
   const auth = read((report) => parseAuthMode(env, report));
   const tiers = read((report) => parseUpperTiers(env['PLAN_UPPER_TIERS'], report));
   const webDistDir = blankToNull(env['WEB_DIST_DIR']);
+  const payments = read((report) => parsePayments(env, report));
+  const publicApiUrl = read((report) => parseUrl('PUBLIC_API_URL', env['PUBLIC_API_URL'], ['http:', 'https:'], report)) ?? `http://localhost:${port}`;
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -106,6 +134,40 @@ export function loadConfig(env: Env): AppConfig {
     upperTiers: tiers.upperTiers,
     plans: tiers.plans,
     webDistDir,
+    payments,
+    publicApiUrl: publicApiUrl.replace(/\/+$/, ''),
+  };
+}
+
+function parsePayments(env: Env, report: Report): PaymentsMode {
+  const secretKey = blankToNull(env['STRIPE_SECRET_KEY']);
+  const webhookSecret = blankToNull(env['STRIPE_WEBHOOK_SECRET']);
+  if (secretKey === null) {
+    if (webhookSecret !== null) report('STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not: set both (Stripe) or neither (local test checkout)');
+    return { kind: 'local' };
+  }
+  if (!/^(sk|rk)_(test|live)_\w+$/.test(secretKey)) report('STRIPE_SECRET_KEY must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)');
+  if (webhookSecret === null) report('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (the webhook signing secret, whsec_…)');
+  else if (!webhookSecret.startsWith('whsec_')) report('STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)');
+  const price = (name: string): string => {
+    const id = blankToNull(env[name]);
+    if (id === null) {
+      report(`${name} is required when STRIPE_SECRET_KEY is set (a Stripe price id, price_…)`);
+      return '';
+    }
+    if (!id.startsWith('price_')) report(`${name} must be a Stripe price id (price_…), got "${id}"`);
+    return id;
+  };
+  const pair = (names: { USD: string; INR: string }) => ({ USD: price(names.USD), INR: price(names.INR) });
+  return {
+    kind: 'stripe',
+    secretKey,
+    webhookSecret: webhookSecret ?? '',
+    prices: {
+      pro_monthly: pair(STRIPE_PRICE_VARIABLES.pro_monthly),
+      pro_annual: pair(STRIPE_PRICE_VARIABLES.pro_annual),
+      addon: pair(STRIPE_PRICE_VARIABLES.addon),
+    },
   };
 }
 

@@ -60,6 +60,12 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'PUBLISHING.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },
   'PUBLISHING.CHECK_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  // Billing
+  'BILLING.NO_CUSTOMER': { status: HttpStatus.NOT_FOUND },
+  'BILLING.NO_SUBSCRIPTION': { status: HttpStatus.NOT_FOUND },
+  'BILLING.NOT_YOUR_SUBSCRIPTION': { status: HttpStatus.FORBIDDEN },
+  'BILLING.NOT_PURCHASABLE': { status: HttpStatus.BAD_REQUEST },
+  'BILLING.INVALID_WEBHOOK': { status: HttpStatus.BAD_REQUEST },
 };
 
 export const INTERNAL_ERROR: HttpError = Object.freeze({

@@ -10,6 +10,14 @@ export const PROJECT_REPOSITORY = Symbol('ProjectRepository');
 export const CREDIT_LEDGER = Symbol('CreditLedger');
 export const REFERRAL_CODES = Symbol('ReferralCodes');
 export const MAILER = Symbol('Mailer');
+/** ProcessedPaymentEvents: webhook event ids applied, in the effect's transaction. */
+export const PROCESSED_PAYMENT_EVENTS = Symbol('ProcessedPaymentEvents');
+/** SubscriptionStateVersions: provider time of each user's last applied subscription state. */
+export const SUBSCRIPTION_STATE_VERSIONS = Symbol('SubscriptionStateVersions');
+/** PaymentGateway: Stripe when STRIPE_SECRET_KEY is set, else the local test checkout. */
+export const PAYMENT_GATEWAY = Symbol('PaymentGateway');
+/** PaymentWebhookVerifier for POST /api/payment/webhook (Stripe only). */
+export const PAYMENT_WEBHOOK_VERIFIER = Symbol('PaymentWebhookVerifier');
 export const ACCESS_TOKEN_VERIFIER = Symbol('AccessTokenVerifier');
 /** A function `() => Promise<boolean>` telling whether the database answers (for /health). */
 export const DATABASE_HEALTH = Symbol('DatabaseHealth');

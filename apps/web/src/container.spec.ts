@@ -10,7 +10,15 @@ import { ProfileSetupVm } from './features/auth/profile-setup.vm';
 import { ResetPasswordVm } from './features/auth/reset-password.vm';
 import { SignupVm } from './features/auth/signup.vm';
 import { VerifyVm } from './features/auth/verify.vm';
+import { AddOnCreditsVm } from './features/billing/add-on-credits.vm';
+import { BillingActionsVm } from './features/billing/billing-actions.vm';
+import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
+import { SubscriptionStore } from './features/billing/subscription.store';
+import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
+import { CreationVm } from './features/creation/creation.vm';
 import { HomeVm } from './features/home/home.vm';
+import { PricingVm } from './features/pricing/pricing.vm';
+import { SettingsVm } from './features/settings/settings.vm';
 import { ReferralCapture } from './features/referral-capture/referral-capture';
 import { RouteGuardVm } from './routes/route-guard.vm';
 import { InMemoryKeyValueStorage } from './storage/memory-storage';
@@ -40,6 +48,11 @@ describe('createContainer', () => {
     ['ConfirmVm', ConfirmVm],
     ['ProfileSetupVm', ProfileSetupVm],
     ['AuthCallbackVm', AuthCallbackVm],
+    ['PricingVm', PricingVm],
+    ['SettingsVm', SettingsVm],
+    ['CreationVm', CreationVm],
+    ['BillingActionsVm', BillingActionsVm],
+    ['CheckoutReturnFlow', CheckoutReturnFlow],
   ] as const)('resolves %s with all its ports', (_name, vm) => {
     const c = container();
     expect(c.get<unknown>(vm)).toBeInstanceOf(vm);
@@ -52,5 +65,13 @@ describe('createContainer', () => {
     expect(c.get(PostSignInFlow)).toBe(c.get(PostSignInFlow));
     expect(c.get(ReferralCapture)).toBe(c.get(ReferralCapture));
     expect(c.get(TYPES.Toasts)).toBe(c.get(TYPES.Toasts));
+  });
+
+  it('shares one subscription state and one of each billing dialog across the app', () => {
+    const c = container();
+    expect(c.get(SubscriptionStore)).toBe(c.get(SubscriptionStore));
+    expect(c.get(UpgradeDialogStore)).toBe(c.get(UpgradeDialogStore));
+    expect(c.get(AddOnCreditsVm)).toBe(c.get(AddOnCreditsVm));
+    expect(c.get(CheckoutReturnFlow)).toBe(c.get(CheckoutReturnFlow));
   });
 });

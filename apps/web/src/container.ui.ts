@@ -17,6 +17,12 @@ import { HttpPaymentsApi } from './api/payments.api';
 import { HttpPlansApi } from './api/plans.api';
 import { HttpReferralsApi } from './api/referrals.api';
 import { HttpUsageApi } from './api/usage.api';
+import { AddOnCreditsVm } from './features/billing/add-on-credits.vm';
+import { BillingActionsVm } from './features/billing/billing-actions.vm';
+import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
+import { IntentionalExit } from './features/billing/intentional-exit';
+import { SubscriptionStore } from './features/billing/subscription.store';
+import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
 import { AnalyticsService, ConsoleAnalyticsSink, NullAnalyticsSink, PageViews } from './features/analytics/analytics.service';
 import { ColorModeStore } from './features/color-mode/color-mode.store';
 import { HomeVm } from './features/home/home.vm';
@@ -54,7 +60,15 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   container.bind(TYPES.PaymentsApi).to(HttpPaymentsApi).inSingletonScope();
   container.bind(TYPES.GeoApi).to(LanguageRegionGeoApi).inSingletonScope();
 
+  // Billing: shared subscription state and the app-wide dialogs (one instance each).
+  container.bind(SubscriptionStore).toSelf().inSingletonScope();
+  container.bind(CheckoutReturnFlow).toSelf().inSingletonScope();
+  container.bind(IntentionalExit).toSelf().inSingletonScope();
+  container.bind(UpgradeDialogStore).toSelf().inSingletonScope();
+  container.bind(AddOnCreditsVm).toSelf().inSingletonScope();
+
   // View-models: transient, each mounted view gets its own.
+  container.bind(BillingActionsVm).toSelf();
   if (!container.isBound(HomeVm)) container.bind(HomeVm).toSelf();
   container.bind(PricingVm).toSelf();
   container.bind(SettingsVm).toSelf();

@@ -13,6 +13,7 @@ export * from './postgres/pg-project-repository.adapter.js';
 export * from './postgres/pg-referral-codes.adapter.js';
 export * from './postgres/pg-credit-ledger.adapter.js';
 export * from './postgres/pg-mail-outbox.adapter.js';
+export * from './postgres/pg-processed-payment-events.adapter.js';
 export * from './postgres/auth/pg-auth-user-repository.adapter.js';
 export * from './postgres/auth/pg-one-time-code-store.adapter.js';
 export * from './postgres/auth/pg-session-store.adapter.js';
@@ -28,3 +29,8 @@ export * from './auth/argon2-password-hasher.adapter.js';
 export * from './auth/sha256-secret-hasher.adapter.js';
 export * from './auth/jose-access-token.adapter.js';
 export * from './auth/external-access-token-verifier.adapter.js';
+
+// Payments
+export * from './payments/stripe-payment-gateway.adapter.js';
+export * from './payments/stripe-webhook-verifier.adapter.js';
+export * from './payments/local-payment-gateway.adapter.js';

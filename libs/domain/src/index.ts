@@ -115,3 +115,15 @@ export * from './auth/soft-delete-account.use-case.js';
 export * from './auth/built-in-access-token-verifier.js';
 export * from './auth/throttle-auth-request.use-case.js';
 export * from './auth/auth-use-cases.js';
+
+// billing
+export * from './billing/payment-event.js';
+export * from './billing/billing.errors.js';
+export * from './billing/processed-payment-events.port.js';
+export * from './billing/payment-webhook.port.js';
+export * from './billing/handle-payment-event.use-case.js';
+export * from './billing/start-checkout.use-case.js';
+export * from './billing/buy-add-on-credits.use-case.js';
+export * from './billing/open-customer-portal.use-case.js';
+export * from './billing/cancel-subscription.use-case.js';
+export * from './billing/force-update-subscription.use-case.js';

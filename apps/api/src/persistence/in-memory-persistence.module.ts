@@ -6,6 +6,8 @@ import {
   InMemoryProjectRepository,
   InMemoryReferralCodes,
   InMemoryUnitOfWork,
+  InMemoryProcessedPaymentEvents,
+  InMemorySubscriptionStateVersions,
 } from '@kiln/domain/testing';
 import {
   CLOCK,
@@ -13,9 +15,11 @@ import {
   DATABASE_HEALTH,
   MAILER,
   MAIL_OUTBOX,
+  PROCESSED_PAYMENT_EVENTS,
   PROFILE_REPOSITORY,
   PROJECT_REPOSITORY,
   REFERRAL_CODES,
+  SUBSCRIPTION_STATE_VERSIONS,
   UNIT_OF_WORK,
 } from '../tokens.js';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
@@ -36,6 +40,8 @@ export const PERSISTENCE_TOKENS = [
   DATABASE_HEALTH,
   MAILER,
   MAIL_OUTBOX,
+  PROCESSED_PAYMENT_EVENTS,
+  SUBSCRIPTION_STATE_VERSIONS,
 ] as const;
 
 /**
@@ -67,6 +73,8 @@ export class InMemoryPersistenceModule {
         { provide: InMemoryMailOutbox, useFactory: (clock: Clock) => new InMemoryMailOutbox(clock), inject: [CLOCK] },
         { provide: MAILER, useExisting: InMemoryMailOutbox },
         { provide: MAIL_OUTBOX, useExisting: InMemoryMailOutbox },
+        { provide: PROCESSED_PAYMENT_EVENTS, useFactory: () => new InMemoryProcessedPaymentEvents() },
+        { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: () => new InMemorySubscriptionStateVersions() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

@@ -2,6 +2,8 @@ import { type DynamicModule, Inject, Logger, Module, type OnApplicationShutdown,
 import {
   PgCreditLedger,
   PgMailOutbox,
+  PgProcessedPaymentEvents,
+  PgSubscriptionStateVersions,
   PgProfileRepository,
   PgProjectRepository,
   PgReferralCodes,
@@ -17,9 +19,11 @@ import {
   DATABASE_HEALTH,
   MAILER,
   MAIL_OUTBOX,
+  PROCESSED_PAYMENT_EVENTS,
   PROFILE_REPOSITORY,
   PROJECT_REPOSITORY,
   REFERRAL_CODES,
+  SUBSCRIPTION_STATE_VERSIONS,
   UNIT_OF_WORK,
 } from '../tokens.js';
 
@@ -86,6 +90,8 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: PROJECT_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgProjectRepository(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: CREDIT_LEDGER, useFactory: (tx: PgUnitOfWork) => new PgCreditLedger(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: REFERRAL_CODES, useFactory: (tx: PgUnitOfWork) => new PgReferralCodes(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: PROCESSED_PAYMENT_EVENTS, useFactory: (tx: PgUnitOfWork) => new PgProcessedPaymentEvents(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: (tx: PgUnitOfWork) => new PgSubscriptionStateVersions(tx), inject: [PG_UNIT_OF_WORK] },
       {
         provide: PgMailOutbox,
         useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
@@ -123,6 +129,8 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         DATABASE_HEALTH,
         MAILER,
         MAIL_OUTBOX,
+        PROCESSED_PAYMENT_EVENTS,
+        SUBSCRIPTION_STATE_VERSIONS,
       ],
     };
   }

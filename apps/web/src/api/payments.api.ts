@@ -1,7 +1,20 @@
-// SPEC §7 payment calls. The endpoints arrive with the billing issue; until then they answer
-// 404 and the view-models show the SPEC's error toasts.
+// SPEC §7 payment calls, all five.
 import { inject, injectable } from 'inversify';
 import { type HttpClient, TYPES } from '../app/ports';
+
+/** POST /api/payment/force-update-subscription: the subscription as the provider now reports it. */
+export interface ForceUpdateResultDto {
+  readonly status: string;
+  readonly message: string | null;
+  readonly plan: {
+    readonly id: string;
+    /** Major units (SPEC shows 25, 2499). */
+    readonly price: number;
+    readonly currency: string;
+    readonly billing_interval: string | null;
+  } | null;
+  readonly subscription: unknown;
+}
 
 export interface PaymentsApi {
   /** POST /api/payment/create-checkout-session {plan_id} → the checkout page's URL. */
@@ -10,7 +23,14 @@ export interface PaymentsApi {
   createCustomerPortal(): Promise<string>;
   /** POST /api/payment/create-payment-link → the add-on credit pack's payment link. */
   createPaymentLink(): Promise<string>;
+  /** POST /api/cancel-subscription {subscriptionId} → the server's message, if any. */
+  cancelSubscription(subscriptionId: string): Promise<{ readonly message: string | null }>;
+  /** POST /api/payment/force-update-subscription (no body). */
+  forceUpdateSubscription(): Promise<ForceUpdateResultDto>;
 }
+
+/** The portal reply carried no link: SPEC §8. */
+export const PORTAL_NO_LINK = 'Unable to access subscription management portal.';
 
 @injectable()
 export class HttpPaymentsApi implements PaymentsApi {
@@ -18,21 +38,37 @@ export class HttpPaymentsApi implements PaymentsApi {
 
   async createCheckoutSession(planId: string): Promise<string> {
     const reply = await this.http.post<{ url?: unknown }>('/api/payment/create-checkout-session', { plan_id: planId });
-    return requireUrl(reply.url);
+    return requireUrl(reply?.url);
   }
 
   async createCustomerPortal(): Promise<string> {
     const reply = await this.http.post<{ link?: { link?: unknown } }>('/api/payment/create-customer-portal');
-    return requireUrl(reply.link?.link);
+    return requireUrl(reply?.link?.link, PORTAL_NO_LINK);
   }
 
   async createPaymentLink(): Promise<string> {
     const reply = await this.http.post<{ paymentLink?: unknown }>('/api/payment/create-payment-link');
-    return requireUrl(reply.paymentLink);
+    return requireUrl(reply?.paymentLink);
+  }
+
+  async cancelSubscription(subscriptionId: string): Promise<{ readonly message: string | null }> {
+    const reply = await this.http.post<{ message?: unknown } | undefined>('/api/cancel-subscription', { subscriptionId });
+    const message = reply?.message;
+    return { message: typeof message === 'string' && message.trim() !== '' ? message : null };
+  }
+
+  async forceUpdateSubscription(): Promise<ForceUpdateResultDto> {
+    const reply = await this.http.post<Partial<ForceUpdateResultDto> | undefined>('/api/payment/force-update-subscription');
+    return {
+      status: typeof reply?.status === 'string' ? reply.status : '',
+      message: typeof reply?.message === 'string' ? reply.message : null,
+      plan: reply?.plan ?? null,
+      subscription: reply?.subscription ?? null,
+    };
   }
 }
 
-function requireUrl(value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new Error('Request failed');
+function requireUrl(value: unknown, message = 'Request failed'): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new Error(message);
   return value;
 }

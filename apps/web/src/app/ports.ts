@@ -92,6 +92,14 @@ export interface Toasts {
 export interface Analytics {
   pageView(path: string): void;
   track(event: string, properties?: Readonly<Record<string, unknown>>): void;
+  /** SPEC §5/§7 purchase tracking: planId, planName and a numeric planPrice (major units). */
+  purchase(event: PurchaseInput): void;
+}
+export interface PurchaseInput {
+  readonly planId: string;
+  readonly planName: string;
+  readonly planPrice: number;
+  readonly currency?: 'USD' | 'INR';
 }
 
 /** Browser-local storage (saved prompts, referral code, preferences), as a port for tests. */

@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router-dom';
+import { BillingListeners } from '../features/billing/billing-listeners.view';
 import { ReferralCaptureListener } from '../features/referral-capture/referral-capture.view';
 import { Toaster } from '../features/toasts';
 
@@ -8,6 +9,7 @@ export function AppShell() {
     <>
       <ReferralCaptureListener />
       <Outlet />
+      <BillingListeners />
       <Toaster />
     </>
   );

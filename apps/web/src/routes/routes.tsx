@@ -20,7 +20,6 @@ import {
   PrivacyPolicyPage,
   ProjectPreviewPage,
   TermsOfServicePage,
-  ThankYouPage,
   WizardPage,
 } from '../features/pages';
 import { PricingView } from '../features/pricing/pricing.view';
@@ -29,6 +28,7 @@ import { AuthLayout, BuilderLayout, DefaultLayout, EmptyLayout, GradientLayout, 
 import { AppShell } from './app-shell';
 import { RouteGuard, type RouteHandle } from './route-guard.view';
 import { CreationView } from '../features/creation/creation.view';
+import { ThankYouView } from '../features/billing/thank-you.view';
 
 const auth: RouteHandle = { guard: 'auth' };
 const checkout: RouteHandle = { guard: 'checkout' };
@@ -63,7 +63,7 @@ export const routes: RouteObject[] = [
               { path: 'auth/callback', element: <AuthCallbackView /> },
               { path: 'creation/:projectId', element: <CreationView /> },
               { path: 'wizard/:projectId', element: <WizardPage /> },
-              { path: 'thank-you', handle: checkout, element: <ThankYouPage /> },
+              { path: 'thank-you', handle: checkout, element: <ThankYouView /> },
             ],
           },
           {

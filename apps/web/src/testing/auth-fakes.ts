@@ -10,6 +10,7 @@ import type {
   ProfileApi,
   ProfileChanges,
   ProfileDto,
+  PurchaseInput,
   ReferralOutcome,
   SavedPrompts,
   SessionService,
@@ -150,6 +151,10 @@ export class RecordingAnalytics implements Analytics {
   }
   track(event: string, properties?: Readonly<Record<string, unknown>>): void {
     this.events.push({ event, properties });
+  }
+  readonly purchases: PurchaseInput[] = [];
+  purchase(event: PurchaseInput): void {
+    this.purchases.push(event);
   }
 }
 

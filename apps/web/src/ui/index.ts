@@ -3,6 +3,7 @@ export * from './alert';
 export * from './badge';
 export * from './button';
 export * from './card';
+export * from './dialog';
 export * from './cn';
 export * from './input';
 export * from './label';

@@ -45,8 +45,10 @@ describe('createDataSource and migrate', () => {
       'credit_entries',
       'mail_outbox',
       'migrations',
+      'processed_payment_events',
       'profiles',
       'projects',
+      'subscription_state_versions',
     ]);
     expect(await db.dataSource.query('SHOW search_path')).toEqual([{ search_path: db.schema }]);
   });
@@ -92,7 +94,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(10);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(12);
     } finally {
       await other.drop();
     }

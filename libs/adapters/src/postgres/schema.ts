@@ -8,6 +8,7 @@ import { CreditEntryOrmEntity } from './credit-entry.orm-entity.js';
 import { MailOutboxOrmEntity } from './mail-outbox.orm-entity.js';
 import { InitialSchema1795305600000 } from './migrations/1795305600000-initial-schema.js';
 import { AuthSchema1795392000000 } from './migrations/1795392000000-auth-schema.js';
+import { PaymentsSchema1795478400000 } from './migrations/1795478400000-payments-schema.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -26,4 +27,8 @@ export const ENTITIES: readonly (new () => object)[] = [
   RefreshTokenOrmEntity,
 ];
 
-export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [InitialSchema1795305600000, AuthSchema1795392000000];
+export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
+  InitialSchema1795305600000,
+  AuthSchema1795392000000,
+  PaymentsSchema1795478400000,
+];

@@ -66,6 +66,11 @@ export interface PaymentGateway {
   cancelSubscription(request: { readonly subscriptionId: string } & IdempotentPaymentCall): Promise<SubscriptionSnapshot>;
   /** The subscription as the provider sees it now (manual sync, SPEC §4). */
   fetchSubscription(subscriptionId: string): Promise<SubscriptionSnapshot>;
+  /**
+   * The customer's most recent subscription, or null: the manual sync right after checkout, when
+   * the provider's webhook has not yet told Kiln the subscription id.
+   */
+  findLatestSubscription(customer: PaymentCustomer): Promise<SubscriptionSnapshot | null>;
   /** A one-time payment page for the add-on credit pack (SPEC §9). */
   createAddOnPayment(request: AddOnPaymentRequest): Promise<string>;
 }

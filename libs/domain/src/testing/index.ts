@@ -9,3 +9,5 @@ export * from './in-memory-referral-codes.js';
 export * from './in-memory-unit-of-work.js';
 export * from './test-kit.js';
 export * from './auth/index.js';
+export * from './in-memory-payments.js';
+export * from './payment-event-builders.js';

@@ -10,6 +10,13 @@ import { CreateProject } from '../projects/create-project.use-case.js';
 import { CheckPublishAllowed } from '../publishing/check-publish-allowed.use-case.js';
 import { ApplyReferral } from '../referrals/apply-referral.use-case.js';
 import { GenerateReferralCode } from '../referrals/generate-referral-code.use-case.js';
+import { BuyAddOnCredits } from '../billing/buy-add-on-credits.use-case.js';
+import { CancelSubscription } from '../billing/cancel-subscription.use-case.js';
+import { ForceUpdateSubscription } from '../billing/force-update-subscription.use-case.js';
+import { HandlePaymentEvent } from '../billing/handle-payment-event.use-case.js';
+import { OpenCustomerPortal } from '../billing/open-customer-portal.use-case.js';
+import { StartCheckout } from '../billing/start-checkout.use-case.js';
+import { InMemoryPaymentGateway, InMemoryProcessedPaymentEvents, InMemorySubscriptionStateVersions } from './in-memory-payments.js';
 import type { RandomSource } from '../shared/random.port.js';
 import { FixedClock } from './fixed-clock.js';
 import { InMemoryCreditLedger, type Pause } from './in-memory-credit-ledger.js';
@@ -42,7 +49,29 @@ export function createTestKit(options: TestKitOptions = {}) {
   const grantMonthlyAllowance = new GrantMonthlyAllowance(profiles, ledger, plans, clock);
   const generateReferralCode = new GenerateReferralCode(referralCodes, random);
   const applyReferral = new ApplyReferral(profiles, ledger, uow, clock);
+  const changePlan = new ChangePlan(profiles, plans, grantMonthlyAllowance, uow, clock, new SequentialIds('change'));
+  const grantAddOnCredits = new GrantAddOnCredits(profiles, ledger, clock);
+  const payments = new InMemoryPaymentGateway();
+  const processedPaymentEvents = new InMemoryProcessedPaymentEvents();
+  const handlePaymentEvent = new HandlePaymentEvent(
+    processedPaymentEvents,
+    new InMemorySubscriptionStateVersions(),
+    profiles,
+    plans,
+    changePlan,
+    grantAddOnCredits,
+    uow,
+  );
+  const billingIds = new SequentialIds('billing');
   return {
+    payments,
+    processedPaymentEvents,
+    handlePaymentEvent,
+    startCheckout: new StartCheckout(profiles, plans, payments, billingIds),
+    buyAddOnCredits: new BuyAddOnCredits(profiles, payments, billingIds),
+    openCustomerPortal: new OpenCustomerPortal(profiles, payments, billingIds),
+    cancelSubscription: new CancelSubscription(profiles, payments, handlePaymentEvent, uow, clock),
+    forceUpdateSubscription: new ForceUpdateSubscription(profiles, plans, payments, handlePaymentEvent, uow, clock),
     clock,
     plans,
     profiles,
@@ -55,8 +84,8 @@ export function createTestKit(options: TestKitOptions = {}) {
     ensureProfileOnSignIn: new EnsureProfileOnSignIn(profiles, generateReferralCode, grantMonthlyAllowance, applyReferral, clock),
     consumePromptCredit: new ConsumePromptCredit(profiles, ledger, grantMonthlyAllowance, clock),
     refundPromptCredit: new RefundPromptCredit(ledger, clock),
-    grantAddOnCredits: new GrantAddOnCredits(profiles, ledger, clock),
-    changePlan: new ChangePlan(profiles, plans, grantMonthlyAllowance, uow, clock, new SequentialIds('change')),
+    grantAddOnCredits,
+    changePlan,
     getUsageStats: new GetUsageStats(profiles, projects, ledger, grantMonthlyAllowance, plans),
     createProject: new CreateProject(profiles, projects, plans, ids, clock),
     checkPublishAllowed: new CheckPublishAllowed(profiles, projects, plans),

@@ -53,6 +53,19 @@ describe('AnalyticsService (SPEC §5, §7)', () => {
     });
   });
 
+  it('sends purchases as validated purchase events (planId, planName, numeric planPrice)', async () => {
+    const { analytics, sink, logger } = setup();
+    analytics.purchase({ planId: ' pro_monthly ', planName: 'Pro Monthly', planPrice: 25, currency: 'USD' });
+    analytics.purchase({ planId: 'pro_annual', planName: 'Pro Annual', planPrice: '240' as unknown as number });
+    analytics.purchase({ planId: '', planName: 'Pro Annual', planPrice: 240 });
+    await flush();
+    expect(sink.events).toEqual([{ kind: 'purchase', name: 'purchase', planId: 'pro_monthly', planName: 'Pro Monthly', planPrice: 25, currency: 'USD' }]);
+    expect(logger.lines).toEqual([
+      'warn: Analytics event refused: Purchase tracking needs a numeric planPrice',
+      'warn: Analytics event refused: Purchase tracking needs a planId',
+    ]);
+  });
+
   it('only logs a failing analytics service', async () => {
     const { analytics, logger } = setup(environment(), new RecordingSink(true));
     analytics.pageView('/');
@@ -64,7 +77,7 @@ describe('AnalyticsService (SPEC §5, §7)', () => {
 describe('PageViews', () => {
   it('reports one page view per navigation, even when told twice', () => {
     const paths: string[] = [];
-    const analytics: Analytics = { pageView: (p) => paths.push(p), track: () => undefined };
+    const analytics: Analytics = { pageView: (p) => paths.push(p), track: () => undefined, purchase: () => undefined };
     const pageViews = new PageViews(analytics);
 
     pageViews.record('k1', '/');

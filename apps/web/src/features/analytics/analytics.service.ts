@@ -9,7 +9,7 @@ import {
   validateTrackingEvent,
 } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
-import { type Analytics, TYPES } from '../../app/ports';
+import { type Analytics, type PurchaseInput, TYPES } from '../../app/ports';
 import { type BrowserEnvironment, type Logger, UI_TYPES } from '../../app/ui-ports';
 
 /**
@@ -35,6 +35,10 @@ export class AnalyticsService implements Analytics {
 
   track(event: string, properties: Readonly<Record<string, unknown>> = {}): void {
     this.send({ kind: 'custom', name: event, properties: trackingProperties(properties) });
+  }
+
+  purchase(event: PurchaseInput): void {
+    this.send({ kind: 'purchase', ...event });
   }
 
   private send(input: TrackingEventInput): void {

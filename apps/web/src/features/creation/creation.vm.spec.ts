@@ -23,13 +23,15 @@ function setUp(api: Partial<ProjectsApi>) {
   const prompts = new MemoryPrompts();
   const navigations: string[] = [];
   const events: string[] = [];
+  const upgrades: unknown[] = [];
   const vm = new CreationVm(
     { create: async () => project('p1', 'x'), get: async (id) => project(id, 'Habit tracker'), ...api } as ProjectsApi,
     prompts,
     { navigate: (to) => navigations.push(to) },
-    { pageView: () => undefined, track: (e) => events.push(e) },
+    { pageView: () => undefined, track: (e) => events.push(e), purchase: () => undefined },
+    { openFor: (error, fallback) => (upgrades.push([error instanceof ApiError ? error.status : error, fallback]), error instanceof ApiError && error.status === 402) },
   );
-  return { vm, prompts, navigations, events };
+  return { vm, prompts, navigations, events, upgrades };
 }
 
 describe('CreationVm', () => {
@@ -58,6 +60,7 @@ describe('CreationVm', () => {
     await t.vm.init('new');
     expect(t.vm.state).toEqual({ kind: 'limit', message: 'Your Free plan includes 3 private projects. Please upgrade to create more.' });
     expect(t.prompts.get(HOME_PROMPT_KEY)).toBe('A blog');
+    expect(t.upgrades).toEqual([[402, 'project']]);
   });
 
   it('opens an existing project with its idea', async () => {

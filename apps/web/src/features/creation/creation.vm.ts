@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type Analytics, ApiError, HOME_PROMPT_KEY, type Navigator, type SavedPrompts, TYPES } from '../../app/ports';
 import type { ProjectsApi } from '../../api/projects.api';
+import { UpgradeDialogStore } from '../billing/upgrade-dialog.store';
 
 export const NEW_PROJECT_ID = 'new';
 
@@ -35,10 +36,11 @@ export class CreationVm {
     @inject(TYPES.SavedPrompts) private readonly prompts: SavedPrompts,
     @inject(TYPES.Navigator) private readonly navigator: Navigator,
     @inject(TYPES.Analytics) private readonly analytics: Analytics,
+    @inject(UpgradeDialogStore) private readonly upgrade: Pick<UpgradeDialogStore, 'openFor'>,
   ) {
-    makeAutoObservable<CreationVm, 'projects' | 'prompts' | 'navigator' | 'analytics' | 'started'>(
+    makeAutoObservable<CreationVm, 'projects' | 'prompts' | 'navigator' | 'analytics' | 'upgrade' | 'started'>(
       this,
-      { projects: false, prompts: false, navigator: false, analytics: false, started: false },
+      { projects: false, prompts: false, navigator: false, analytics: false, upgrade: false, started: false },
       { autoBind: true },
     );
   }
@@ -71,6 +73,8 @@ export class CreationVm {
       this.analytics.track('Project Created', { project_id: project.id });
       this.navigator.navigate(`/creation/${project.id}`, { replace: true });
     } catch (error) {
+      // SPEC §4: a plan limit opens the upgrade dialog (private project limit unless the API names another).
+      this.upgrade.openFor(error, 'project');
       runInAction(() => {
         this.state =
           error instanceof ApiError && error.status === 402

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { CheckCircle2, Hammer, Wand2 } from 'lucide-react';
+import { Hammer, Wand2 } from 'lucide-react';
 import { useParams } from 'react-router-dom';
 import { ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
@@ -62,20 +62,3 @@ export function ProjectPreviewPage() {
     </div>
   );
 }
-
-/** /thank-you (empty layout, after checkout). */
-export function ThankYouPage() {
-  return (
-    <Placeholder
-      icon={<CheckCircle2 className="size-6" aria-hidden />}
-      title="Thank you!"
-      text="Your payment went through. Your plan and credits update in a moment."
-    >
-      <ButtonLink to="/settings?tab=plan">View your plan</ButtonLink>
-      <ButtonLink to="/" variant="outline">
-        Start building
-      </ButtonLink>
-    </Placeholder>
-  );
-}
-

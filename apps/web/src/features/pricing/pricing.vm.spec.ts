@@ -4,7 +4,10 @@ import type { Analytics, SessionStatus } from '../../app/ports';
 import type { PaymentsApi } from '../../api/payments.api';
 import type { CurrentPlanDto, PlanDto, PlansApi } from '../../api/plans.api';
 import { PLAN_DTOS } from '../../testing/api-fixtures';
+import { FakeProfileApi, ManualTimers } from '../../testing/auth-fakes';
+import { FakeUsageApi } from '../../testing/billing-fakes';
 import { FakeNavigation, FakeSession, FakeToasts, RecordingLogger, flush } from '../../testing/ui-fakes';
+import { SubscriptionStore } from '../billing/subscription.store';
 import { PricingVm, planFeatureLines } from './pricing.vm';
 
 class FakePlansApi implements PlansApi {
@@ -38,6 +41,12 @@ class FakePayments implements PaymentsApi {
   async createPaymentLink(): Promise<string> {
     throw new Error('not used');
   }
+  async cancelSubscription(): Promise<{ message: string | null }> {
+    throw new Error('not used');
+  }
+  async forceUpdateSubscription(): Promise<never> {
+    throw new Error('not used');
+  }
 }
 
 const located = (countryCode: string | null): Result<GeoLocation, GeoLocationError> => ok({ countryCode });
@@ -60,22 +69,16 @@ function setup(
           : Promise.resolve(geoReply),
   };
   const events: string[] = [];
-  const analytics: Analytics = { pageView: () => undefined, track: (e) => events.push(e) };
+  const analytics: Analytics = { pageView: () => undefined, track: (e) => events.push(e), purchase: () => undefined };
   const toasts = new FakeToasts();
   const navigation = new FakeNavigation();
   const plansApi = options.plansApi ?? new FakePlansApi();
   const payments = options.payments ?? new FakePayments();
-  const vm = new PricingVm(
-    plansApi,
-    geo,
-    payments,
-    new FakeSession(options.status ?? 'signed-out'),
-    toasts,
-    analytics,
-    navigation,
-    new RecordingLogger(),
-  );
-  return { vm, toasts, navigation, payments, events };
+  const session = new FakeSession(options.status ?? 'signed-out');
+  const logger = new RecordingLogger();
+  const store = new SubscriptionStore(session, new FakeProfileApi(), plansApi, new FakeUsageApi(), new ManualTimers(), logger);
+  const vm = new PricingVm(plansApi, geo, payments, session, toasts, analytics, navigation, logger, store);
+  return { vm, toasts, navigation, payments, events, store };
 }
 
 async function loaded(options: Parameters<typeof setup>[0] = {}) {
@@ -197,10 +200,11 @@ describe('PricingVm: current plan and actions', () => {
   });
 
   it('checkout sends the plan id and goes to the returned URL, busy until the page leaves', async () => {
-    const { vm, payments, navigation, events } = await loaded({ status: 'signed-in' });
+    const { vm, payments, navigation, events, store } = await loaded({ status: 'signed-in' });
 
     const pending = vm.checkout('pro_monthly');
     expect(vm.cards[1]?.action).toEqual({ kind: 'checkout', label: 'Upgrade to Pro Monthly', busy: true });
+    expect(store.upgrading).toBe(true);
     await pending;
 
     expect(payments.checkouts).toEqual(['pro_monthly']);
@@ -209,7 +213,7 @@ describe('PricingVm: current plan and actions', () => {
   });
 
   it("a failed checkout shows the 'Checkout Error' toast and frees the button", async () => {
-    const { vm, toasts, navigation } = await loaded({
+    const { vm, toasts, navigation, store } = await loaded({
       status: 'signed-in',
       payments: new FakePayments(new Error('Cannot POST /api/payment/create-checkout-session')),
     });
@@ -219,6 +223,7 @@ describe('PricingVm: current plan and actions', () => {
     expect(toasts.shown).toEqual([{ title: 'Checkout Error', description: 'Failed to redirect to checkout', variant: 'error' }]);
     expect(navigation.assigned).toEqual([]);
     expect(vm.checkingOutPlanId).toBeNull();
+    expect(store.upgrading).toBe(false);
   });
 
   it('ignores a second checkout while one is under way', async () => {

@@ -18,6 +18,7 @@ import { type Logger, type Navigation, UI_TYPES } from '../../app/ui-ports';
 import type { GeoApi } from '../../api/geo.api';
 import type { PaymentsApi } from '../../api/payments.api';
 import type { PlanDto, PlansApi, WireLimit } from '../../api/plans.api';
+import { SubscriptionStore } from '../billing/subscription.store';
 
 export type PricingInterval = 'monthly' | 'annual';
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -91,7 +92,6 @@ export class PricingVm {
   currency: Currency = 'USD';
   countryCode: string | null = null;
   interval: PricingInterval = 'monthly';
-  currentPlanId: string | null = null;
   checkingOutPlanId: string | null = null;
 
   constructor(
@@ -103,11 +103,27 @@ export class PricingVm {
     @inject(TYPES.Analytics) private readonly analytics: Analytics,
     @inject(UI_TYPES.Navigation) private readonly navigation: Navigation,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
+    @inject(SubscriptionStore) private readonly subscription: SubscriptionStore,
   ) {
-    makeAutoObservable<PricingVm, 'plansApi' | 'geo' | 'payments' | 'session' | 'toasts' | 'analytics' | 'navigation' | 'logger'>(
+    makeAutoObservable<PricingVm, 'plansApi' | 'geo' | 'payments' | 'session' | 'toasts' | 'analytics' | 'navigation' | 'logger' | 'subscription'>(
       this,
-      { plansApi: false, geo: false, payments: false, session: false, toasts: false, analytics: false, navigation: false, logger: false },
+      {
+        plansApi: false,
+        geo: false,
+        payments: false,
+        session: false,
+        toasts: false,
+        analytics: false,
+        navigation: false,
+        logger: false,
+        subscription: false,
+      },
     );
+  }
+
+  /** The signed-in user's plan, from the shared subscription state (SPEC §3). */
+  get currentPlanId(): string | null {
+    return this.signedIn ? (this.subscription.currentPlan?.id ?? null) : null;
   }
 
   get signedIn(): boolean {
@@ -151,12 +167,7 @@ export class PricingVm {
   }
 
   async loadCurrentPlan(): Promise<void> {
-    try {
-      const current = await this.plansApi.current();
-      runInAction(() => (this.currentPlanId = current.id));
-    } catch (error) {
-      this.logger.warn('Unable to load plan details', error);
-    }
+    await this.subscription.loadCurrentPlan();
   }
 
   setInterval(interval: PricingInterval): void {
@@ -219,6 +230,7 @@ export class PricingVm {
   async checkout(planId: string): Promise<void> {
     if (this.checkingOutPlanId !== null) return;
     this.checkingOutPlanId = planId;
+    this.subscription.setUpgrading(true);
     this.analytics.track('Subscription ChangePlan', { plan_id: planId, currency: this.currency });
     try {
       const url = await this.payments.createCheckoutSession(planId);
@@ -228,6 +240,7 @@ export class PricingVm {
       this.logger.error(CHECKOUT_ERROR_DESCRIPTION, error);
       this.toasts.show({ title: CHECKOUT_ERROR_TITLE, description: CHECKOUT_ERROR_DESCRIPTION, variant: 'error' });
       runInAction(() => (this.checkingOutPlanId = null));
+      this.subscription.setUpgrading(false);
     }
   }
 }

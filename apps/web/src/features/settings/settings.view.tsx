@@ -7,12 +7,15 @@ import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { Button, ButtonLink } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../ui/card';
+import { Dialog } from '../../ui/dialog';
 import { Input, Select } from '../../ui/input';
 import { Field } from '../../ui/label';
 import { Progress } from '../../ui/progress';
 import { Skeleton } from '../../ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { useVm } from '../../use-vm';
+import { AddOnCreditsVm } from '../billing/add-on-credits.vm';
+import { BillingActionsVm } from '../billing/billing-actions.vm';
 import { type SectionStatus, type SettingsTab, SettingsVm, tabFromQuery } from './settings.vm';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
@@ -179,6 +182,8 @@ const ProfileTab = observer(function ProfileTab({ vm }: { vm: SettingsVm }) {
 // ── Plan & usage ────────────────────────────────────────────────────────────
 
 const PlanTab = observer(function PlanTab({ vm, onEarnMoreCredits }: { vm: SettingsVm; onEarnMoreCredits: () => void }) {
+  const billing = useVm(BillingActionsVm);
+  const addOn = useVm(AddOnCreditsVm);
   const buttons = vm.buttons;
   const credits = vm.credits;
   const cycleEnd = formatDate(vm.cycleEnd);
@@ -197,7 +202,7 @@ const PlanTab = observer(function PlanTab({ vm, onEarnMoreCredits }: { vm: Setti
             </div>
             <div className="flex flex-wrap gap-2">
               {buttons.manageSubscription ? (
-                <Button variant="outline" loading={vm.busy === 'portal'} onClick={() => void vm.manageSubscription()}>
+                <Button variant="outline" loading={billing.openingPortal} onClick={() => void billing.manageSubscription()}>
                   Manage Subscription
                 </Button>
               ) : null}
@@ -208,7 +213,24 @@ const PlanTab = observer(function PlanTab({ vm, onEarnMoreCredits }: { vm: Setti
               ) : null}
             </div>
           </CardHeader>
+          {billing.portalError === null && !billing.canCancel ? null : (
+            <CardFooter className="flex-wrap justify-between gap-3 border-t border-border pt-4 sm:pt-5">
+              {billing.portalError === null ? (
+                <span />
+              ) : (
+                <p role="alert" className="text-sm text-destructive">
+                  {billing.portalError}
+                </p>
+              )}
+              {billing.canCancel ? (
+                <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" onClick={billing.askToCancel}>
+                  Cancel subscription
+                </Button>
+              ) : null}
+            </CardFooter>
+          )}
         </Card>
+        <CancelSubscriptionDialog billing={billing} planName={vm.planName} />
 
         <div className="grid gap-6 md:grid-cols-5">
           <Card className="flex flex-col md:col-span-3">
@@ -268,7 +290,7 @@ const PlanTab = observer(function PlanTab({ vm, onEarnMoreCredits }: { vm: Setti
                 </ButtonLink>
               ) : null}
               {buttons.getMoreCredits ? (
-                <Button variant="brand" loading={vm.busy === 'credits'} onClick={() => void vm.getMoreCredits()}>
+                <Button variant="brand" onClick={addOn.open}>
                   Get More Credits
                 </Button>
               ) : null}
@@ -291,6 +313,34 @@ const PlanTab = observer(function PlanTab({ vm, onEarnMoreCredits }: { vm: Setti
         </div>
       </div>
     </Loading>
+  );
+});
+
+const CancelSubscriptionDialog = observer(function CancelSubscriptionDialog({ billing, planName }: { billing: BillingActionsVm; planName: string }) {
+  return (
+    <Dialog
+      open={billing.confirmingCancel}
+      onClose={billing.dismissCancel}
+      locked={billing.canceling}
+      title="Cancel your subscription?"
+      description={`${planName} stays active until the end of the current billing period, then your account moves to the Free plan. Add-on credits you bought are kept.`}
+      footer={
+        <>
+          <Button variant="ghost" onClick={billing.dismissCancel} disabled={billing.canceling} data-autofocus>
+            Keep subscription
+          </Button>
+          <Button variant="destructive" loading={billing.canceling} onClick={() => void billing.confirmCancel()}>
+            Cancel subscription
+          </Button>
+        </>
+      }
+    >
+      {billing.cancelError === null ? null : (
+        <p role="alert" className="text-sm text-destructive">
+          {billing.cancelError}
+        </p>
+      )}
+    </Dialog>
   );
 });
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
-import type { PaymentsApi } from '../../api/payments.api';
 import type { CurrentPlanDto, PlanDto, PlansApi } from '../../api/plans.api';
 import type { EnsureProfileResult, ProfileApi, ProfileChanges, ProfileDto } from '../../app/ports';
 import type { ReferralStatsDto, ReferralsApi } from '../../api/referrals.api';
 import type { UsageApi, UsageStatsDto } from '../../api/usage.api';
 import { profileDto, referralsDto, usageDto } from '../../testing/api-fixtures';
-import { FakeClipboard, FakeNavigation, FakeToasts, RecordingLogger, environment } from '../../testing/ui-fakes';
+import { ManualTimers } from '../../testing/auth-fakes';
+import { FakeClipboard, FakeNavigation, FakeSession, FakeToasts, RecordingLogger, environment } from '../../testing/ui-fakes';
+import { SubscriptionStore } from '../billing/subscription.store';
 import { SettingsVm, tabFromQuery } from './settings.vm';
 
 const FREE: CurrentPlanDto = { id: 'free', name: 'Free', price: 0, currency: 'USD', billing_interval: null };
@@ -35,32 +36,12 @@ class FakeProfileApi implements ProfileApi {
   }
 }
 
-class FakePayments implements PaymentsApi {
-  readonly calls: string[] = [];
-  constructor(private readonly fails = false) {}
-  private async reply(call: string, url: string): Promise<string> {
-    this.calls.push(call);
-    if (this.fails) throw new Error('Cannot POST');
-    return url;
-  }
-  createCheckoutSession(): Promise<string> {
-    return this.reply('checkout', 'https://pay.example/checkout');
-  }
-  createCustomerPortal(): Promise<string> {
-    return this.reply('portal', 'https://pay.example/portal');
-  }
-  createPaymentLink(): Promise<string> {
-    return this.reply('payment-link', 'https://pay.example/addon');
-  }
-}
-
 function setup(
   options: {
     profile?: ProfileDto | Error;
     usage?: UsageStatsDto | Error;
     plan?: CurrentPlanDto;
     referrals?: ReferralStatsDto | Error;
-    payments?: FakePayments;
     clipboardFails?: boolean;
     updateError?: Error;
   } = {},
@@ -81,24 +62,24 @@ function setup(
       return r;
     },
   };
-  const payments = options.payments ?? new FakePayments();
   const toasts = new FakeToasts();
   const clipboard = new FakeClipboard(options.clipboardFails ?? false);
   const navigation = new FakeNavigation();
   const logger = new RecordingLogger();
+  const store = new SubscriptionStore(new FakeSession('signed-in'), profileApi, plansApi, usageApi, new ManualTimers(), new RecordingLogger());
   const vm = new SettingsVm(
     profileApi,
     usageApi,
     plansApi,
     referralsApi,
-    payments,
+    store,
     toasts,
     clipboard,
     navigation,
     environment({ origin: 'https://kiln.dev' }),
     logger,
   );
-  return { vm, profileApi, payments, toasts, clipboard, navigation, logger };
+  return { vm, profileApi, store, toasts, clipboard, navigation, logger };
 }
 
 async function loaded(options: Parameters<typeof setup>[0] = {}) {
@@ -220,33 +201,7 @@ describe('SettingsVm: usage numbers', () => {
   });
 });
 
-describe('SettingsVm: billing buttons', () => {
-  it('Manage Subscription opens the customer portal', async () => {
-    const { vm, navigation } = await loaded({ profile: profileDto({ customer_id: 'cus_1' }) });
-    await vm.manageSubscription();
-    expect(navigation.assigned).toEqual(['https://pay.example/portal']);
-  });
-
-  it("a portal failure shows 'Portal Error'", async () => {
-    const { vm, toasts } = await loaded({ payments: new FakePayments(true) });
-    await vm.manageSubscription();
-    expect(toasts.shown).toEqual([
-      { title: 'Portal Error', description: 'Failed to navigate to the secure payment portal. Please try again.', variant: 'error' },
-    ]);
-    expect(vm.busy).toBeNull();
-  });
-
-  it('Get More Credits goes to the payment link; a failure is only logged', async () => {
-    const ok = await loaded({ plan: PRO });
-    await ok.vm.getMoreCredits();
-    expect(ok.navigation.assigned).toEqual(['https://pay.example/addon']);
-
-    const failing = await loaded({ plan: PRO, payments: new FakePayments(true) });
-    await failing.vm.getMoreCredits();
-    expect(failing.toasts.shown).toEqual([]);
-    expect(failing.logger.lines).toEqual(['error: Credit purchase failed']);
-  });
-
+describe('SettingsVm: referral button', () => {
   it('Refer to Friends opens /settings?tab=referrals in a new window', async () => {
     const { vm, navigation } = await loaded();
     vm.referToFriends();
@@ -276,6 +231,13 @@ describe('SettingsVm: referrals', () => {
 });
 
 describe('SettingsVm: profile form', () => {
+  it('keeps the loaded data in the shared SubscriptionStore', async () => {
+    const { vm, store } = await loaded({ plan: PRO });
+    expect(store.profile).toBe(vm.profile);
+    expect(store.currentPlan).toEqual(PRO);
+    expect(store.usage).toBe(vm.usage);
+  });
+
   it('fills the form from the profile and saves only when something changed', async () => {
     const { vm, profileApi, toasts } = await loaded();
     expect(vm.form).toEqual({ name: 'Ada Lovelace', organization: 'Analytical Engines Ltd', role: 'other', dateOfBirth: '', preferredCurrency: 'USD' });

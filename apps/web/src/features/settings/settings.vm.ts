@@ -13,10 +13,10 @@ import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, type ProfileApi, type ProfileDto, type Toasts, TYPES } from '../../app/ports';
 import { type BrowserEnvironment, type Clipboard, type Logger, type Navigation, UI_TYPES } from '../../app/ui-ports';
-import type { PaymentsApi } from '../../api/payments.api';
 import type { CurrentPlanDto, PlansApi, WireLimit } from '../../api/plans.api';
 import type { ReferralsApi, ReferralStatsDto } from '../../api/referrals.api';
 import type { UsageApi, UsageStatsDto } from '../../api/usage.api';
+import { SubscriptionStore } from '../billing/subscription.store';
 
 export const SETTINGS_TABS = ['profile', 'plan', 'referrals'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -78,9 +78,6 @@ export interface ProfileForm {
 const WARNING_AT = 80;
 const FULL_AT = 100;
 
-export const PORTAL_ERROR_TITLE = 'Portal Error';
-export const PORTAL_ERROR_DESCRIPTION = 'Failed to navigate to the secure payment portal. Please try again.';
-
 function toneFor(percent: number): UsageTone {
   if (percent >= FULL_AT) return 'destructive';
   if (percent >= WARNING_AT) return 'warning';
@@ -108,9 +105,6 @@ function formFrom(profile: ProfileDto): ProfileForm {
 export class SettingsVm {
   tab: SettingsTab = 'profile';
 
-  profile: ProfileDto | null = null;
-  usage: UsageStatsDto | null = null;
-  currentPlan: CurrentPlanDto | null = null;
   referrals: ReferralStatsDto | null = null;
 
   profileStatus: SectionStatus = 'loading';
@@ -120,14 +114,13 @@ export class SettingsVm {
   form: ProfileForm = { name: '', organization: '', role: '', dateOfBirth: '', preferredCurrency: 'USD' };
   saving = false;
   saveError: string | null = null;
-  busy: 'credits' | 'portal' | null = null;
 
   constructor(
     @inject(TYPES.ProfileApi) private readonly profileApi: ProfileApi,
     @inject(TYPES.UsageApi) private readonly usageApi: UsageApi,
     @inject(TYPES.PlansApi) private readonly plansApi: PlansApi,
     @inject(TYPES.ReferralsApi) private readonly referralsApi: ReferralsApi,
-    @inject(TYPES.PaymentsApi) private readonly payments: PaymentsApi,
+    @inject(SubscriptionStore) private readonly store: SubscriptionStore,
     @inject(TYPES.Toasts) private readonly toasts: Toasts,
     @inject(UI_TYPES.Clipboard) private readonly clipboard: Clipboard,
     @inject(UI_TYPES.Navigation) private readonly navigation: Navigation,
@@ -136,19 +129,32 @@ export class SettingsVm {
   ) {
     makeAutoObservable<
       SettingsVm,
-      'profileApi' | 'usageApi' | 'plansApi' | 'referralsApi' | 'payments' | 'toasts' | 'clipboard' | 'navigation' | 'env' | 'logger'
+      'profileApi' | 'usageApi' | 'plansApi' | 'referralsApi' | 'store' | 'toasts' | 'clipboard' | 'navigation' | 'env' | 'logger'
     >(this, {
       profileApi: false,
       usageApi: false,
       plansApi: false,
       referralsApi: false,
-      payments: false,
+      store: false,
       toasts: false,
       clipboard: false,
       navigation: false,
       env: false,
       logger: false,
     });
+  }
+
+  /** The profile, usage and current plan live in the shared SubscriptionStore (SPEC §3). */
+  get profile(): ProfileDto | null {
+    return this.store.profile;
+  }
+
+  get usage(): UsageStatsDto | null {
+    return this.store.usage;
+  }
+
+  get currentPlan(): CurrentPlanDto | null {
+    return this.store.currentPlan;
   }
 
   selectTab(tab: SettingsTab): void {
@@ -165,7 +171,7 @@ export class SettingsVm {
     try {
       const profile = await this.profileApi.get();
       runInAction(() => {
-        this.profile = profile;
+        this.store.setProfile(profile);
         this.form = formFrom(profile);
         this.profileStatus = 'ready';
       });
@@ -181,8 +187,8 @@ export class SettingsVm {
     try {
       const [usage, currentPlan] = await Promise.all([this.usageApi.stats(), this.plansApi.current()]);
       runInAction(() => {
-        this.usage = usage;
-        this.currentPlan = currentPlan;
+        this.store.setUsage(usage);
+        this.store.setCurrentPlan(currentPlan);
         this.usageStatus = 'ready';
       });
     } catch (error) {
@@ -279,31 +285,6 @@ export class SettingsVm {
     return { total: u.credits_remaining, plan: u.credits_from_plan, referral: u.credits_from_referrals, addOn: u.credits_from_add_ons };
   }
 
-  /** Get More Credits: the add-on pack's payment page. A failure is only logged (SPEC §8). */
-  async getMoreCredits(): Promise<void> {
-    if (this.busy !== null) return;
-    this.busy = 'credits';
-    try {
-      this.navigation.assign(await this.payments.createPaymentLink());
-    } catch (error) {
-      this.logger.error('Credit purchase failed', error);
-      runInAction(() => (this.busy = null));
-    }
-  }
-
-  /** Manage Subscription: the payment provider's customer portal. */
-  async manageSubscription(): Promise<void> {
-    if (this.busy !== null) return;
-    this.busy = 'portal';
-    try {
-      this.navigation.assign(await this.payments.createCustomerPortal());
-    } catch (error) {
-      this.logger.error('Portal Access Error', error);
-      this.toasts.show({ title: PORTAL_ERROR_TITLE, description: PORTAL_ERROR_DESCRIPTION, variant: 'error' });
-      runInAction(() => (this.busy = null));
-    }
-  }
-
   /** Refer to Friends: the referrals tab in a new window (SPEC §2). */
   referToFriends(): void {
     this.navigation.openInNewWindow(REFERRALS_TAB_PATH);
@@ -361,7 +342,7 @@ export class SettingsVm {
         preferred_currency: f.preferredCurrency,
       });
       runInAction(() => {
-        this.profile = profile;
+        this.store.setProfile(profile);
         this.form = formFrom(profile);
         this.saving = false;
       });

@@ -6,3 +6,4 @@ export * from './mailer-outbox.contract.js';
 export * from './auth-user-repository.contract.js';
 export * from './auth-one-time-code-store.contract.js';
 export * from './auth-session-store.contract.js';
+export * from './processed-payment-events.contract.js';

@@ -1,0 +1,58 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
+
+export class CreateCheckoutSessionRequest {
+  @ApiProperty({ example: 'pro_monthly' })
+  @IsDefined({ message: 'is required' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  plan_id!: string;
+}
+
+export class CancelSubscriptionRequest {
+  @ApiProperty({ example: 'sub_1' })
+  @IsDefined({ message: 'is required' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  subscriptionId!: string;
+}
+
+export class UrlResponse {
+  @ApiProperty() url!: string;
+}
+export class MessageResponse {
+  @ApiProperty() message!: string;
+}
+export class PortalLink {
+  @ApiProperty() link!: string;
+}
+export class PortalResponse {
+  @ApiProperty({ type: PortalLink }) link!: PortalLink;
+}
+export class PaymentLinkResponse {
+  @ApiProperty() paymentLink!: string;
+}
+export class ForcedPlanView {
+  @ApiProperty() id!: string;
+  @ApiProperty({ description: 'major units of currency' }) price!: number;
+  @ApiProperty({ enum: ['USD', 'INR'] }) currency!: string;
+  @ApiProperty({ enum: ['monthly', 'annual'], nullable: true, type: String }) billing_interval!: string | null;
+}
+export class SubscriptionView {
+  @ApiProperty() id!: string;
+  @ApiProperty() customer_id!: string;
+  @ApiProperty() plan_id!: string;
+  @ApiProperty({ enum: ['active', 'past_due', 'incomplete', 'canceled'] }) status!: string;
+  @ApiProperty({ enum: ['monthly', 'annual'] }) billing_interval!: string;
+  @ApiProperty({ format: 'date-time' }) current_period_start!: string;
+  @ApiProperty({ format: 'date-time' }) current_period_end!: string;
+  @ApiProperty() cancel_at_period_end!: boolean;
+}
+export class ForceUpdateResponse {
+  @ApiProperty({ example: 'success' }) status!: string;
+  @ApiProperty() message!: string;
+  @ApiProperty({ type: ForcedPlanView }) plan!: ForcedPlanView;
+  @ApiProperty({ type: SubscriptionView }) subscription!: SubscriptionView;
+}

@@ -1,0 +1,87 @@
+import { Controller, Get, Header, Inject, NotFoundException, Param, Post, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { LocalPaymentGateway } from '@kiln/adapters';
+import { ADDON_PACK_CREDITS, ADDON_PACK_PRICE_MINOR, type Clock, HandlePaymentEvent, type PlanCatalog, formatMoney, moneyOf } from '@kiln/domain';
+import type { Response } from 'express';
+import { Public } from '../common/public.decorator.js';
+import { APP_CONFIG, CLOCK, PLAN_CATALOG } from '../tokens.js';
+import type { AppConfig } from '../config.js';
+import { applyPaymentEvents } from './apply-events.js';
+import { checkoutPage, portalPage } from './local-checkout.page.js';
+
+/**
+ * The local test checkout (no STRIPE_SECRET_KEY, never in production): the pages the local
+ * gateway's URLs point at. Paying or cancelling here feeds the same normalized events a Stripe
+ * webhook would into HandlePaymentEvent, then redirects back to the web app (303).
+ */
+@ApiExcludeController()
+@Public()
+@Controller('local-checkout')
+export class LocalCheckoutController {
+  constructor(
+    private readonly gateway: LocalPaymentGateway,
+    private readonly handler: HandlePaymentEvent,
+    @Inject(PLAN_CATALOG) private readonly plans: PlanCatalog,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get('portal/:customerId')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  portal(@Param('customerId') customerId: string, @Res({ passthrough: true }) res: Response): string {
+    this.allowFormsBackToTheApp(res);
+    return portalPage(customerId, this.gateway.subscriptionsOfCustomer(customerId), this.appUrl());
+  }
+
+  @Post('portal/:customerId/cancel/:subscriptionId')
+  async cancelFromPortal(@Param('customerId') customerId: string, @Param('subscriptionId') subscriptionId: string, @Res() res: Response): Promise<void> {
+    const sub = this.gateway.subscriptionsOfCustomer(customerId).find((s) => s.id === subscriptionId);
+    if (!sub) throw new NotFoundException();
+    const canceled = await this.gateway.cancelSubscription({ subscriptionId, idempotencyKey: `portal-cancel:${subscriptionId}` });
+    const at = this.clock.now();
+    await applyPaymentEvents(this.handler, [
+      { id: `evt_local_portal_${subscriptionId}_${at.getTime()}`, type: 'subscription.updated', occurredAt: at, userId: this.gateway.ownerOf(subscriptionId), subscription: canceled },
+    ]);
+    res.redirect(303, `/local-checkout/portal/${encodeURIComponent(customerId)}`);
+  }
+
+  @Get(':id')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  page(@Param('id') id: string, @Res({ passthrough: true }) res: Response): string {
+    const session = this.gateway.session(id);
+    if (!session) throw new NotFoundException(`No test checkout ${id}`);
+    this.allowFormsBackToTheApp(res);
+    if (session.kind === 'add_on') {
+      const price = moneyOf(ADDON_PACK_PRICE_MINOR[session.currency], session.currency);
+      return checkoutPage(session, { product: `${ADDON_PACK_CREDITS} add-on credits`, amount: formatMoney(price) });
+    }
+    const plan = this.plans.resolve(session.planId);
+    const amount = formatMoney(moneyOf(plan.prices[session.currency], session.currency));
+    return checkoutPage(session, { product: plan.name, amount: `${amount} / ${plan.interval === 'annual' ? 'year' : 'month'}` });
+  }
+
+  @Post(':id/complete')
+  async complete(@Param('id') id: string, @Res() res: Response): Promise<void> {
+    const paid = this.gateway.complete(id);
+    if (!paid) throw new NotFoundException(`No payable test checkout ${id}`);
+    await applyPaymentEvents(this.handler, paid.events);
+    res.redirect(303, paid.returnUrl);
+  }
+
+  @Post(':id/cancel')
+  cancel(@Param('id') id: string, @Res() res: Response): void {
+    const back = this.gateway.cancel(id);
+    if (!back) throw new NotFoundException(`No test checkout ${id}`);
+    res.redirect(303, back);
+  }
+
+  private appUrl(): string {
+    return this.config.webOrigins[0] ?? this.config.publicApiUrl;
+  }
+
+  /** The forms post here and redirect to the web app's origin: CSP form-action must allow it. */
+  private allowFormsBackToTheApp(res: Response): void {
+    const origins = ["'self'", ...this.config.webOrigins].join(' ');
+    res.setHeader('Content-Security-Policy', `default-src 'self'; style-src 'self' 'unsafe-inline'; form-action ${origins}; frame-ancestors 'none'; base-uri 'self'`);
+  }
+}

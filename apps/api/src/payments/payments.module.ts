@@ -1,0 +1,153 @@
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { LocalPaymentGateway, StripePaymentGateway, StripeWebhookVerifier, createStripeClient } from '@kiln/adapters';
+import {
+  BuyAddOnCredits,
+  CancelSubscription,
+  ChangePlan,
+  type Clock,
+  type CreditLedger,
+  ForceUpdateSubscription,
+  GrantAddOnCredits,
+  GrantMonthlyAllowance,
+  HandlePaymentEvent,
+  type IdGenerator,
+  OpenCustomerPortal,
+  type PaymentGateway,
+  type PaymentWebhookVerifier,
+  type PlanCatalog,
+  type ProcessedPaymentEvents,
+  type ProfileRepository,
+  StartCheckout,
+  type SubscriptionStateVersions,
+  type UnitOfWork,
+  err,
+  invalidWebhook,
+} from '@kiln/domain';
+import type { AppConfig } from '../config.js';
+import { CreditsModule } from '../credits/credits.module.js';
+import {
+  CLOCK,
+  CREDIT_LEDGER,
+  ID_GENERATOR,
+  PAYMENT_GATEWAY,
+  PAYMENT_WEBHOOK_VERIFIER,
+  PLAN_CATALOG,
+  PROCESSED_PAYMENT_EVENTS,
+  PROFILE_REPOSITORY,
+  SUBSCRIPTION_STATE_VERSIONS,
+  UNIT_OF_WORK,
+} from '../tokens.js';
+import { DevBillingController } from './dev-billing.controller.js';
+import { LocalCheckoutController } from './local-checkout.controller.js';
+import { PaymentsController } from './payments.controller.js';
+import { WebhookController } from './webhook.controller.js';
+
+/** Payments in production without STRIPE_SECRET_KEY: every call fails (a logged 500), nothing is given away. */
+class UnconfiguredPaymentGateway implements PaymentGateway {
+  private fail(): Promise<never> {
+    return Promise.reject(new Error('Payments are not configured: set STRIPE_SECRET_KEY (the local test checkout is off in production)'));
+  }
+  createCheckoutSession = () => this.fail();
+  createCustomerPortal = () => this.fail();
+  cancelSubscription = () => this.fail();
+  fetchSubscription = () => this.fail();
+  findLatestSubscription = () => this.fail();
+  createAddOnPayment = () => this.fail();
+}
+const unconfiguredGateway = new UnconfiguredPaymentGateway();
+
+/** Without a webhook secret every delivery is refused (400). */
+const noWebhooks: PaymentWebhookVerifier = { verify: () => err(invalidWebhook('Webhooks are not configured (STRIPE_WEBHOOK_SECRET)')) };
+
+/**
+ * Subscriptions and add-on credits (SPEC §7 Payment). The gateway is Stripe when
+ * STRIPE_SECRET_KEY is set, else — outside production — the local test checkout served by
+ * LocalCheckoutController, whose payments go through the same HandlePaymentEvent as webhooks.
+ */
+@Module({})
+export class PaymentsModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const appUrl = config.webOrigins[0] ?? config.publicApiUrl;
+    const local = config.payments.kind === 'local' && config.nodeEnv !== 'production';
+    const gatewayProviders: Provider[] =
+      config.payments.kind === 'stripe'
+        ? (() => {
+            const stripeConfig = { secretKey: config.payments.secretKey, prices: config.payments.prices, appUrl };
+            const client = createStripeClient(stripeConfig);
+            return [
+              { provide: PAYMENT_GATEWAY, useValue: new StripePaymentGateway(stripeConfig, client) },
+              { provide: PAYMENT_WEBHOOK_VERIFIER, useValue: new StripeWebhookVerifier(client, config.payments.webhookSecret, config.payments.prices) },
+            ];
+          })()
+        : [
+            local
+              ? {
+                  provide: LocalPaymentGateway,
+                  useFactory: (clock: Clock, ids: IdGenerator) => new LocalPaymentGateway({ apiUrl: config.publicApiUrl, appUrl }, clock, ids),
+                  inject: [CLOCK, ID_GENERATOR],
+                }
+              : { provide: LocalPaymentGateway, useValue: null },
+            local ? { provide: PAYMENT_GATEWAY, useExisting: LocalPaymentGateway } : { provide: PAYMENT_GATEWAY, useValue: unconfiguredGateway },
+            { provide: PAYMENT_WEBHOOK_VERIFIER, useValue: noWebhooks },
+          ];
+    return {
+      module: PaymentsModule,
+      imports: [CreditsModule],
+      controllers: [PaymentsController, WebhookController, ...(local ? [LocalCheckoutController, DevBillingController] : [])],
+      providers: [
+        ...gatewayProviders,
+        {
+          provide: ChangePlan,
+          useFactory: (profiles: ProfileRepository, plans: PlanCatalog, allowance: GrantMonthlyAllowance, uow: UnitOfWork, clock: Clock, ids: IdGenerator) =>
+            new ChangePlan(profiles, plans, allowance, uow, clock, ids),
+          inject: [PROFILE_REPOSITORY, PLAN_CATALOG, GrantMonthlyAllowance, UNIT_OF_WORK, CLOCK, ID_GENERATOR],
+        },
+        {
+          provide: GrantAddOnCredits,
+          useFactory: (profiles: ProfileRepository, ledger: CreditLedger, clock: Clock) => new GrantAddOnCredits(profiles, ledger, clock),
+          inject: [PROFILE_REPOSITORY, CREDIT_LEDGER, CLOCK],
+        },
+        {
+          provide: HandlePaymentEvent,
+          useFactory: (
+            processed: ProcessedPaymentEvents,
+            versions: SubscriptionStateVersions,
+            profiles: ProfileRepository,
+            plans: PlanCatalog,
+            changePlan: ChangePlan,
+            grant: GrantAddOnCredits,
+            uow: UnitOfWork,
+          ) => new HandlePaymentEvent(processed, versions, profiles, plans, changePlan, grant, uow),
+          inject: [PROCESSED_PAYMENT_EVENTS, SUBSCRIPTION_STATE_VERSIONS, PROFILE_REPOSITORY, PLAN_CATALOG, ChangePlan, GrantAddOnCredits, UNIT_OF_WORK],
+        },
+        {
+          provide: StartCheckout,
+          useFactory: (profiles: ProfileRepository, plans: PlanCatalog, gateway: PaymentGateway, ids: IdGenerator) => new StartCheckout(profiles, plans, gateway, ids),
+          inject: [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, ID_GENERATOR],
+        },
+        {
+          provide: BuyAddOnCredits,
+          useFactory: (profiles: ProfileRepository, gateway: PaymentGateway, ids: IdGenerator) => new BuyAddOnCredits(profiles, gateway, ids),
+          inject: [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR],
+        },
+        {
+          provide: OpenCustomerPortal,
+          useFactory: (profiles: ProfileRepository, gateway: PaymentGateway, ids: IdGenerator) => new OpenCustomerPortal(profiles, gateway, ids),
+          inject: [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR],
+        },
+        {
+          provide: CancelSubscription,
+          useFactory: (profiles: ProfileRepository, gateway: PaymentGateway, events: HandlePaymentEvent, uow: UnitOfWork, clock: Clock) =>
+            new CancelSubscription(profiles, gateway, events, uow, clock),
+          inject: [PROFILE_REPOSITORY, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK],
+        },
+        {
+          provide: ForceUpdateSubscription,
+          useFactory: (profiles: ProfileRepository, plans: PlanCatalog, gateway: PaymentGateway, events: HandlePaymentEvent, uow: UnitOfWork, clock: Clock) =>
+            new ForceUpdateSubscription(profiles, plans, gateway, events, uow, clock),
+          inject: [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK],
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import type { DomainError } from '../shared/domain-error.js';
+
+export type NoCustomer = DomainError<'BILLING.NO_CUSTOMER'>;
+export const noCustomer = (): NoCustomer => ({ code: 'BILLING.NO_CUSTOMER', message: 'No active subscription found. Please subscribe first.' });
+
+export type NoSubscription = DomainError<'BILLING.NO_SUBSCRIPTION'>;
+export const noSubscription = (): NoSubscription => ({ code: 'BILLING.NO_SUBSCRIPTION', message: 'No active subscription found. Please subscribe first.' });
+
+/** The subscription named is not the caller's. */
+export type NotYourSubscription = DomainError<'BILLING.NOT_YOUR_SUBSCRIPTION'> & { readonly subscriptionId: string };
+export const notYourSubscription = (subscriptionId: string): NotYourSubscription => ({
+  code: 'BILLING.NOT_YOUR_SUBSCRIPTION',
+  subscriptionId,
+  message: 'Unable to verify your subscription. Please refresh and try again.',
+});
+
+/** Checkout for a plan nothing is billed for (free) or that has no price. */
+export type NotPurchasable = DomainError<'BILLING.NOT_PURCHASABLE'> & { readonly planId: string };
+export const notPurchasable = (planId: string): NotPurchasable => ({
+  code: 'BILLING.NOT_PURCHASABLE',
+  planId,
+  message: `The plan ${planId} cannot be bought`,
+});
+
+export type BillingError = NoCustomer | NoSubscription | NotYourSubscription | NotPurchasable;

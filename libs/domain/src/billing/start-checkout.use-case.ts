@@ -1,0 +1,34 @@
+import type { PaymentGateway } from '../payments/payment-gateway.port.js';
+import { isPaidPlan } from '../plans/plan.entity.js';
+import { type UnknownPlan, unknownPlan } from '../plans/plan.errors.js';
+import type { PlanCatalog } from '../plans/plan-catalog.js';
+import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
+import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import type { IdGenerator } from '../shared/ids.port.js';
+import { type Result, err, ok } from '../shared/result.js';
+import { type NotPurchasable, notPurchasable } from './billing.errors.js';
+
+/** POST /api/payment/create-checkout-session: a hosted checkout URL for a paid plan, in the profile's currency. */
+export class StartCheckout {
+  constructor(
+    private readonly profiles: ProfileRepository,
+    private readonly plans: PlanCatalog,
+    private readonly gateway: PaymentGateway,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(input: { userId: string; planId: string }): Promise<Result<{ url: string }, UnknownPlan | NotPurchasable | ProfileNotFound>> {
+    const plan = this.plans.find(input.planId);
+    if (!plan) return err(unknownPlan(input.planId));
+    if (!isPaidPlan(plan)) return err(notPurchasable(plan.id));
+    const profile = await this.profiles.findById(input.userId);
+    if (!profile) return err(profileNotFound(input.userId));
+    const url = await this.gateway.createCheckoutSession({
+      planId: plan.id,
+      currency: profile.preferredCurrency,
+      customer: { userId: profile.id, email: profile.email, customerId: profile.customerId },
+      idempotencyKey: `checkout:${profile.id}:${this.ids.next()}`,
+    });
+    return ok({ url });
+  }
+}
