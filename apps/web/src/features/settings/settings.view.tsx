@@ -16,6 +16,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { useVm } from '../../use-vm';
 import { AddOnCreditsVm } from '../billing/add-on-credits.vm';
 import { BillingActionsVm } from '../billing/billing-actions.vm';
+import { UpgradeDialogStore } from '../billing/upgrade-dialog.store';
 import { type SectionStatus, type SettingsTab, SettingsVm, tabFromQuery } from './settings.vm';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
@@ -184,6 +185,7 @@ const ProfileTab = observer(function ProfileTab({ vm }: { vm: SettingsVm }) {
 const PlanTab = observer(function PlanTab({ vm, onEarnMoreCredits }: { vm: SettingsVm; onEarnMoreCredits: () => void }) {
   const billing = useVm(BillingActionsVm);
   const addOn = useVm(AddOnCreditsVm);
+  const upgrade = useVm(UpgradeDialogStore);
   const buttons = vm.buttons;
   const credits = vm.credits;
   const cycleEnd = formatDate(vm.cycleEnd);
@@ -268,6 +270,20 @@ const PlanTab = observer(function PlanTab({ vm, onEarnMoreCredits }: { vm: Setti
               <CardDescription>One credit per prompt.</CardDescription>
             </CardHeader>
             <CardContent className="flex-1">
+              {vm.outOfCredits ? (
+                <Alert
+                  tone="destructive"
+                  title="You've used all your credits"
+                  className="mb-4"
+                  action={
+                    <Button size="sm" variant="brand" onClick={() => void upgrade.open('credit')}>
+                      Upgrade
+                    </Button>
+                  }
+                >
+                  Upgrade your plan or add credits to keep building.
+                </Alert>
+              ) : null}
               <p className="text-5xl font-semibold tracking-tight tabular-nums">{credits?.total ?? 0}</p>
               <dl className="mt-5 grid grid-cols-3 gap-2 text-center">
                 {[

@@ -142,6 +142,14 @@ describe('SettingsVm: button visibility (SPEC §2)', () => {
   });
 });
 
+describe('SettingsVm: credit limit', () => {
+  it('is reached at 0 credits on a metered plan, and not before', async () => {
+    expect((await loaded({ usage: usageDto({ credits_remaining: 0 }) })).vm.outOfCredits).toBe(true);
+    expect((await loaded({ usage: usageDto({ credits_remaining: 1 }) })).vm.outOfCredits).toBe(false);
+    expect((await loaded({ usage: usageDto({ credits_remaining: 0, is_unlimited_prompts: true }) })).vm.outOfCredits).toBe(false);
+  });
+});
+
 describe('SettingsVm: usage numbers', () => {
   it('shows used / limit with the API percentage', async () => {
     const { vm } = await loaded();

@@ -285,6 +285,12 @@ export class SettingsVm {
     return { total: u.credits_remaining, plan: u.credits_from_plan, referral: u.credits_from_referrals, addOn: u.credits_from_add_ons };
   }
 
+  /** Nothing left to prompt with on a metered plan: the credit limit is reached. */
+  get outOfCredits(): boolean {
+    const u = this.usage;
+    return u !== null && !u.is_unlimited_prompts && u.credits_remaining < 1;
+  }
+
   /** Refer to Friends: the referrals tab in a new window (SPEC §2). */
   referToFriends(): void {
     this.navigation.openInNewWindow(REFERRALS_TAB_PATH);
