@@ -32,6 +32,19 @@ export class PgProjectRepository implements ProjectRepository {
     }
   }
 
+  /** Locks the creator's profile row, so concurrent creations by one user are serialised. */
+  insertWithinLimit(project: Project, limit: number | null): Promise<boolean> {
+    return this.tx.atomically(async (manager) => {
+      await manager.query('SELECT 1 FROM profiles WHERE id = $1 FOR UPDATE', [project.creatorId]);
+      if (limit !== null) {
+        const active = await manager.countBy(ProjectOrmEntity, { creatorId: project.creatorId, status: 'active' });
+        if (active >= limit) return false;
+      }
+      await this.insert(project);
+      return true;
+    });
+  }
+
   async update(project: Project): Promise<void> {
     const { id, ...columns } = toProjectRow(project);
     const result = await this.tx.manager().update(ProjectOrmEntity, { id }, columns);

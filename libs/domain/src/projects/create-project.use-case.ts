@@ -3,7 +3,6 @@ import { type ProfileNotFound, profileNotFound } from '../profiles/profile.error
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
 import type { Clock } from '../shared/clock.port.js';
 import type { IdGenerator } from '../shared/ids.port.js';
-import { isBelow } from '../shared/limit.js';
 import { type Result, err, ok } from '../shared/result.js';
 import { type Project, newProject } from './project.entity.js';
 import { type ProjectLimitReached, projectLimitReached } from './project.errors.js';
@@ -29,10 +28,10 @@ export class CreateProject {
     if (!profile) return err(profileNotFound(input.creatorId));
     const plan = this.plans.resolve(profile.subscriptionPlan);
     const limit = plan.features.privateProjects;
-    const count = await this.projects.countActiveByCreator(profile.id);
-    if (!isBelow(count, limit)) return err(projectLimitReached(plan.name, limit.kind === 'limited' ? limit.value : -1));
+    const max = limit.kind === 'limited' ? limit.value : null;
     const project = newProject({ id: this.ids.next(), creatorId: profile.id, name: input.name }, this.clock.now());
-    await this.projects.insert(project);
+    // The count and the insert are one atomic step in the repository (no check-then-write race).
+    if (!(await this.projects.insertWithinLimit(project, max))) return err(projectLimitReached(plan.name, max ?? -1));
     return ok(project);
   }
 }

@@ -5,6 +5,12 @@ export interface ProjectRepository {
   findById(id: string): Promise<Project | null>;
   listByCreator(creatorId: string): Promise<readonly Project[]>;
   insert(project: Project): Promise<void>;
+  /**
+   * Inserts the project only while its creator has fewer than `limit` active projects (null:
+   * no limit), as one atomic step — concurrent creations cannot exceed the limit. Returns false
+   * (and inserts nothing) when the limit is reached.
+   */
+  insertWithinLimit(project: Project, limit: number | null): Promise<boolean>;
   /** Replaces a stored project; fails with "Record with id {id} not found" when absent. */
   update(project: Project): Promise<void>;
   /** SPEC §7: count of active projects of a creator. */

@@ -162,6 +162,7 @@ describe('CheckPublishAllowed — SPEC §8 messages', () => {
         findById: (id) => kit.projects.findById(id),
         listByCreator: (id) => kit.projects.listByCreator(id),
         insert: (p) => kit.projects.insert(p),
+        insertWithinLimit: (p, limit) => kit.projects.insertWithinLimit(p, limit),
         update: (p) => kit.projects.update(p),
         countActiveByCreator: (id) => kit.projects.countActiveByCreator(id),
         countPublishedByCreator: (id) => kit.projects.countPublishedByCreator(id),

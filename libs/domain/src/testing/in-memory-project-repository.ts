@@ -24,6 +24,16 @@ export class InMemoryProjectRepository implements ProjectRepository {
     this.rows.set(project.id, project);
   }
 
+  async insertWithinLimit(project: Project, limit: number | null): Promise<boolean> {
+    await this.pause();
+    // Count and insert in one synchronous step: no interleaving between them.
+    const active = [...this.rows.values()].filter((p) => p.creatorId === project.creatorId && p.status === 'active').length;
+    if (limit !== null && active >= limit) return false;
+    if (this.rows.has(project.id)) throw new Error(`Project ${project.id} already exists`);
+    this.rows.set(project.id, project);
+    return true;
+  }
+
   async update(project: Project): Promise<void> {
     await this.pause();
     if (!this.rows.has(project.id)) throw new RecordNotFoundError(project.id);

@@ -39,6 +39,20 @@ export function projectRepositoryContract(name: string, makeHarness: () => Promi
       await h.close?.();
     });
 
+    it('inserts within a limit atomically: 20 concurrent creations under a limit of 3 make exactly 3', async () => {
+      const creator = await h.newCreator();
+      const attempts = Array.from({ length: 20 }, () => project(creator));
+      const results = await Promise.all(attempts.map((p) => h.projects.insertWithinLimit(p, 3)));
+      expect(results.filter(Boolean)).toHaveLength(3);
+      expect(await h.projects.countActiveByCreator(creator)).toBe(3);
+      // Deleted projects do not count; no limit means no limit.
+      const [first] = await h.projects.listByCreator(creator);
+      await h.projects.update({ ...(first as Project), status: 'deleted' });
+      expect(await h.projects.insertWithinLimit(project(creator), 3)).toBe(true);
+      expect(await h.projects.insertWithinLimit(project(creator), 3)).toBe(false);
+      expect(await h.projects.insertWithinLimit(project(creator), null)).toBe(true);
+    });
+
     it('stores a project and reads it back exactly', async () => {
       const creator = await h.newCreator();
       const p = await insert(project(creator, { name: 'Déjà Vu — café' }));
