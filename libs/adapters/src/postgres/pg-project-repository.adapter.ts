@@ -45,6 +45,24 @@ export class PgProjectRepository implements ProjectRepository {
     });
   }
 
+  /** Locks the creator's profile row, so concurrent publishes by one user are serialised. */
+  updateWithinPublishLimit(project: Project, limit: number | null): Promise<boolean> {
+    return this.tx.atomically(async (manager) => {
+      await manager.query('SELECT 1 FROM profiles WHERE id = $1 FOR UPDATE', [project.creatorId]);
+      if (limit !== null) {
+        const others = await manager.countBy(ProjectOrmEntity, {
+          creatorId: project.creatorId,
+          status: 'active',
+          domain: Not(IsNull()),
+          id: Not(project.id),
+        });
+        if (others >= limit) return false;
+      }
+      await this.update(project);
+      return true;
+    });
+  }
+
   async update(project: Project): Promise<void> {
     const { id, ...columns } = toProjectRow(project);
     const result = await this.tx.manager().update(ProjectOrmEntity, { id }, columns);

@@ -1,8 +1,8 @@
 import type { CheckPublishAllowed } from '../publishing/check-publish-allowed.use-case.js';
-import type { PublishError } from '../publishing/publishing.errors.js';
+import { type PublishError, publishLimitReached } from '../publishing/publishing.errors.js';
 import type { Clock } from '../shared/clock.port.js';
 import { type Result, err, ok } from '../shared/result.js';
-import type { Project } from './project.entity.js';
+import { type Project, isPublished } from './project.entity.js';
 import { type ProjectNotFound, projectNotFound } from './project.errors.js';
 import type { ProjectRepository } from './project-repository.port.js';
 
@@ -46,17 +46,23 @@ export class OwnedProjects {
   async update(userId: string, id: string, changes: ProjectChanges): Promise<Result<Project, ProjectNotFound | PublishError>> {
     const found = await this.find(userId, id);
     if (!found.ok) return found;
-    if (changes.domain !== undefined && changes.domain !== null) {
-      const allowed = await this.checkPublishAllowed.execute({ userId, projectId: id });
-      if (!allowed.ok) return allowed;
-    }
     const updated: Project = {
       ...found.value,
       ...(changes.name === undefined ? {} : { name: changes.name }),
       ...(changes.domain === undefined ? {} : { domain: changes.domain }),
       updatedAt: this.clock.now(),
     };
-    await this.projects.update(updated);
+    // Unpublishing, renaming, or moving an already-published project adds nothing to the count.
+    if (updated.domain === null || updated.status !== 'active' || changes.domain === undefined || isPublished(found.value)) {
+      await this.projects.update(updated);
+      return ok(updated);
+    }
+    // The check gives SPEC §8's answer; the write re-checks the count atomically, so two
+    // concurrent publishes cannot both take the last slot.
+    const allowed = await this.checkPublishAllowed.execute({ userId, projectId: id });
+    if (!allowed.ok) return allowed;
+    const limit = allowed.value.limit === 'unlimited' ? null : allowed.value.limit;
+    if (!(await this.projects.updateWithinPublishLimit(updated, limit))) return err(publishLimitReached(limit ?? 0));
     return ok(updated);
   }
 

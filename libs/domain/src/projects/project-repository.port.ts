@@ -11,6 +11,12 @@ export interface ProjectRepository {
    * (and inserts nothing) when the limit is reached.
    */
   insertWithinLimit(project: Project, limit: number | null): Promise<boolean>;
+  /**
+   * Replaces a stored project that gets (or keeps) a domain, only while its creator's *other*
+   * published projects number fewer than `limit` (null: no limit), as one atomic step. Returns
+   * false (nothing written) when the limit is reached.
+   */
+  updateWithinPublishLimit(project: Project, limit: number | null): Promise<boolean>;
   /** Replaces a stored project; fails with "Record with id {id} not found" when absent. */
   update(project: Project): Promise<void>;
   /** SPEC §7: count of active projects of a creator. */

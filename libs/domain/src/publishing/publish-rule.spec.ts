@@ -163,6 +163,7 @@ describe('CheckPublishAllowed — SPEC §8 messages', () => {
         listByCreator: (id) => kit.projects.listByCreator(id),
         insert: (p) => kit.projects.insert(p),
         insertWithinLimit: (p, limit) => kit.projects.insertWithinLimit(p, limit),
+        updateWithinPublishLimit: (p, limit) => kit.projects.updateWithinPublishLimit(p, limit),
         update: (p) => kit.projects.update(p),
         countActiveByCreator: (id) => kit.projects.countActiveByCreator(id),
         countPublishedByCreator: (id) => kit.projects.countPublishedByCreator(id),

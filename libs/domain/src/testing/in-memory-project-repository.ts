@@ -34,6 +34,15 @@ export class InMemoryProjectRepository implements ProjectRepository {
     return true;
   }
 
+  async updateWithinPublishLimit(project: Project, limit: number | null): Promise<boolean> {
+    await this.pause();
+    const others = [...this.rows.values()].filter((p) => p.creatorId === project.creatorId && p.id !== project.id && isPublished(p)).length;
+    if (limit !== null && others >= limit) return false;
+    if (!this.rows.has(project.id)) throw new RecordNotFoundError(project.id);
+    this.rows.set(project.id, project);
+    return true;
+  }
+
   async update(project: Project): Promise<void> {
     await this.pause();
     if (!this.rows.has(project.id)) throw new RecordNotFoundError(project.id);

@@ -53,6 +53,18 @@ export function projectRepositoryContract(name: string, makeHarness: () => Promi
       expect(await h.projects.insertWithinLimit(project(creator), null)).toBe(true);
     });
 
+    it('publishes within a limit atomically: 10 concurrent publishes under a limit of 2 make 2', async () => {
+      const creator = await h.newCreator();
+      const drafts = await Promise.all(Array.from({ length: 10 }, () => insert(project(creator))));
+      const results = await Promise.all(drafts.map((p, i) => h.projects.updateWithinPublishLimit({ ...p, domain: `app${i}.example.com` }, 2)));
+      expect(results.filter(Boolean)).toHaveLength(2);
+      expect(await h.projects.countPublishedByCreator(creator)).toBe(2);
+      // A published project may change its domain at the limit: it does not count against itself.
+      const published = (await h.projects.listByCreator(creator)).find((p) => p.domain !== null) as Project;
+      expect(await h.projects.updateWithinPublishLimit({ ...published, domain: 'moved.example.com' }, 2)).toBe(true);
+      expect(await h.projects.updateWithinPublishLimit({ ...published, domain: 'again.example.com' }, null)).toBe(true);
+    });
+
     it('stores a project and reads it back exactly', async () => {
       const creator = await h.newCreator();
       const p = await insert(project(creator, { name: 'Déjà Vu — café' }));
