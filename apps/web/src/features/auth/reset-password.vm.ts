@@ -4,6 +4,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { type Navigator, type SessionService, type Timers, TYPES } from '../../app/ports';
 import { authErrorMessage, retryAfterSeconds } from './auth-messages';
 import { CodeCooldowns } from './code-cooldown';
+import { TickingClock } from './ticking-clock';
 import { EMAIL_INVALID, isValidEmail, isValidPassword, PASSWORD_INVALID, passwordRules } from './credentials';
 import { PostSignInFlow } from './post-sign-in.flow';
 import { extractCode } from './verify.vm';
@@ -26,20 +27,19 @@ export class ResetPasswordVm {
   notice: string | null = null;
   /** The code was accepted (a session exists): a retry only changes the password. */
   codeAccepted = false;
-  now: number;
-  private stopTicking: (() => void) | null = null;
+  private readonly clock: TickingClock;
 
   constructor(
     @inject(TYPES.Session) private readonly session: SessionService,
     @inject(TYPES.Navigator) private readonly navigator: Navigator,
-    @inject(TYPES.Timers) private readonly timers: Timers,
+    @inject(TYPES.Timers) timers: Timers,
     @inject(PostSignInFlow) private readonly flow: PostSignInFlow,
     @inject(CodeCooldowns) private readonly cooldowns: CodeCooldowns,
   ) {
-    this.now = timers.now();
-    makeAutoObservable<ResetPasswordVm, 'session' | 'navigator' | 'timers' | 'flow' | 'cooldowns' | 'stopTicking'>(
+    this.clock = new TickingClock(timers);
+    makeAutoObservable<ResetPasswordVm, 'session' | 'navigator' | 'flow' | 'cooldowns' | 'clock'>(
       this,
-      { session: false, navigator: false, timers: false, flow: false, cooldowns: false, stopTicking: false },
+      { session: false, navigator: false, flow: false, cooldowns: false, clock: false },
       { autoBind: true },
     );
   }
@@ -49,18 +49,16 @@ export class ResetPasswordVm {
   }
 
   start(): void {
-    this.stopTicking?.();
-    this.now = this.timers.now();
-    this.stopTicking = this.timers.every(1000, () => this.tick());
+    this.clock.start();
   }
 
   dispose(): void {
-    this.stopTicking?.();
-    this.stopTicking = null;
+    this.clock.dispose();
   }
 
-  tick(): void {
-    this.now = this.timers.now();
+  /** The countdowns' clock, in ms since the epoch. */
+  get now(): number {
+    return this.clock.now;
   }
 
   get digits(): readonly string[] {
@@ -178,7 +176,7 @@ export class ResetPasswordVm {
     const sent = await this.session.requestPasswordReset(email);
     runInAction(() => {
       this.busy = false;
-      this.now = this.timers.now();
+      this.clock.tick();
       if (sent.ok) {
         this.cooldowns.markSent(email);
         this.step = 'reset';

@@ -4,6 +4,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { type Navigator, type SessionService, type Timers, TYPES } from '../../app/ports';
 import { authErrorMessage, retryAfterSeconds } from './auth-messages';
 import { CodeCooldowns } from './code-cooldown';
+import { TickingClock } from './ticking-clock';
 import { EMAIL_INVALID, isValidEmail } from './credentials';
 import { PostSignInFlow } from './post-sign-in.flow';
 
@@ -35,20 +36,19 @@ export class VerifyVm {
   error: string | null = null;
   notice: string | null = null;
   verified = false;
-  now: number;
-  private stopTicking: (() => void) | null = null;
+  private readonly clock: TickingClock;
 
   constructor(
     @inject(TYPES.Session) private readonly session: SessionService,
     @inject(TYPES.Navigator) private readonly navigator: Navigator,
-    @inject(TYPES.Timers) private readonly timers: Timers,
+    @inject(TYPES.Timers) timers: Timers,
     @inject(PostSignInFlow) private readonly flow: PostSignInFlow,
     @inject(CodeCooldowns) private readonly cooldowns: CodeCooldowns,
   ) {
-    this.now = timers.now();
-    makeAutoObservable<VerifyVm, 'session' | 'navigator' | 'timers' | 'flow' | 'cooldowns' | 'stopTicking'>(
+    this.clock = new TickingClock(timers);
+    makeAutoObservable<VerifyVm, 'session' | 'navigator' | 'flow' | 'cooldowns' | 'clock'>(
       this,
-      { session: false, navigator: false, timers: false, flow: false, cooldowns: false, stopTicking: false },
+      { session: false, navigator: false, flow: false, cooldowns: false, clock: false },
       { autoBind: true },
     );
   }
@@ -63,18 +63,16 @@ export class VerifyVm {
 
   /** Starts the countdown clock (call from an effect; `dispose` stops it). */
   start(): void {
-    this.stopTicking?.();
-    this.now = this.timers.now();
-    this.stopTicking = this.timers.every(1000, () => this.tick());
+    this.clock.start();
   }
 
   dispose(): void {
-    this.stopTicking?.();
-    this.stopTicking = null;
+    this.clock.dispose();
   }
 
-  tick(): void {
-    this.now = this.timers.now();
+  /** The countdowns' clock, in ms since the epoch. */
+  get now(): number {
+    return this.clock.now;
   }
 
   get digits(): readonly string[] {
@@ -158,7 +156,7 @@ export class VerifyVm {
     const sent = await this.session.resendCode(email);
     runInAction(() => {
       this.resending = false;
-      this.now = this.timers.now();
+      this.clock.tick();
       if (sent.ok) {
         this.cooldowns.markSent(email);
         this.code = '';
