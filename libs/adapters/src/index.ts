@@ -34,3 +34,6 @@ export * from './auth/external-access-token-verifier.adapter.js';
 export * from './payments/stripe-payment-gateway.adapter.js';
 export * from './payments/stripe-webhook-verifier.adapter.js';
 export * from './payments/local-payment-gateway.adapter.js';
+
+// Sandbox
+export * from './sandbox/local-sandbox-host.adapter.js';

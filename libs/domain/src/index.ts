@@ -69,6 +69,7 @@ export * from './builder/code-error.js';
 export * from './builder/error-scan.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/tree-ignore.js';
+export * from './sandbox/sandbox-path.js';
 export * from './ai/ai-assistant.port.js';
 export * from './mail/mailer.port.js';
 export * from './vector/vector-index.port.js';

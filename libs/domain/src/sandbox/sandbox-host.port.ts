@@ -84,9 +84,17 @@ export interface CommandResult {
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
-  /** The command was stopped at the timeout; exitCode is then the host's, not the command's. */
+  /** The command was stopped at the timeout; exitCode is then the host's (124), not the command's. */
   readonly timedOut: boolean;
+  /** stdout or stderr went over the host's output cap and ends with a truncation marker. */
+  readonly outputTruncated: boolean;
 }
+
+/**
+ * A command: a shell line (SPEC §7 run-command; the terminal) or an argument vector run without
+ * any shell. A host without a sandboxed shell runs a line only when it is plain words.
+ */
+export type SandboxCommand = string | readonly string[];
 
 /** SPEC §8: git commit/restore failures are answers (success false with a message), not throws. */
 export interface GitCommitResult {
@@ -99,18 +107,26 @@ export interface GitCommitResult {
 export interface GitRestoreResult {
   readonly success: boolean;
   readonly message: string;
+  /** The new commit that holds the restored files (restoring never rewrites history). */
+  readonly hash?: string;
 }
 
 /** One version in a project's history (builder "commits"), newest first in gitHistory. */
 export interface SandboxCommit {
   readonly hash: string;
   readonly message: string;
-  readonly committedAt: Date;
+  readonly date: Date;
+  /** Project-relative paths the commit added, changed or removed. */
+  readonly filesChanged: readonly string[];
 }
 
 /**
  * A per-project code sandbox: its files, its shell, its git history and its dev server
  * (SPEC §7 Sandbox). There is one sandbox per project, so `sandboxId` is the project id.
+ *
+ * Every path is resolved inside the project (resolveSandboxPath, then the host's own check after
+ * following symlinks); a refused path rejects with SandboxPathRefused (code SANDBOX.PATH_OUTSIDE,
+ * HTTP 400). An unknown or malformed sandbox id rejects as well.
  *
  * Methods reject on infrastructure failure (host unreachable, file missing). The SPEC §8
  * fallbacks — file operations answering false or an empty list, history failures answering
@@ -129,16 +145,23 @@ export interface SandboxHost {
   readDirectory(sandboxId: string, path: string, options?: ReadDirectoryOptions): Promise<readonly FileListEntry[]>;
   /** The entries under `path`, recursively; `ignore` defaults to TREE_IGNORE_LIST. */
   getTree(sandboxId: string, path: string, ignore?: readonly string[]): Promise<readonly FileTreeEntry[]>;
-  /** Runs a shell command; a non-zero exit or a timeout is a result, not a rejection. */
-  runCommand(sandboxId: string, command: string, options?: RunCommandOptions): Promise<CommandResult>;
+  /**
+   * Runs a command in the project, with the timeout (killing everything it started), an output cap
+   * and none of the host's secrets in its environment. A non-zero exit, a timeout or a command
+   * the host cannot run (no sandboxed shell) is a result, not a rejection.
+   */
+  runCommand(sandboxId: string, command: SandboxCommand, options?: RunCommandOptions): Promise<CommandResult>;
   /** Creates the folder and any missing parents; an existing folder is fine. */
   createDirectory(sandboxId: string, path: string): Promise<void>;
   /** Removes the sandbox and everything in it. */
   cleanup(sandboxId: string): Promise<void>;
-  /** Commits every change in the project. */
+  /** Commits every change in the project; nothing to commit is `success: false`. */
   gitCommit(sandboxId: string, message: string): Promise<GitCommitResult>;
   gitHistory(sandboxId: string): Promise<readonly SandboxCommit[]>;
-  /** Puts the project's files back as they were at `commitHash`. */
+  /**
+   * Puts the project's files back as they were at `commitHash`, as a new commit on top: later
+   * versions stay in the history (uncommitted changes are committed first, so nothing is lost).
+   */
   gitRestore(sandboxId: string, commitHash: string): Promise<GitRestoreResult>;
   /** Type-checks and lints the project; the AI-support folder is already left out (errorScanFrom). */
   findErrors(sandboxId: string): Promise<ErrorScan>;

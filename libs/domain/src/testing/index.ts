@@ -11,3 +11,4 @@ export * from './test-kit.js';
 export * from './auth/index.js';
 export * from './in-memory-payments.js';
 export * from './payment-event-builders.js';
+export * from './in-memory-sandbox-host.js';

@@ -7,3 +7,4 @@ export * from './auth-user-repository.contract.js';
 export * from './auth-one-time-code-store.contract.js';
 export * from './auth-session-store.contract.js';
 export * from './processed-payment-events.contract.js';
+export * from './sandbox-host.contract.js';

@@ -1,0 +1,528 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, lstat, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import {
+  type CommandResult,
+  DEFAULT_COMMAND_TIMEOUT_SECONDS,
+  DEFAULT_WORKING_DIR,
+  type FileListEntry,
+  type FileTreeEntry,
+  type GitCommitResult,
+  type GitRestoreResult,
+  type ErrorScan,
+  isValidSandboxId,
+  isWithinRoot,
+  matchesTreeIgnore,
+  type ReadDirectoryOptions,
+  resolveSandboxPath,
+  type RunCommandOptions,
+  type SandboxCommand,
+  type SandboxCommit,
+  type SandboxHost,
+  type SandboxInfo,
+  SandboxPathRefused,
+  sandboxPathOutside,
+  TREE_IGNORE_LIST,
+} from '@kiln/domain';
+
+/** Where the starter template lives in the repository (copied into every new sandbox). */
+export const STARTER_TEMPLATE_RELATIVE_DIR = 'libs/adapters/src/sandbox/starter';
+export const DEFAULT_BWRAP_PATH = '/usr/bin/bwrap';
+/** Per stream; more is dropped and a marker appended. */
+export const DEFAULT_OUTPUT_CAP_BYTES = 1024 * 1024;
+/** Exit code reported for a command stopped at its timeout (as coreutils' `timeout`). */
+export const TIMED_OUT_EXIT_CODE = 124;
+/** Exit code for a command the host refuses to run (shell syntax without a sandboxed shell). */
+export const NOT_RUNNABLE_EXIT_CODE = 126;
+
+const GIT_AUTHOR = { name: 'Kiln', email: 'builder@kiln.local' };
+/** Never committed: installed or generated files. */
+const GIT_EXCLUDES = ['node_modules/', 'dist/', 'build/', '.kiln-build/', '*.tsbuildinfo', ''].join('\n');
+const GIT_DIRS = '.kiln-git';
+const MAX_TREE_ENTRIES = 20_000;
+/** Largest file read-file (and read-directory with contents) returns. */
+export const MAX_READ_BYTES = 10 * 1024 * 1024;
+
+export interface LocalSandboxHostOptions {
+  /** Folder holding one folder per project (`DATA_DIR/sandboxes`). Created when missing. */
+  readonly root: string;
+  /** The starter template; default `<cwd>/libs/adapters/src/sandbox/starter`. */
+  readonly templateDir?: string;
+  /** bubblewrap binary; null disables it. Default /usr/bin/bwrap when that file exists. */
+  readonly bwrapPath?: string | null;
+  readonly outputCapBytes?: number;
+  /** PATH for commands; default the host's PATH (the only variable taken from it). */
+  readonly commandPath?: string;
+  /**
+   * Folders hidden (an empty tmpfs) inside bubblewrap besides the sandbox root: default the API's
+   * working directory and home, where its checkout, .env files and credentials live.
+   */
+  readonly hiddenPaths?: readonly string[];
+}
+
+type Mutex = Promise<unknown>;
+
+/**
+ * SandboxHost on the local machine: each project is a folder `${root}/<projectId>` made from the
+ * starter template, its git repository kept beside it in `${root}/.kiln-git/<projectId>` (out of
+ * reach of the project's own commands, so hooks and config cannot be planted). File operations
+ * resolve every path with the domain rule and again after realpath; commands run in bubblewrap
+ * when it is installed, with a timeout that kills the process group, an output cap and a clean
+ * environment. Dev servers and find-errors come in a later slice.
+ */
+export class LocalSandboxHost implements SandboxHost {
+  private readonly root: string;
+  private readonly templateDir: string;
+  private readonly bwrapPath: string | null;
+  private readonly outputCapBytes: number;
+  private readonly commandPath: string;
+  private readonly hiddenPaths: readonly string[];
+  private realRoot: Promise<string> | undefined;
+  private readonly locks = new Map<string, Mutex>();
+
+  constructor(options: LocalSandboxHostOptions) {
+    this.root = path.resolve(options.root);
+    this.templateDir = options.templateDir ?? path.resolve(process.cwd(), STARTER_TEMPLATE_RELATIVE_DIR);
+    this.bwrapPath =
+      options.bwrapPath === undefined ? (existsSync(DEFAULT_BWRAP_PATH) ? DEFAULT_BWRAP_PATH : null) : options.bwrapPath;
+    this.outputCapBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
+    this.commandPath = options.commandPath ?? process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin';
+    this.hiddenPaths = options.hiddenPaths ?? [process.cwd(), homedir()];
+  }
+
+  /** Whether shell lines run (inside bubblewrap); without it only argument vectors run. */
+  get isolated(): boolean {
+    return this.bwrapPath !== null;
+  }
+
+  async ensure(projectId: string): Promise<SandboxInfo> {
+    return this.serialised(projectId, async () => {
+      const dir = await this.projectDir(projectId);
+      let machineCreated = false;
+      if (!existsSync(dir)) {
+        try {
+          await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false });
+          await this.initRepository(projectId);
+        } catch (e) {
+          // Half a sandbox would later pass for a whole one: remove it so the next ensure retries.
+          await rm(dir, { recursive: true, force: true });
+          await rm(await this.gitDir(projectId), { recursive: true, force: true });
+          throw e;
+        }
+        machineCreated = true;
+      }
+      return {
+        status: 'created',
+        message: 'Sandbox files ready; the dev server is not started by this host yet',
+        appName: projectId,
+        projectId,
+        url: '',
+        ipv4Address: null,
+        ipv6Address: null,
+        machineCreated,
+      };
+    });
+  }
+
+  async readFile(sandboxId: string, requested: string): Promise<string> {
+    return this.readText(await this.resolve(sandboxId, requested));
+  }
+
+  async writeFile(sandboxId: string, requested: string, content: string): Promise<void> {
+    const file = await this.resolve(sandboxId, requested);
+    await mkdir(path.dirname(file), { recursive: true });
+    // The parents now exist: check again that none of them was a link out of the project.
+    const again = await this.resolve(sandboxId, requested);
+    await writeFile(again, content, 'utf8');
+  }
+
+  async deleteFile(sandboxId: string, requested: string): Promise<void> {
+    const relative = resolveSandboxPath(requested);
+    if (!relative.ok) throw new SandboxPathRefused(relative.error);
+    if (relative.value === '.') throw new Error('Refusing to delete the project root');
+    // Resolve the parent only: deleting a link removes the link, never what it points to.
+    const parent = await this.resolve(sandboxId, path.posix.dirname(relative.value));
+    const entry = path.join(parent, path.posix.basename(relative.value));
+    await lstat(entry); // a missing file rejects
+    await rm(entry, { recursive: true, force: true });
+  }
+
+  async createDirectory(sandboxId: string, requested: string): Promise<void> {
+    await mkdir(await this.resolve(sandboxId, requested), { recursive: true });
+    await this.resolve(sandboxId, requested);
+  }
+
+  async readDirectory(sandboxId: string, requested: string, options: ReadDirectoryOptions = {}): Promise<readonly FileListEntry[]> {
+    const dir = await this.resolve(sandboxId, requested);
+    const ignore = options.ignorePatterns ?? [];
+    const entries = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => !matchesTreeIgnore(e.name, ignore))
+      .map((e) => ({ name: e.name, type: e.isDirectory() ? ('directory' as const) : ('file' as const), isFile: e.isFile() }))
+      .sort(byTypeThenName);
+    const out: FileListEntry[] = [];
+    for (const e of entries) {
+      if (options.includeContents === true && e.isFile) {
+        out.push({ name: e.name, type: e.type, content: await this.readText(path.join(dir, e.name)) });
+      } else {
+        out.push({ name: e.name, type: e.type });
+      }
+    }
+    return out;
+  }
+
+  async getTree(sandboxId: string, requested: string, ignore: readonly string[] = TREE_IGNORE_LIST): Promise<readonly FileTreeEntry[]> {
+    const projectDir = await this.existingProjectDir(sandboxId);
+    const start = await this.resolve(sandboxId, requested);
+    let budget = MAX_TREE_ENTRIES;
+    const walk = async (dir: string): Promise<FileTreeEntry[]> => {
+      const entries = (await readdir(dir, { withFileTypes: true }))
+        .filter((e) => !matchesTreeIgnore(e.name, ignore))
+        .sort((a, b) => byTypeThenName(kind(a), kind(b)));
+      const out: FileTreeEntry[] = [];
+      for (const e of entries) {
+        if (--budget < 0) break;
+        const abs = path.join(dir, e.name);
+        const rel = path.relative(projectDir, abs);
+        // Symlinks are listed as files and never followed.
+        out.push(
+          e.isDirectory()
+            ? { name: e.name, type: 'directory', path: rel, children: await walk(abs) }
+            : { name: e.name, type: 'file', path: rel },
+        );
+      }
+      return out;
+    };
+    return walk(start);
+  }
+
+  async runCommand(sandboxId: string, command: SandboxCommand, options: RunCommandOptions = {}): Promise<CommandResult> {
+    const projectDir = await this.existingProjectDir(sandboxId);
+    const cwd = await this.resolve(sandboxId, options.workingDir ?? DEFAULT_WORKING_DIR);
+    if (!(await stat(cwd)).isDirectory()) return notRunnable(`Not a folder: ${options.workingDir ?? ''}`);
+    const timeoutMs = Math.max(1, options.timeoutSeconds ?? DEFAULT_COMMAND_TIMEOUT_SECONDS) * 1000;
+
+    let argv: readonly string[];
+    if (typeof command === 'string') {
+      if (this.bwrapPath !== null) argv = ['bash', '-c', command];
+      else {
+        const words = splitPlainWords(command);
+        if (words === null) {
+          return notRunnable('Shell syntax needs the sandboxed shell (bubblewrap), which is not installed on this host');
+        }
+        argv = words;
+      }
+    } else {
+      argv = command;
+    }
+    if (argv.length === 0 || argv[0] === '') return notRunnable('Empty command');
+
+    const env = { PATH: this.commandPath, HOME: projectDir, LANG: 'C.UTF-8' };
+    const [file, ...args] =
+      this.bwrapPath === null ? argv : [this.bwrapPath, ...(await this.bwrapArgs(projectDir, cwd)), '--', ...argv];
+    return this.spawnCapped(file as string, args, { cwd, env, timeoutMs });
+  }
+
+  async cleanup(sandboxId: string): Promise<void> {
+    await this.serialised(sandboxId, async () => {
+      const dir = await this.projectDir(sandboxId);
+      await rm(dir, { recursive: true, force: true });
+      await rm(await this.gitDir(sandboxId), { recursive: true, force: true });
+    });
+  }
+
+  async gitCommit(sandboxId: string, message: string): Promise<GitCommitResult> {
+    if (message.trim() === '') return { success: false, message: 'A commit message is required' };
+    return this.serialised(sandboxId, async () => {
+      try {
+        await this.existingProjectDir(sandboxId);
+        const hash = await this.commitAll(sandboxId, message);
+        return hash === null ? { success: false, message: 'Nothing to commit' } : { success: true, message, hash };
+      } catch (e) {
+        return { success: false, message: `Commit failed: ${errorText(e)}` };
+      }
+    });
+  }
+
+  async gitHistory(sandboxId: string): Promise<readonly SandboxCommit[]> {
+    await this.existingProjectDir(sandboxId);
+    const out = await this.git(sandboxId, ['log', '--no-color', '--format=%x1e%H%x1f%cI%x1f%s', '--name-only', '--no-renames']);
+    return out
+      .split('\x1e')
+      .filter((chunk) => chunk.trim() !== '')
+      .map((chunk) => {
+        const [header = '', ...files] = chunk.split('\n');
+        const [hash = '', date = '', subject = ''] = header.split('\x1f');
+        return { hash, message: subject, date: new Date(date), filesChanged: files.filter((f) => f !== '') };
+      });
+  }
+
+  async gitRestore(sandboxId: string, commitHash: string): Promise<GitRestoreResult> {
+    if (!/^[0-9a-f]{4,40}$/i.test(commitHash)) return { success: false, message: `Unknown version: ${commitHash}` };
+    return this.serialised(sandboxId, async () => {
+      try {
+        await this.existingProjectDir(sandboxId);
+        let target: string;
+        try {
+          target = (await this.git(sandboxId, ['rev-parse', '--verify', '--quiet', `${commitHash}^{commit}`])).trim();
+        } catch {
+          return { success: false, message: `Unknown version: ${commitHash}` };
+        }
+        const short = target.slice(0, 7);
+        await this.commitAll(sandboxId, `Changes before restoring ${short}`);
+        await this.git(sandboxId, ['read-tree', '--reset', '-u', target]);
+        const hash = await this.commitAll(sandboxId, `Restore version ${short}`);
+        if (hash === null) return { success: true, message: `Already at version ${short}` };
+        return { success: true, message: `Restored version ${short}`, hash };
+      } catch (e) {
+        return { success: false, message: `Restore failed: ${errorText(e)}` };
+      }
+    });
+  }
+
+  findErrors(_sandboxId: string): Promise<ErrorScan> {
+    return Promise.reject(new Error('find-errors is not implemented by LocalSandboxHost yet (issue 5, later slice)'));
+  }
+
+  restartDev(_sandboxId: string): Promise<void> {
+    return Promise.reject(new Error('Dev servers are not implemented by LocalSandboxHost yet (issue 5, later slice)'));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async readText(file: string): Promise<string> {
+    const info = await stat(file);
+    if (info.size > MAX_READ_BYTES) throw new Error(`File too large to read (${info.size} bytes, limit ${MAX_READ_BYTES})`);
+    return readFile(file, 'utf8');
+  }
+
+  private async sandboxRoot(): Promise<string> {
+    this.realRoot ??= (async () => {
+      await mkdir(this.root, { recursive: true });
+      return realpath(this.root);
+    })();
+    return this.realRoot;
+  }
+
+  private async projectDir(sandboxId: string): Promise<string> {
+    if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);
+    return path.join(await this.sandboxRoot(), sandboxId);
+  }
+
+  private async gitDir(sandboxId: string): Promise<string> {
+    if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);
+    return path.join(await this.sandboxRoot(), GIT_DIRS, sandboxId);
+  }
+
+  private async existingProjectDir(sandboxId: string): Promise<string> {
+    const dir = await this.projectDir(sandboxId);
+    const info = await lstat(dir).catch(() => null);
+    if (info === null || !info.isDirectory()) throw new Error(`No sandbox for project ${sandboxId}`);
+    return dir;
+  }
+
+  /**
+   * The absolute path for `requested`: the domain rule first, then the deepest part that exists
+   * on disk is realpath'd and must still be inside the project (symlinks pointing out are refused).
+   */
+  private async resolve(sandboxId: string, requested: string): Promise<string> {
+    const dir = await this.existingProjectDir(sandboxId);
+    const relative = resolveSandboxPath(requested);
+    if (!relative.ok) throw new SandboxPathRefused(relative.error);
+    const abs = relative.value === '.' ? dir : path.join(dir, relative.value);
+    let probe = abs;
+    let suffix = '';
+    for (;;) {
+      try {
+        const real = await realpath(probe);
+        if (!isWithinRoot(dir, real)) throw new SandboxPathRefused(sandboxPathOutside(requested, 'symlink-outside'));
+        return suffix === '' ? real : path.join(real, suffix);
+      } catch (e) {
+        if (e instanceof SandboxPathRefused) throw e;
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+        // A dangling symlink is refused outright: writing through it could land anywhere.
+        if ((await lstat(probe).catch(() => null))?.isSymbolicLink() === true) {
+          throw new SandboxPathRefused(sandboxPathOutside(requested, 'symlink-outside'));
+        }
+        if (probe === dir) throw e;
+        suffix = suffix === '' ? path.basename(probe) : path.join(path.basename(probe), suffix);
+        probe = path.dirname(probe);
+      }
+    }
+  }
+
+  private async bwrapArgs(projectDir: string, cwd: string): Promise<string[]> {
+    // Shallow before deep, so no tmpfs covers another; '/' and '/tmp' itself are never hidden.
+    const hidden = [await this.sandboxRoot(), ...this.hiddenPaths.map((p) => path.resolve(p))]
+      .filter((p) => !isWithinRoot(p, '/tmp'))
+      .sort((a, b) => a.length - b.length);
+    return [
+      '--ro-bind', '/', '/',
+      '--dev', '/dev',
+      '--proc', '/proc',
+      // /tmp first: the project folder may live under it and is bound on top afterwards.
+      '--tmpfs', '/tmp',
+      ...hidden.flatMap((p) => ['--tmpfs', p]),
+      '--bind', projectDir, projectDir,
+      '--unshare-all',
+      '--die-with-parent',
+      '--new-session',
+      '--chdir', cwd,
+    ]; // prettier-ignore
+  }
+
+  private spawnCapped(
+    file: string,
+    args: readonly string[],
+    { cwd, env, timeoutMs }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+  ): Promise<CommandResult> {
+    return new Promise((resolve) => {
+      const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const stdout = new CappedBuffer(this.outputCapBytes);
+      const stderr = new CappedBuffer(this.outputCapBytes);
+      let timedOut = false;
+      let settled = false;
+      const killGroup = () => {
+        if (child.pid === undefined) return;
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup();
+        // A process that left the group may still hold the pipes: stop reading them.
+        setTimeout(() => finish(null, 'SIGKILL'), 500).unref();
+      }, timeoutMs);
+      const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        killGroup(); // background children of a finished command do not outlive it
+        child.stdout.destroy();
+        child.stderr.destroy();
+        if (spawnError !== undefined) stderr.push(Buffer.from(`${spawnError.message}\n`));
+        const exitCode = timedOut ? TIMED_OUT_EXIT_CODE : spawnError !== undefined ? 127 : (code ?? (signal === null ? 1 : 128 + 9));
+        resolve({
+          exitCode,
+          stdout: stdout.text(),
+          stderr: timedOut ? `${stderr.text()}[stopped after ${timeoutMs / 1000} s]\n` : stderr.text(),
+          timedOut,
+          outputTruncated: stdout.truncated || stderr.truncated,
+        });
+      };
+      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+      child.on('error', (e) => finish(null, null, e));
+      child.on('close', (code, signal) => finish(code, signal));
+    });
+  }
+
+  private async initRepository(sandboxId: string): Promise<void> {
+    const gitDir = await this.gitDir(sandboxId);
+    await rm(gitDir, { recursive: true, force: true });
+    await mkdir(path.dirname(gitDir), { recursive: true });
+    await this.git(sandboxId, ['init', '--quiet', '--initial-branch=main']);
+    await mkdir(path.join(gitDir, 'info'), { recursive: true });
+    await writeFile(path.join(gitDir, 'info', 'exclude'), GIT_EXCLUDES, 'utf8');
+    await this.commitAll(sandboxId, 'Initial version');
+  }
+
+  /** Stages everything and commits; null when there was nothing to commit. */
+  private async commitAll(sandboxId: string, message: string): Promise<string | null> {
+    await this.git(sandboxId, ['add', '--all']);
+    const status = await this.git(sandboxId, ['status', '--porcelain']);
+    if (status.trim() === '') return null;
+    await this.git(sandboxId, ['commit', '--quiet', '--no-verify', '-m', message]);
+    return (await this.git(sandboxId, ['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** git with our own config only: the repository lives outside the project's reach. */
+  private async git(sandboxId: string, args: readonly string[]): Promise<string> {
+    const workTree = await this.projectDir(sandboxId);
+    const gitDir = await this.gitDir(sandboxId);
+    const env = {
+      PATH: this.commandPath,
+      HOME: workTree,
+      LANG: 'C.UTF-8',
+      GIT_DIR: gitDir,
+      GIT_WORK_TREE: workTree,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: GIT_AUTHOR.name,
+      GIT_AUTHOR_EMAIL: GIT_AUTHOR.email,
+      GIT_COMMITTER_NAME: GIT_AUTHOR.name,
+      GIT_COMMITTER_EMAIL: GIT_AUTHOR.email,
+      GIT_TERMINAL_PROMPT: '0',
+    };
+    const safe = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'core.quotePath=false'];
+    return new Promise((resolve, reject) => {
+      execFile('git', [...safe, ...args], { cwd: workTree, env, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`git ${args[0] ?? ''}: ${stderr.trim() || error.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+
+  /** One operation at a time per sandbox for creation and git (git's index lock). */
+  private serialised<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(sandboxId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const tail = next.catch(() => undefined);
+    this.locks.set(sandboxId, tail);
+    void tail.then(() => {
+      if (this.locks.get(sandboxId) === tail) this.locks.delete(sandboxId);
+    });
+    return next;
+  }
+}
+
+class CappedBuffer {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+  constructor(private readonly cap: number) {}
+  push(chunk: Buffer): void {
+    const room = this.cap - this.size;
+    if (room <= 0) {
+      this.truncated = true;
+      return;
+    }
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (kept.length < chunk.length) this.truncated = true;
+    this.chunks.push(kept);
+    this.size += kept.length;
+  }
+  text(): string {
+    const body = Buffer.concat(this.chunks).toString('utf8');
+    return this.truncated ? `${body}\n[output truncated at ${this.cap} bytes]\n` : body;
+  }
+}
+
+const kind = (e: { name: string; isDirectory(): boolean }) => ({ name: e.name, type: e.isDirectory() ? 'directory' : 'file' });
+
+function byTypeThenName(a: { name: string; type: string }, b: { name: string; type: string }): number {
+  if (a.type !== b.type) return a.type === 'directory' ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function notRunnable(reason: string): CommandResult {
+  return { exitCode: NOT_RUNNABLE_EXIT_CODE, stdout: '', stderr: `${reason}\n`, timedOut: false, outputTruncated: false };
+}
+
+/** Words of a plain command line ('ls -la src', quotes allowed); null when it needs a shell. */
+export function splitPlainWords(line: string): string[] | null {
+  if (/[|&;<>$`(){}*?[\]~!#\\\n]/.test(line)) return null;
+  const words: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (const m of line.matchAll(re)) words.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return words;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

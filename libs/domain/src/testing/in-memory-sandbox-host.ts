@@ -1,0 +1,228 @@
+import type { ErrorScan } from '../builder/error-scan.js';
+import type { Clock } from '../shared/clock.port.js';
+import { isValidSandboxId, resolveSandboxPath, SandboxPathRefused } from '../sandbox/sandbox-path.js';
+import {
+  type CommandResult,
+  DEFAULT_WORKING_DIR,
+  type FileListEntry,
+  type FileTreeEntry,
+  type GitCommitResult,
+  type GitRestoreResult,
+  type ReadDirectoryOptions,
+  type RunCommandOptions,
+  type SandboxCommit,
+  type SandboxHost,
+  type SandboxInfo,
+  TREE_IGNORE_LIST,
+} from '../sandbox/sandbox-host.port.js';
+import { matchesTreeIgnore } from '../sandbox/tree-ignore.js';
+import { FixedClock } from './fixed-clock.js';
+
+/** The starter files an in-memory sandbox begins with (a tiny stand-in for the real template). */
+export const IN_MEMORY_STARTER_FILES: Readonly<Record<string, string>> = Object.freeze({
+  'package.json': '{\n  "name": "kiln-starter",\n  "private": true\n}\n',
+  'index.html': '<!doctype html>\n<div id="root"></div>\n<script type="module" src="/src/main.tsx"></script>\n',
+  'tsconfig.json': '{ "compilerOptions": { "jsx": "react-jsx", "strict": true } }\n',
+  'src/main.tsx': "import { App } from './App';\n",
+  'src/App.tsx': 'export function App() {\n  return <h1>Welcome to your Kiln app</h1>;\n}\n',
+});
+
+interface StoredCommit extends SandboxCommit {
+  readonly files: ReadonlyMap<string, string>;
+}
+
+interface Sandbox {
+  files: Map<string, string>;
+  dirs: Set<string>;
+  commits: StoredCommit[]; // newest first
+}
+
+class FileMissing extends Error {
+  readonly code = 'ENOENT';
+}
+
+/**
+ * SandboxHost in memory: files in a Map, folders in a Set, git as snapshots. It cannot run
+ * commands: runCommand answers exit code 126 with a clear message. For use-case and view tests.
+ */
+export class InMemorySandboxHost implements SandboxHost {
+  private readonly sandboxes = new Map<string, Sandbox>();
+  private sequence = 0;
+
+  constructor(private readonly clock: Clock = new FixedClock()) {}
+
+  async ensure(projectId: string): Promise<SandboxInfo> {
+    this.checkId(projectId);
+    let machineCreated = false;
+    if (!this.sandboxes.has(projectId)) {
+      const sandbox: Sandbox = { files: new Map(Object.entries(IN_MEMORY_STARTER_FILES)), dirs: new Set(['src']), commits: [] };
+      this.sandboxes.set(projectId, sandbox);
+      this.commit(sandbox, 'Initial version');
+      machineCreated = true;
+    }
+    return {
+      status: 'created',
+      message: 'In-memory sandbox',
+      appName: projectId,
+      projectId,
+      url: '',
+      ipv4Address: null,
+      ipv6Address: null,
+      machineCreated,
+    };
+  }
+
+  async readFile(sandboxId: string, path: string): Promise<string> {
+    const { sandbox, rel } = this.at(sandboxId, path);
+    const text = sandbox.files.get(rel);
+    if (text === undefined) throw new FileMissing(`No such file: ${rel}`);
+    return text;
+  }
+
+  async writeFile(sandboxId: string, path: string, content: string): Promise<void> {
+    const { sandbox, rel } = this.at(sandboxId, path);
+    if (rel === '.' || sandbox.dirs.has(rel)) throw new Error(`Is a folder: ${rel}`);
+    this.addParents(sandbox, rel);
+    sandbox.files.set(rel, content);
+  }
+
+  async deleteFile(sandboxId: string, path: string): Promise<void> {
+    const { sandbox, rel } = this.at(sandboxId, path);
+    if (rel === '.') throw new Error('Refusing to delete the project root');
+    if (sandbox.files.delete(rel)) return;
+    if (!sandbox.dirs.has(rel)) throw new FileMissing(`No such file: ${rel}`);
+    for (const key of [...sandbox.files.keys()]) if (key.startsWith(`${rel}/`)) sandbox.files.delete(key);
+    for (const dir of [...sandbox.dirs]) if (dir === rel || dir.startsWith(`${rel}/`)) sandbox.dirs.delete(dir);
+  }
+
+  async createDirectory(sandboxId: string, path: string): Promise<void> {
+    const { sandbox, rel } = this.at(sandboxId, path);
+    if (rel === '.') return;
+    if (sandbox.files.has(rel)) throw new Error(`Is a file: ${rel}`);
+    this.addParents(sandbox, rel);
+    sandbox.dirs.add(rel);
+  }
+
+  async readDirectory(sandboxId: string, path: string, options: ReadDirectoryOptions = {}): Promise<readonly FileListEntry[]> {
+    const { sandbox, rel } = this.at(sandboxId, path);
+    return this.children(sandbox, rel)
+      .filter((e) => !matchesTreeIgnore(e.name, options.ignorePatterns ?? []))
+      .map((e) =>
+        e.type === 'file' && options.includeContents === true
+          ? { name: e.name, type: e.type, content: sandbox.files.get(e.path) ?? '' }
+          : { name: e.name, type: e.type },
+      );
+  }
+
+  async getTree(sandboxId: string, path: string, ignore: readonly string[] = TREE_IGNORE_LIST): Promise<readonly FileTreeEntry[]> {
+    const { sandbox, rel } = this.at(sandboxId, path);
+    const walk = (dir: string): FileTreeEntry[] =>
+      this.children(sandbox, dir)
+        .filter((e) => !matchesTreeIgnore(e.name, ignore))
+        .map((e) => (e.type === 'directory' ? { ...e, children: walk(e.path) } : e));
+    return walk(rel);
+  }
+
+  async runCommand(sandboxId: string, _command: string | readonly string[], options: RunCommandOptions = {}): Promise<CommandResult> {
+    this.at(sandboxId, options.workingDir ?? DEFAULT_WORKING_DIR);
+    return { exitCode: 126, stdout: '', stderr: 'The in-memory sandbox cannot run commands\n', timedOut: false, outputTruncated: false };
+  }
+
+  async cleanup(sandboxId: string): Promise<void> {
+    this.checkId(sandboxId);
+    this.sandboxes.delete(sandboxId);
+  }
+
+  async gitCommit(sandboxId: string, message: string): Promise<GitCommitResult> {
+    if (message.trim() === '') return { success: false, message: 'A commit message is required' };
+    const sandbox = this.sandboxes.get(sandboxId);
+    if (sandbox === undefined) return { success: false, message: `No sandbox for project ${sandboxId}` };
+    const hash = this.commit(sandbox, message);
+    return hash === null ? { success: false, message: 'Nothing to commit' } : { success: true, message, hash };
+  }
+
+  async gitHistory(sandboxId: string): Promise<readonly SandboxCommit[]> {
+    const sandbox = this.sandbox(sandboxId);
+    return sandbox.commits.map(({ hash, message, date, filesChanged }) => ({ hash, message, date, filesChanged }));
+  }
+
+  async gitRestore(sandboxId: string, commitHash: string): Promise<GitRestoreResult> {
+    const sandbox = this.sandboxes.get(sandboxId);
+    if (sandbox === undefined) return { success: false, message: `No sandbox for project ${sandboxId}` };
+    const target = /^[0-9a-f]{4,40}$/.test(commitHash) ? sandbox.commits.find((c) => c.hash.startsWith(commitHash)) : undefined;
+    if (target === undefined) return { success: false, message: `Unknown version: ${commitHash}` };
+    const short = target.hash.slice(0, 7);
+    this.commit(sandbox, `Changes before restoring ${short}`);
+    sandbox.files = new Map(target.files);
+    const hash = this.commit(sandbox, `Restore version ${short}`);
+    return hash === null
+      ? { success: true, message: `Already at version ${short}` }
+      : { success: true, message: `Restored version ${short}`, hash };
+  }
+
+  findErrors(_sandboxId: string): Promise<ErrorScan> {
+    return Promise.reject(new Error('The in-memory sandbox has no compiler'));
+  }
+
+  async restartDev(sandboxId: string): Promise<void> {
+    this.sandbox(sandboxId);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private checkId(sandboxId: string): void {
+    if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);
+  }
+
+  private sandbox(sandboxId: string): Sandbox {
+    this.checkId(sandboxId);
+    const sandbox = this.sandboxes.get(sandboxId);
+    if (sandbox === undefined) throw new Error(`No sandbox for project ${sandboxId}`);
+    return sandbox;
+  }
+
+  private at(sandboxId: string, path: string): { sandbox: Sandbox; rel: string } {
+    const sandbox = this.sandbox(sandboxId);
+    const resolved = resolveSandboxPath(path);
+    if (!resolved.ok) throw new SandboxPathRefused(resolved.error);
+    return { sandbox, rel: resolved.value };
+  }
+
+  private addParents(sandbox: Sandbox, rel: string): void {
+    const parts = rel.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (sandbox.files.has(dir)) throw new Error(`Not a folder: ${dir}`);
+      sandbox.dirs.add(dir);
+    }
+  }
+
+  /** Direct children of a folder, folders first, then by name. */
+  private children(sandbox: Sandbox, dir: string): FileTreeEntry[] {
+    if (dir !== '.' && !sandbox.dirs.has(dir)) throw new FileMissing(`No such folder: ${dir}`);
+    const prefix = dir === '.' ? '' : `${dir}/`;
+    const direct = (p: string) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/');
+    const entry = (p: string, type: 'file' | 'directory'): FileTreeEntry => ({ name: p.slice(prefix.length), type, path: p });
+    const dirs = [...sandbox.dirs].filter(direct).sort().map((p) => entry(p, 'directory'));
+    const files = [...sandbox.files.keys()].filter(direct).sort().map((p) => entry(p, 'file'));
+    return [...dirs, ...files];
+  }
+
+  /** Snapshots the files as a new commit; null when nothing changed since the last one. */
+  private commit(sandbox: Sandbox, message: string): string | null {
+    const previous = sandbox.commits[0]?.files ?? new Map<string, string>();
+    const changed = new Set<string>();
+    for (const [p, text] of sandbox.files) if (previous.get(p) !== text) changed.add(p);
+    for (const p of previous.keys()) if (!sandbox.files.has(p)) changed.add(p);
+    if (changed.size === 0) return null;
+    const hash = (++this.sequence).toString(16).padStart(40, '0');
+    sandbox.commits.unshift({
+      hash,
+      message,
+      date: this.clock.now(),
+      filesChanged: [...changed].sort(),
+      files: new Map(sandbox.files),
+    });
+    return hash;
+  }
+}
