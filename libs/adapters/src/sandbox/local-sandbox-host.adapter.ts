@@ -7,6 +7,7 @@ import {
   type CommandResult,
   DEFAULT_COMMAND_TIMEOUT_SECONDS,
   DEFAULT_WORKING_DIR,
+  type DevServerState,
   type FileListEntry,
   type FileTreeEntry,
   type GitCommitResult,
@@ -20,6 +21,7 @@ import {
   type RunCommandOptions,
   type SandboxCommand,
   type SandboxCommit,
+  type SandboxHostEvent,
   type SandboxHost,
   type SandboxInfo,
   SandboxPathRefused,
@@ -288,6 +290,16 @@ export class LocalSandboxHost implements SandboxHost {
   restartDev(_sandboxId: string): Promise<void> {
     return Promise.reject(new Error('Dev servers are not implemented by LocalSandboxHost yet (issue 5, later slice)'));
   }
+
+  devServer(_sandboxId: string): Promise<DevServerState> {
+    return Promise.reject(new Error('Dev servers are not implemented by LocalSandboxHost yet (issue 5, later slice)'));
+  }
+
+  subscribe(_listener: (event: SandboxHostEvent) => void): () => void {
+    return () => undefined;
+  }
+
+  async stopAll(): Promise<void> {}
 
   // ---------------------------------------------------------------------------------------------
 

@@ -78,7 +78,23 @@ export interface RunCommandOptions {
   readonly timeoutSeconds?: number;
   /** Relative to the project root; default DEFAULT_WORKING_DIR ('.'). */
   readonly workingDir?: string;
+  /** Called with output as it arrives (the terminal streams it); the result still holds all of it. */
+  readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
+
+/** The state of a sandbox's dev server, the process behind the live preview (SPEC §3 status). */
+export type DevServerStatus = 'stopped' | 'starting' | 'running' | 'failed';
+
+export interface DevServerState {
+  readonly status: DevServerStatus;
+  /** The loopback port the dev server listens on while starting or running; null otherwise. */
+  readonly port: number | null;
+  /** A short sentence for the builder's status line, e.g. 'Website is running'. */
+  readonly message: string;
+}
+
+/** Something that happened in a sandbox outside a request's own reply (the builder's realtime feed). */
+export type SandboxHostEvent = { readonly type: 'dev-server'; readonly sandboxId: string; readonly state: DevServerState };
 
 export interface CommandResult {
   readonly exitCode: number;
@@ -167,4 +183,15 @@ export interface SandboxHost {
   findErrors(sandboxId: string): Promise<ErrorScan>;
   /** Restarts the project's dev server (the live preview). */
   restartDev(sandboxId: string): Promise<void>;
+  /**
+   * The dev server's state, starting it when it is stopped (or failed) and the sandbox exists; it
+   * answers at once (status 'starting') rather than waiting. Every call counts as activity: a dev
+   * server nobody asked for during the host's idle time is stopped, and started again by the next
+   * call. Rejects when there is no sandbox.
+   */
+  devServer(sandboxId: string): Promise<DevServerState>;
+  /** Listens to dev-server state changes of every sandbox; returns the unsubscribe function. */
+  subscribe(listener: (event: SandboxHostEvent) => void): () => void;
+  /** Stops every dev server (API shutdown). */
+  stopAll(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { isValidSandboxId, resolveSandboxPath, SandboxPathRefused } from '../san
 import {
   type CommandResult,
   DEFAULT_WORKING_DIR,
+  type DevServerState,
   type FileListEntry,
   type FileTreeEntry,
   type GitCommitResult,
@@ -11,6 +12,7 @@ import {
   type ReadDirectoryOptions,
   type RunCommandOptions,
   type SandboxCommit,
+  type SandboxHostEvent,
   type SandboxHost,
   type SandboxInfo,
   TREE_IGNORE_LIST,
@@ -167,6 +169,18 @@ export class InMemorySandboxHost implements SandboxHost {
   async restartDev(sandboxId: string): Promise<void> {
     this.sandbox(sandboxId);
   }
+
+  /** There is no process in memory: a sandbox's "dev server" is running at once, on no port. */
+  async devServer(sandboxId: string): Promise<DevServerState> {
+    this.sandbox(sandboxId);
+    return { status: 'running', port: null, message: 'In-memory sandbox (no dev server)' };
+  }
+
+  subscribe(_listener: (event: SandboxHostEvent) => void): () => void {
+    return () => undefined;
+  }
+
+  async stopAll(): Promise<void> {}
 
   // ---------------------------------------------------------------------------------------------
 
