@@ -67,6 +67,8 @@ export * from './analytics/analytics-gate.js';
 export * from './analytics/analytics.port.js';
 export * from './builder/code-error.js';
 export * from './builder/error-scan.js';
+export * from './builder/console-log.js';
+export * from './builder/code-display.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/tree-ignore.js';
 export * from './sandbox/sandbox-path.js';
