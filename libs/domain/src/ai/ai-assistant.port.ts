@@ -1,73 +1,160 @@
-export type AiRole = 'system' | 'user' | 'assistant';
+import type { CodeError } from '../builder/code-error.js';
+import type { DomainError } from '../shared/domain-error.js';
+import type { FileOperation, OperationRefused } from './file-operation.js';
 
+/** One message of a project's chat, oldest first. */
 export interface AiMessage {
-  readonly role: AiRole;
+  readonly role: 'user' | 'assistant';
   readonly content: string;
 }
 
-/** A tool the assistant may call; `inputSchema` is a JSON Schema object describing its input. */
-export interface AiTool {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: Readonly<Record<string, unknown>>;
+/** A project file the assistant should read, with its text. */
+export interface ProjectFile {
+  readonly path: string;
+  readonly content: string;
 }
 
-export interface AiQueryOptions {
-  /** The model to use; the adapter's default when omitted. */
-  readonly model?: string;
-  readonly temperature?: number;
-  /** Standing instructions, kept apart from the conversation. */
-  readonly system?: string;
-  readonly tools?: readonly AiTool[];
-  /** Ask the provider to cache the tool definitions briefly (SPEC §7 "ephemeral cache control"). */
-  readonly cacheTools?: boolean;
-  /** 'json' asks for a single JSON document as the reply text. Default 'text'. */
-  readonly responseFormat?: 'text' | 'json';
-}
-
-export interface AiToolCall {
+/** Which model answers, for the builder's display and the usage records. */
+export interface AiModelInfo {
+  /** 'offline', 'anthropic', or the name of an OpenAI-compatible endpoint. */
+  readonly provider: string;
+  /** The provider's model id, e.g. 'claude-sonnet-4-5'; 'kiln-offline-1' for the offline generator. */
   readonly id: string;
-  readonly name: string;
-  readonly input: unknown;
+  /** True when no network is used (the deterministic offline generator). */
+  readonly offline: boolean;
+}
+
+/**
+ * Enough of an AbortSignal for the domain to pass one through (the domain has no host globals).
+ * A real AbortSignal fits.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 export interface AiUsage {
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Prompt tokens read from or written to the provider's prompt cache, when it reports them. */
+  readonly cacheReadTokens?: number;
+  readonly cacheWriteTokens?: number;
 }
 
-export interface AiReply {
-  readonly text: string;
-  readonly toolCalls: readonly AiToolCall[];
-  readonly usage?: AiUsage;
+/** The provider failed, refused, or the call was aborted. Streams report it as an 'error' event. */
+export type AiFailure = DomainError<'AI.PROVIDER_FAILED' | 'AI.ABORTED'> & {
+  /** The provider's HTTP status, when there was one. */
+  readonly status?: number;
+};
+
+/** A group of tasks in a plan (SPEC §7 stream-modules). */
+export interface PlannedModule {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+}
+
+/** One step of a plan (SPEC §7 stream-tasks); each is run with runTask and counts as one prompt. */
+export interface PlannedTask {
+  /** Stable within the plan; an assistant may encode what it needs to run the task in it. */
+  readonly id: string;
+  readonly moduleId: string;
+  readonly title: string;
+  readonly description: string;
+}
+
+export interface AiPlan {
+  /** 'build' makes a new app from the prompt; 'edit' changes the current one. */
+  readonly kind: 'build' | 'edit';
+  readonly modules: readonly PlannedModule[];
+  readonly tasks: readonly PlannedTask[];
+}
+
+export interface PlanInput {
+  /** What the person asked for. */
+  readonly prompt: string;
+  /** Every project-relative file path (the tree, TREE_IGNORE_LIST already applied). */
+  readonly tree: readonly string[];
+  /** The files that matter for the request (entry points, files the prompt names, …). */
+  readonly files: readonly ProjectFile[];
+  readonly history: readonly AiMessage[];
+  readonly signal?: AbortSignalLike;
 }
 
 /**
- * What a streamed query reports (SPEC §7: chunk, complete, error). A stream ends with exactly
- * one 'complete' or one 'error' event; nothing follows it.
+ * What planning reports: modules and tasks as they are decided, then exactly one 'done' (with
+ * the whole plan) or one 'error'; nothing follows either.
  */
-export type AiStreamEvent =
-  | { readonly type: 'chunk'; readonly text: string }
-  | { readonly type: 'complete'; readonly reply: AiReply }
-  | { readonly type: 'error'; readonly message: string };
+export type PlanEvent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'module'; readonly module: PlannedModule }
+  | { readonly type: 'task'; readonly task: PlannedTask }
+  | { readonly type: 'usage'; readonly usage: AiUsage }
+  | { readonly type: 'done'; readonly plan: AiPlan }
+  | { readonly type: 'error'; readonly error: AiFailure };
+
+export interface TaskInput {
+  /** The person's request for this turn. */
+  readonly prompt: string;
+  /** The planned task to do now; absent when the prompt is run as one task. */
+  readonly task?: PlannedTask;
+  /** The whole plan, so the assistant knows what other tasks will do. */
+  readonly plan?: AiPlan;
+  /** Every project-relative file path. */
+  readonly tree: readonly string[];
+  /** The relevant files with their current text: the assistant edits these. */
+  readonly files: readonly ProjectFile[];
+  readonly history: readonly AiMessage[];
+  /** Errors found after the previous round (a repair round). */
+  readonly previousErrors?: readonly CodeError[];
+  /**
+   * An edit of this file did not apply (its search text was missing or ambiguous): answer with
+   * the whole file (write_file), never another guess.
+   */
+  readonly needFullFile?: string;
+  readonly signal?: AbortSignalLike;
+}
+
+/**
+ * What running a task reports, in order: text as it is written, file operations as they are
+ * decided (validated and applied by the caller, see applyOperations), usage, then exactly one
+ * 'done' or one 'error'; nothing follows either. An operation the model wrote in a shape that
+ * cannot be read arrives as 'rejected_operation' and is never applied.
+ */
+export type AssistantEvent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'operation'; readonly operation: FileOperation }
+  | { readonly type: 'rejected_operation'; readonly tool: string; readonly error: OperationRefused }
+  | { readonly type: 'usage'; readonly usage: AiUsage }
+  | { readonly type: 'done'; readonly finishReason: 'stop' | 'length' | 'other' }
+  | { readonly type: 'error'; readonly error: AiFailure };
 
 export interface SummarizeOptions {
   /** What to keep, e.g. "the decisions about the data model". */
   readonly instruction?: string;
-  readonly system?: string;
+  readonly signal?: AbortSignalLike;
 }
 
 /**
- * The language model that writes and edits projects (SPEC §7 AI). The streamed module and task
- * generators (stream-modules, stream-tasks) are left out until the SPEC shows their payloads.
+ * The model that plans, writes and edits projects (SPEC §7 AI: query, summarize, enhance-prompt,
+ * stream-modules, stream-tasks). Provider-neutral: adapters exist for Anthropic, any
+ * OpenAI-compatible endpoint and a deterministic offline generator.
+ *
+ * Streams never throw for provider failures: they end with an 'error' event. The promise
+ * methods reject with an Error carrying an AiFailure in `cause`.
  */
 export interface AiAssistant {
-  /** One complete reply. Rejects when the provider cannot be reached or refuses the request. */
-  query(messages: readonly AiMessage[], options?: AiQueryOptions): Promise<AiReply>;
-  /** The reply as it is written. Provider failures arrive as an 'error' event, not a throw. */
-  stream(messages: readonly AiMessage[], options?: AiQueryOptions): AsyncIterable<AiStreamEvent>;
-  /** A shorter text carrying the conversation's substance. */
+  readonly model: AiModelInfo;
+  /** Splits a request into modules and tasks. */
+  plan(input: PlanInput): AsyncIterable<PlanEvent>;
+  /** Does one task (or the whole prompt): text and file operations. */
+  runTask(input: TaskInput): AsyncIterable<AssistantEvent>;
+  /** A shorter text carrying the conversation's substance (to keep long chats in context). */
   summarize(messages: readonly AiMessage[], options?: SummarizeOptions): Promise<string>;
-  /** Rewrites a person's prompt into a clearer one for the given project template. */
-  enhancePrompt(prompt: string, templateId: string): Promise<string>;
+  /** Rewrites a person's prompt into a clearer, more complete one (for the given template). */
+  enhancePrompt(prompt: string, templateId?: string, signal?: AbortSignalLike): Promise<string>;
 }
+
+export const aiFailure = (code: AiFailure['code'], message: string, status?: number): AiFailure =>
+  status === undefined ? { code, message } : { code, message, status };
