@@ -1,27 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sandboxHostContract } from '@kiln/domain/contracts';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost, MAX_READ_BYTES, splitPlainWords } from './local-sandbox-host.adapter.js';
+import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
 const hasBwrap = existsSync(DEFAULT_BWRAP_PATH);
+const CACHE_DIR = TEST_SANDBOX_CACHE_DIR;
 
-async function tempRoot(): Promise<{ root: string; close: () => Promise<void> }> {
-  const root = await mkdtemp(path.join(tmpdir(), 'kiln-sandboxes-'));
-  return { root, close: () => rm(root, { recursive: true, force: true }) };
-}
+const tempRoot = () => tempSandboxRoot();
 
 sandboxHostContract(`LocalSandboxHost (${hasBwrap ? 'bubblewrap' : 'no bubblewrap'})`, async () => {
   const { root, close } = await tempRoot();
-  return { host: new LocalSandboxHost({ root }), runsCommands: true, close };
+  return { host: new LocalSandboxHost({ root, cacheDir: CACHE_DIR }), runsCommands: true, close };
 });
 
 sandboxHostContract('LocalSandboxHost without bubblewrap (argument vectors only)', async () => {
   const { root, close } = await tempRoot();
-  return { host: new LocalSandboxHost({ root, bwrapPath: null }), runsCommands: true, close };
+  return { host: new LocalSandboxHost({ root, bwrapPath: null, cacheDir: CACHE_DIR }), runsCommands: true, close };
 });
 
 describe('LocalSandboxHost', () => {
@@ -37,7 +36,7 @@ describe('LocalSandboxHost', () => {
 
   beforeAll(async () => {
     ({ root, close } = await tempRoot());
-    host = new LocalSandboxHost({ root });
+    host = new LocalSandboxHost({ root, cacheDir: CACHE_DIR });
   });
   afterAll(async () => {
     await close();
@@ -96,6 +95,7 @@ describe('LocalSandboxHost', () => {
     const history = await host.gitHistory(id);
     expect(history.map((c) => c.message)).toEqual(['With a fake .git folder', 'Initial version']);
     expect(history[1]?.filesChanged).toEqual(expect.arrayContaining(['package.json', 'src/App.tsx', 'index.html']));
+    expect(history[1]?.filesChanged.some((f) => f.startsWith('node_modules'))).toBe(false);
   });
 
   it('gives commands none of the API secrets, only PATH, HOME (the project) and LANG', async () => {
@@ -124,7 +124,7 @@ describe('LocalSandboxHost', () => {
     ['with bubblewrap when installed', undefined],
     ['without bubblewrap', null],
   ] as const)('kills the whole process tree at the timeout, within the limit (%s)', async (_label, bwrapPath) => {
-    const killer = new LocalSandboxHost({ root, bwrapPath });
+    const killer = new LocalSandboxHost({ root, bwrapPath, cacheDir: CACHE_DIR });
     const id = await project();
     const marker = `60.${Date.now() % 100000}`;
     const started = performance.now();
@@ -141,7 +141,7 @@ describe('LocalSandboxHost', () => {
   });
 
   it('leaves nothing behind when creation fails, so the next ensure retries', async () => {
-    const broken = new LocalSandboxHost({ root, templateDir: path.join(root, 'no-such-template') });
+    const broken = new LocalSandboxHost({ root, templateDir: path.join(root, 'no-such-template'), cacheDir: null });
     await expect(broken.ensure('broken')).rejects.toThrow();
     expect(existsSync(path.join(root, 'broken'))).toBe(false);
     expect((await host.ensure('broken')).machineCreated).toBe(true);
@@ -192,7 +192,7 @@ describe('LocalSandboxHost', () => {
   it('without bubblewrap runs plain command lines as words and refuses shell syntax', async () => {
     const { root: bare, close: closeBare } = await tempRoot();
     try {
-      const plain = new LocalSandboxHost({ root: bare, bwrapPath: null });
+      const plain = new LocalSandboxHost({ root: bare, bwrapPath: null, cacheDir: CACHE_DIR });
       await plain.ensure('p');
       expect((await plain.runCommand('p', 'ls "src"')).stdout).toBe('App.tsx\nmain.tsx\n');
       const refused = await plain.runCommand('p', 'ls; cat /etc/passwd');

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, realpath, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import {
@@ -28,6 +28,7 @@ import {
   sandboxPathOutside,
   TREE_IGNORE_LIST,
 } from '@kiln/domain';
+import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 
 /** Where the starter template lives in the repository (copied into every new sandbox). */
 export const STARTER_TEMPLATE_RELATIVE_DIR = 'libs/adapters/src/sandbox/starter';
@@ -40,8 +41,8 @@ export const TIMED_OUT_EXIT_CODE = 124;
 export const NOT_RUNNABLE_EXIT_CODE = 126;
 
 const GIT_AUTHOR = { name: 'Kiln', email: 'builder@kiln.local' };
-/** Never committed: installed or generated files. */
-const GIT_EXCLUDES = ['node_modules/', 'dist/', 'build/', '.kiln-build/', '*.tsbuildinfo', ''].join('\n');
+/** Never committed: installed or generated files ('node_modules' without a slash: it is a link). */
+const GIT_EXCLUDES = ['node_modules', 'dist/', 'build/', '.kiln-build/', '*.tsbuildinfo', ''].join('\n');
 const GIT_DIRS = '.kiln-git';
 const MAX_TREE_ENTRIES = 20_000;
 /** Largest file read-file (and read-directory with contents) returns. */
@@ -62,6 +63,15 @@ export interface LocalSandboxHostOptions {
    * working directory and home, where its checkout, .env files and credentials live.
    */
   readonly hiddenPaths?: readonly string[];
+  /**
+   * Where the starter's dependencies are installed once and shared by every sandbox (each gets
+   * `node_modules` as a link into it); read-only inside bubblewrap. Default `<root>/../sandbox-cache`,
+   * beside the sandboxes folder (never inside it: that folder is hidden inside bubblewrap).
+   * null: sandboxes get no node_modules (nothing can build or serve them).
+   */
+  readonly cacheDir?: string | null;
+  /** The Vite launcher script; default `<cwd>/libs/adapters/src/sandbox/runtime/vite-launcher.mjs`. */
+  readonly launcherFile?: string;
 }
 
 type Mutex = Promise<unknown>;
@@ -81,6 +91,7 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly outputCapBytes: number;
   private readonly commandPath: string;
   private readonly hiddenPaths: readonly string[];
+  private readonly cache: StarterDependencyCache | null;
   private realRoot: Promise<string> | undefined;
   private readonly locks = new Map<string, Mutex>();
 
@@ -92,6 +103,24 @@ export class LocalSandboxHost implements SandboxHost {
     this.outputCapBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
     this.commandPath = options.commandPath ?? process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin';
     this.hiddenPaths = options.hiddenPaths ?? [process.cwd(), homedir()];
+    const cacheDir = options.cacheDir === undefined ? path.join(path.dirname(this.root), 'sandbox-cache') : options.cacheDir;
+    this.cache =
+      cacheDir === null
+        ? null
+        : new StarterDependencyCache({
+            cacheDir: path.resolve(cacheDir),
+            templateDir: this.templateDir,
+            launcherFile: options.launcherFile ?? path.resolve(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH),
+            commandPath: this.commandPath,
+          });
+  }
+
+  /**
+   * Installs the starter's dependencies into the shared cache unless they are there already (the
+   * API calls it at start-up so the first project does not wait for npm). ensure calls it too.
+   */
+  async prepareTemplate(): Promise<void> {
+    await this.cache?.prepare();
   }
 
   /** Whether shell lines run (inside bubblewrap); without it only argument vectors run. */
@@ -104,8 +133,12 @@ export class LocalSandboxHost implements SandboxHost {
       const dir = await this.projectDir(projectId);
       let machineCreated = false;
       if (!existsSync(dir)) {
+        // Before anything is written, so a failed install leaves no half sandbox behind.
+        const starter = await this.cache?.prepare();
         try {
-          await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false });
+          const templateModules = path.join(this.templateDir, 'node_modules');
+          await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false, filter: (src) => src !== templateModules });
+          if (starter !== undefined) await symlink(starter.nodeModules, path.join(dir, 'node_modules'), 'dir');
           await this.initRepository(projectId);
         } catch (e) {
           // Half a sandbox would later pass for a whole one: remove it so the next ensure retries.
@@ -114,6 +147,8 @@ export class LocalSandboxHost implements SandboxHost {
           throw e;
         }
         machineCreated = true;
+      } else if (this.cache !== null) {
+        await this.repairDependencyLink(dir);
       }
       return {
         status: 'created',
@@ -365,11 +400,28 @@ export class LocalSandboxHost implements SandboxHost {
     }
   }
 
+  /**
+   * An existing sandbox whose node_modules link is missing or dangling (the cache was removed)
+   * gets a link to the current starter's dependencies again. A real node_modules folder is left.
+   */
+  private async repairDependencyLink(dir: string): Promise<void> {
+    const link = path.join(dir, 'node_modules');
+    const info = await lstat(link).catch(() => null);
+    if (this.cache === null || (info !== null && (!info.isSymbolicLink() || (await stat(link).catch(() => null)) !== null))) return;
+    const starter = await this.cache.prepare();
+    if (info !== null) await unlink(link);
+    await symlink(starter.nodeModules, link, 'dir');
+  }
+
   private async bwrapArgs(projectDir: string, cwd: string): Promise<string[]> {
     // Shallow before deep, so no tmpfs covers another; '/' and '/tmp' itself are never hidden.
     const hidden = [await this.sandboxRoot(), ...this.hiddenPaths.map((p) => path.resolve(p))]
       .filter((p) => !isWithinRoot(p, '/tmp'))
       .sort((a, b) => a.length - b.length);
+    // The shared dependencies, read-only, bound after the tmpfs mounts that may cover the folder
+    // (it may live under /tmp, the API's checkout or the data folder).
+    const cacheDir = await this.cache?.realCacheDir();
+    const cache = cacheDir === undefined ? [] : ['--ro-bind', cacheDir, cacheDir];
     return [
       '--ro-bind', '/', '/',
       '--dev', '/dev',
@@ -377,6 +429,7 @@ export class LocalSandboxHost implements SandboxHost {
       // /tmp first: the project folder may live under it and is bound on top afterwards.
       '--tmpfs', '/tmp',
       ...hidden.flatMap((p) => ['--tmpfs', p]),
+      ...cache,
       '--bind', projectDir, projectDir,
       '--unshare-all',
       '--die-with-parent',

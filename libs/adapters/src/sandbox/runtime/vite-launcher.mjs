@@ -1,0 +1,123 @@
+// Kiln's launcher for a sandbox's Vite, run by LocalSandboxHost inside bubblewrap (copied into the
+// shared dependency cache so it is visible there):
+//
+//   node vite-launcher.mjs dev <projectRoot> <port>   the dev server behind the live preview
+//   node vite-launcher.mjs build <projectRoot>        a build for find-errors
+//
+// Vite is imported from the project's own node_modules. The project's vite.config is loaded (with
+// Vite's module runner, which writes no temporary file into the read-only shared node_modules),
+// but a last plugin puts back what Kiln relies on: the host and port, where Vite keeps its cache
+// and build output, and which files it may serve.
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** printed on stdout once the dev server listens */
+const READY_MARKER = 'KILN_DEV_SERVER_READY';
+/** printed on stdout (one JSON line) when the build fails */
+const BUILD_ERRORS_MARKER = 'KILN_BUILD_ERRORS';
+/** Kiln's temporary build folder (TEMP_BUILD_DIR in the domain), hidden from the tree and git. */
+const TEMP_BUILD_DIR = '.kiln-build';
+const CONFIG_FILES = ['vite.config.js', 'vite.config.mjs', 'vite.config.ts', 'vite.config.cjs', 'vite.config.mts', 'vite.config.cts'];
+
+const [mode, rootArg, portArg] = process.argv.slice(2);
+const root = realpathSync(path.resolve(rootArg ?? '.'));
+const cacheDir = path.join(root, TEMP_BUILD_DIR, 'vite');
+const outDir = path.join(root, TEMP_BUILD_DIR, 'dist');
+const configFile = CONFIG_FILES.map((name) => path.join(root, name)).find((file) => existsSync(file)) ?? false;
+// The shared, read-only dependency tree the project's node_modules links to.
+const nodeModules = existsSync(path.join(root, 'node_modules')) ? realpathSync(path.join(root, 'node_modules')) : null;
+
+const stripAnsi = (text) => String(text).replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+
+async function loadVite() {
+  const require = createRequire(path.join(root, 'package.json'));
+  return import(pathToFileURL(require.resolve('vite')).href);
+}
+
+/** Runs after the project's own plugins' config hooks: what it sets cannot be moved elsewhere. */
+function kilnLock(port) {
+  return {
+    name: 'kiln:lock',
+    enforce: 'post',
+    config(config) {
+      config.root = root;
+      // Never Vite's default node_modules/.vite: the shared node_modules is read-only.
+      config.cacheDir = cacheDir;
+      config.build ??= {};
+      config.build.outDir = outDir;
+      config.build.emptyOutDir = true;
+      if (port === undefined) return;
+      const server = (config.server ??= {});
+      server.host = '127.0.0.1';
+      server.port = port;
+      server.strictPort = true;
+      server.open = false;
+      server.middlewareMode = false;
+      delete server.https;
+      // The server listens on loopback only and is reached through the API's preview proxy, which
+      // forwards only the project's own preview host: any Host header may be accepted here.
+      server.allowedHosts = true;
+      // HMR: the client connects to the page's own host and port (the preview origin, through the
+      // proxy), so no websocket host, port, client port or path the project may have set survives.
+      const overlay = typeof server.hmr === 'object' && server.hmr !== null ? server.hmr.overlay : undefined;
+      server.hmr = server.hmr === false ? false : { overlay: overlay ?? true };
+      server.ws = server.ws === false ? false : {};
+      // Serve the project and its dependencies, nothing else.
+      server.fs = { ...(server.fs ?? {}), strict: true, allow: nodeModules === null ? [root] : [root, nodeModules] };
+    },
+  };
+}
+
+function common(port) {
+  return { root, configFile, configLoader: 'runner', cacheDir, clearScreen: false, plugins: [kilnLock(port)] };
+}
+
+async function dev() {
+  const port = Number(portArg);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`Bad port: ${portArg}`);
+  const { createServer } = await loadVite();
+  const server = await createServer({
+    ...common(port),
+    server: { host: '127.0.0.1', port, strictPort: true, allowedHosts: true },
+  });
+  await server.listen();
+  process.stdout.write(`${READY_MARKER} ${port}\n`);
+  const stop = () => {
+    server.close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** Rolldown reports { message, id?, loc?: { file?, line, column (0-based) } }, sometimes in `errors`. */
+function describeBuildError(e) {
+  const list = Array.isArray(e?.errors) && e.errors.length > 0 ? e.errors : [e];
+  return list.map((x) => ({
+    message: stripAnsi(x?.message ?? x),
+    id: typeof x?.id === 'string' ? x.id : undefined,
+    loc: x?.loc && typeof x.loc === 'object' ? { file: x.loc.file, line: x.loc.line, column: x.loc.column } : undefined,
+    plugin: typeof x?.plugin === 'string' ? x.plugin : undefined,
+  }));
+}
+
+async function build() {
+  const vite = await loadVite();
+  try {
+    await vite.build({ ...common(undefined), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  } catch (e) {
+    process.stdout.write(`${BUILD_ERRORS_MARKER} ${JSON.stringify(describeBuildError(e))}\n`);
+    process.stderr.write(`${stripAnsi(e?.message ?? e)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+try {
+  if (mode === 'dev') await dev();
+  else if (mode === 'build') await build();
+  else throw new Error(`Unknown mode: ${mode}`);
+} catch (e) {
+  process.stderr.write(`${stripAnsi(e?.stack ?? e?.message ?? e)}\n`);
+  process.exit(1);
+}
