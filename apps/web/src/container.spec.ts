@@ -16,6 +16,7 @@ import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
 import { SubscriptionStore } from './features/billing/subscription.store';
 import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
 import { CreationVm } from './features/creation/creation.vm';
+import { BuilderVm } from './features/builder/builder.vm';
 import { HomeVm } from './features/home/home.vm';
 import { PricingVm } from './features/pricing/pricing.vm';
 import { SettingsVm } from './features/settings/settings.vm';
@@ -51,6 +52,7 @@ describe('createContainer', () => {
     ['PricingVm', PricingVm],
     ['SettingsVm', SettingsVm],
     ['CreationVm', CreationVm],
+    ['BuilderVm', BuilderVm],
     ['BillingActionsVm', BillingActionsVm],
     ['CheckoutReturnFlow', CheckoutReturnFlow],
   ] as const)('resolves %s with all its ports', (_name, vm) => {
@@ -65,6 +67,13 @@ describe('createContainer', () => {
     expect(c.get(PostSignInFlow)).toBe(c.get(PostSignInFlow));
     expect(c.get(ReferralCapture)).toBe(c.get(ReferralCapture));
     expect(c.get(TYPES.Toasts)).toBe(c.get(TYPES.Toasts));
+  });
+
+  it('shares one sandbox API and one realtime feed client; each builder gets its own view-model', () => {
+    const c = container();
+    expect(c.get(TYPES.SandboxApi)).toBe(c.get(TYPES.SandboxApi));
+    expect(c.get(TYPES.SandboxFeed)).toBe(c.get(TYPES.SandboxFeed));
+    expect(c.get(BuilderVm)).not.toBe(c.get(BuilderVm));
   });
 
   it('shares one subscription state and one of each billing dialog across the app', () => {

@@ -2,7 +2,12 @@ import { Container } from 'inversify';
 import { FetchHttpClient } from './api/http';
 import { HttpProfileApi } from './api/profile.api';
 import { browserTimers } from './app/browser-timers';
-import { type HttpClient, type KeyValueStorage, type Navigator, type SessionService, type Timers, TYPES } from './app/ports';
+import { type BuilderPreferencesStore, type HttpClient, type KeyValueStorage, type Navigator, type SessionService, type Timers, TYPES } from './app/ports';
+import { HttpSandboxApi } from './api/sandbox.api';
+import { FetchSandboxFeed, type SandboxFeed, browserFeedScheduler } from './api/sandbox-feed';
+import { StoredBuilderPreferences } from './features/builder/builder-preferences';
+import { BuilderVm } from './features/builder/builder.vm';
+import { SandboxSetup } from './features/builder/sandbox-setup';
 import { AuthCallbackVm } from './features/auth/auth-callback.vm';
 import { CodeCooldowns } from './features/auth/code-cooldown';
 import { ConfirmVm } from './features/auth/confirm.vm';
@@ -65,6 +70,24 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind(TYPES.ProfileApi).to(HttpProfileApi).inSingletonScope();
   container.bind(TYPES.ProjectsApi).to(HttpProjectsApi).inSingletonScope();
   container.bind(CreationVm).toSelf();
+
+  // ── Builder: the sandbox API, its realtime feed, stored layout preferences ──────────────
+  container.bind(TYPES.SandboxApi).to(HttpSandboxApi).inSingletonScope();
+  container
+    .bind<SandboxFeed>(TYPES.SandboxFeed)
+    .toDynamicValue((context) => {
+      const session = context.get<SessionService>(TYPES.Session);
+      return new FetchSandboxFeed({
+        fetch: (input, init) => fetch(input, init),
+        accessToken: () => session.accessToken(),
+        scheduler: browserFeedScheduler,
+        log: (message, detail) => console.warn(message, detail),
+      });
+    })
+    .inSingletonScope();
+  container.bind<BuilderPreferencesStore>(TYPES.BuilderPreferences).to(StoredBuilderPreferences).inSingletonScope();
+  container.bind(SandboxSetup).toSelf().inSingletonScope();
+  container.bind(BuilderVm).toSelf();
 
   // ── Auth, routing, referral capture ─────────────────────────────────────────────────────
   container.bind(ReferralCapture).toSelf().inSingletonScope();

@@ -7,7 +7,10 @@ import { type Analytics, TYPES } from './app/ports';
 import {
   BrowserClipboard,
   ConsoleLogger,
+  CryptoIds,
+  FetchUrlProbe,
   MatchMediaColorScheme,
+  WindowMessageSource,
   WindowNavigation,
   readBrowserEnvironment,
 } from './app/browser.adapters';
@@ -44,6 +47,9 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   container.bind(UI_TYPES.Navigation).to(WindowNavigation).inSingletonScope();
   container.bind(UI_TYPES.ColorSchemeMedia).to(MatchMediaColorScheme).inSingletonScope();
   container.bind(UI_TYPES.Logger).to(ConsoleLogger).inSingletonScope();
+  container.bind(UI_TYPES.WindowMessages).to(WindowMessageSource).inSingletonScope();
+  container.bind(UI_TYPES.UrlProbe).to(FetchUrlProbe).inSingletonScope();
+  container.bind(UI_TYPES.Ids).to(CryptoIds).inSingletonScope();
 
   // App-wide stores: one instance shared by every view.
   container.bind(ToastStore).toSelf().inSingletonScope();

@@ -4,8 +4,12 @@ import type {
   BrowserEnvironment,
   Clipboard,
   ColorSchemeMedia,
+  Ids,
   Logger,
   Navigation,
+  UrlProbe,
+  WindowMessage,
+  WindowMessages,
 } from './ui-ports';
 
 @injectable()
@@ -69,5 +73,40 @@ export class ConsoleLogger implements Logger {
   }
   error(message: string, detail?: unknown): void {
     console.error(message, detail ?? '');
+  }
+}
+
+// ── Added by the builder ─────────────────────────────────────────────────────────────────────
+
+@injectable()
+export class WindowMessageSource implements WindowMessages {
+  subscribe(listener: (message: WindowMessage) => void): () => void {
+    if (typeof window === 'undefined') return () => undefined;
+    const onMessage = (event: MessageEvent) => listener({ origin: event.origin, data: event.data });
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }
+}
+
+/** SPEC §8 probe: an opaque no-cors request; any reply within 5 s means the address is reachable. */
+@injectable()
+export class FetchUrlProbe implements UrlProbe {
+  async isReachable(url: string): Promise<boolean> {
+    try {
+      await fetch(url, { mode: 'no-cors', cache: 'no-store', credentials: 'include', signal: AbortSignal.timeout(5000) });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+@injectable()
+export class CryptoIds implements Ids {
+  private sequence = 0;
+  next(): string {
+    if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+    this.sequence += 1;
+    return `id-${Date.now().toString(36)}-${this.sequence}`;
   }
 }

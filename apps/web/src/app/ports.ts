@@ -19,6 +19,10 @@ export const TYPES = {
   Timers: Symbol.for('Timers'),
   SavedPrompts: Symbol.for('SavedPrompts'),
   ProjectsApi: Symbol.for('ProjectsApi'),
+  // added with the builder
+  SandboxApi: Symbol.for('SandboxApi'),
+  SandboxFeed: Symbol.for('SandboxFeed'),
+  BuilderPreferences: Symbol.for('BuilderPreferencesStore'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */
@@ -115,6 +119,7 @@ export const STORAGE_KEYS = {
   savedPrompts: 'kiln.saved_prompts',
   colorMode: 'kiln.color_mode',
   returnTo: 'kiln.return_to',
+  builderPreferences: 'kiln.builder_preferences',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -193,4 +198,27 @@ export interface EnsureProfileResult {
   readonly profile: ProfileDto;
   readonly created: boolean;
   readonly referral: ReferralOutcome | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Added by the builder. Additions only.
+// ---------------------------------------------------------------------------------------------
+
+export type SidebarPosition = 'left' | 'right';
+/** The chat panel's two tabs (SPEC §2: default tab1). */
+export type ChatTab = 'tab1' | 'tab2';
+
+/** SPEC §9 stored preferences of the builder (saved prompts are kept by SavedPrompts). */
+export interface BuilderPreferences {
+  readonly sidebarPosition: SidebarPosition;
+  readonly sidebarVisible: boolean;
+  readonly chatTab: ChatTab;
+  /** Pixels. */
+  readonly chatWidth: number;
+}
+
+/** Where the builder's preferences live between visits (local storage in the browser). */
+export interface BuilderPreferencesStore {
+  load(): BuilderPreferences;
+  save(preferences: BuilderPreferences): void;
 }

@@ -9,6 +9,10 @@ export const UI_TYPES = {
   ColorSchemeMedia: Symbol.for('ColorSchemeMedia'),
   AnalyticsSink: Symbol.for('AnalyticsSink'),
   Logger: Symbol.for('Logger'),
+  // added with the builder
+  WindowMessages: Symbol.for('WindowMessages'),
+  UrlProbe: Symbol.for('UrlProbe'),
+  Ids: Symbol.for('Ids'),
 } as const;
 
 /** Writes text to the system clipboard; rejects when the browser refuses. */
@@ -49,4 +53,31 @@ export interface ColorSchemeMedia {
 export interface Logger {
   warn(message: string, detail?: unknown): void;
   error(message: string, detail?: unknown): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Added by the builder. Additions only.
+// ---------------------------------------------------------------------------------------------
+
+/** A `message` event posted to this window (the live preview's console bridge). */
+export interface WindowMessage {
+  /** The sender's origin, as the browser reports it (it cannot be forged by the sender). */
+  readonly origin: string;
+  readonly data: unknown;
+}
+
+/** The window's `message` events. */
+export interface WindowMessages {
+  /** Calls `listener` for every message; returns the unsubscribe function. */
+  subscribe(listener: (message: WindowMessage) => void): () => void;
+}
+
+/** SPEC §8: whether an address answers at all (any HTTP reply counts; a network failure does not). */
+export interface UrlProbe {
+  isReachable(url: string): Promise<boolean>;
+}
+
+/** Fresh unique ids (command ids of the terminal). */
+export interface Ids {
+  next(): string;
 }

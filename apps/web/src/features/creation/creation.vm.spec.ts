@@ -2,6 +2,9 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { ApiError, HOME_PROMPT_KEY, type SavedPrompts } from '../../app/ports';
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
+import { SandboxSetup } from '../builder/sandbox-setup';
+import { FakeSandboxApi, FakeUrlProbe } from '../builder/builder.fakes';
+import { RecordingLogger } from '../../testing/ui-fakes';
 import { CreationVm, projectNameFrom } from './creation.vm';
 
 class MemoryPrompts implements SavedPrompts {
@@ -19,7 +22,7 @@ class MemoryPrompts implements SavedPrompts {
 
 const project = (id: string, name: string): ProjectDto => ({ id, name, slug: 's', status: 'active', domain: null, created_at: '', updated_at: '' });
 
-function setUp(api: Partial<ProjectsApi>) {
+function setUp(api: Partial<ProjectsApi>, sandboxApi = new FakeSandboxApi(), probe = new FakeUrlProbe()) {
   const prompts = new MemoryPrompts();
   const navigations: string[] = [];
   const events: string[] = [];
@@ -30,8 +33,9 @@ function setUp(api: Partial<ProjectsApi>) {
     { navigate: (to) => navigations.push(to) },
     { pageView: () => undefined, track: (e) => events.push(e), purchase: () => undefined },
     { openFor: (error, fallback) => (upgrades.push([error instanceof ApiError ? error.status : error, fallback]), error instanceof ApiError && error.status === 402) },
+    new SandboxSetup(sandboxApi, probe, new RecordingLogger()),
   );
-  return { vm, prompts, navigations, events, upgrades };
+  return { vm, prompts, navigations, events, upgrades, sandboxApi, probe };
 }
 
 describe('CreationVm', () => {
@@ -74,5 +78,82 @@ describe('CreationVm', () => {
   it('names projects from the first words of the idea', () => {
     expect(projectNameFrom('  A   todo app.  ')).toBe('A todo app');
     expect(projectNameFrom('')).toBe('Untitled project');
+  });
+});
+
+describe('CreationVm sandbox initialisation (SPEC §4)', () => {
+  it('runs the three stages in order, showing each, then opens the builder', async () => {
+    const sandboxApi = new FakeSandboxApi();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const readDirectory = sandboxApi.readDirectory.bind(sandboxApi);
+    sandboxApi.readDirectory = async (id, path) => (await gate, readDirectory(id, path));
+    const t = setUp({}, sandboxApi);
+
+    const done = t.vm.init('p9');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.vm.setup).toEqual({ kind: 'running' });
+    expect(t.vm.stage).toBe(2);
+    expect(t.navigations).toEqual([]);
+
+    release();
+    await done;
+    expect(t.vm.stage).toBe(3);
+    expect(t.vm.setup).toEqual({ kind: 'done' });
+    expect(sandboxApi.calls).toEqual(['ensure', 'readDirectory .', 'getTree', 'findErrors']);
+    expect(t.navigations).toEqual(['/builder/p9']);
+  });
+
+  it('treats a sandbox whose address answers as running when ensure fails (SPEC §8)', async () => {
+    const sandboxApi = new FakeSandboxApi();
+    sandboxApi.failures.set('ensure', new ApiError('Request failed', 502, null, null));
+    const probe = new FakeUrlProbe(true);
+    const t = setUp({}, sandboxApi, probe);
+
+    await t.vm.init('p9');
+
+    expect(probe.probed).toEqual([sandboxApi.info_.url]);
+    expect(t.navigations).toEqual(['/builder/p9']);
+  });
+
+  it('stops at stage 1 with the error when the address does not answer either, and retries', async () => {
+    const sandboxApi = new FakeSandboxApi();
+    sandboxApi.failures.set('ensure', new ApiError('The sandbox host is not reachable', 503, null, null));
+    const t = setUp({}, sandboxApi, new FakeUrlProbe(false));
+
+    await t.vm.init('p9');
+    expect(t.vm.setup).toEqual({ kind: 'failed', message: 'The sandbox host is not reachable' });
+    expect(t.vm.stage).toBe(1);
+    expect(t.navigations).toEqual([]);
+
+    sandboxApi.failures.clear();
+    await t.vm.retrySetup();
+    expect(t.vm.setup).toEqual({ kind: 'done' });
+    expect(t.navigations).toEqual(['/builder/p9']);
+  });
+
+  it('goes on when reading the folder, the tree or the scan fails (empty list, zero counts)', async () => {
+    const sandboxApi = new FakeSandboxApi();
+    for (const method of ['readDirectory', 'getTree', 'findErrors'] as const) sandboxApi.failures.set(method, new Error('down'));
+    const t = setUp({}, sandboxApi);
+    await t.vm.init('p9');
+    expect(t.navigations).toEqual(['/builder/p9']);
+  });
+
+  it('sets the sandbox up once when StrictMode mounts twice, and not at all after leaving', async () => {
+    const sandboxApi = new FakeSandboxApi();
+    const t = setUp({}, sandboxApi);
+    const first = t.vm.init('p9');
+    t.vm.dispose();
+    const second = t.vm.init('p9');
+    await Promise.all([first, second]);
+    expect(sandboxApi.calls.filter((c) => c === 'ensure')).toHaveLength(1);
+    expect(t.navigations).toEqual(['/builder/p9']);
+
+    const left = setUp({}, new FakeSandboxApi());
+    const run = left.vm.init('p9');
+    left.vm.dispose();
+    await run;
+    expect(left.navigations).toEqual([]);
   });
 });

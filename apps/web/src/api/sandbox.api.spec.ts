@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { describe, expect, it } from '@jest/globals';
+import type { HttpClient, RequestOptions } from '../app/ports';
+import { HttpSandboxApi, sandboxPath } from './sandbox.api';
+
+/** Records each call and answers with `reply`. */
+class RecordingHttp implements HttpClient {
+  readonly calls: [string, string, unknown?][] = [];
+  reply: unknown = {};
+  async get<T>(path: string, _options?: RequestOptions): Promise<T> {
+    this.calls.push(['GET', path]);
+    return this.reply as T;
+  }
+  async post<T>(path: string, body?: unknown): Promise<T> {
+    this.calls.push(['POST', path, body]);
+    return this.reply as T;
+  }
+  async patch<T>(path: string, body?: unknown): Promise<T> {
+    this.calls.push(['PATCH', path, body]);
+    return this.reply as T;
+  }
+  async delete<T>(path: string): Promise<T> {
+    this.calls.push(['DELETE', path]);
+    return this.reply as T;
+  }
+}
+
+describe('HttpSandboxApi', () => {
+  it('calls every route of docs/sandbox-api.md', async () => {
+    const http = new RecordingHttp();
+    const api = new HttpSandboxApi(http);
+    const id = 'p1';
+    http.reply = { path: 'a', content: 'text' };
+    await expect(api.readFile(id, 'src/a b.ts')).resolves.toBe('text');
+    http.reply = {};
+    await api.ensure(id);
+    await api.info(id);
+    await api.writeFile(id, 'x.ts', '1');
+    await api.deleteFile(id, 'x.ts');
+    await api.readDirectory(id, '.', { includeContents: false, ignorePatterns: ['node_modules', '*.log'] });
+    await api.getTree(id);
+    await api.getTree(id, 'src', ['dist']);
+    await api.runCommand(id, { command: 'ls', command_id: 'c1' });
+    await api.createDirectory(id, 'src/new');
+    await api.cleanup(id);
+    await api.gitCommit(id, 'msg');
+    await api.gitHistory(id);
+    await api.gitRestore(id, 'abc');
+    await api.findErrors(id);
+    await api.restartDev(id);
+
+    expect(http.calls).toEqual([
+      ['GET', '/api/sandbox/p1/read-file?path=src%2Fa+b.ts'],
+      ['POST', '/api/sandbox/p1/ensure', undefined],
+      ['GET', '/api/sandbox/p1/info'],
+      ['POST', '/api/sandbox/p1/write-file', { path: 'x.ts', content: '1' }],
+      ['DELETE', '/api/sandbox/p1/delete-file?path=x.ts'],
+      ['GET', '/api/sandbox/p1/read-directory?path=.&include_contents=false&ignore_patterns=node_modules%2C*.log'],
+      ['GET', '/api/sandbox/p1/get-tree?path=.'],
+      ['GET', '/api/sandbox/p1/get-tree?path=src&ignore=dist'],
+      ['POST', '/api/sandbox/p1/run-command', { command: 'ls', command_id: 'c1' }],
+      ['POST', '/api/sandbox/p1/create-directory', { path: 'src/new' }],
+      ['DELETE', '/api/sandbox/p1/cleanup'],
+      ['POST', '/api/sandbox/p1/git/commit', { message: 'msg' }],
+      ['GET', '/api/sandbox/p1/git/history'],
+      ['POST', '/api/sandbox/p1/git/restore', { commitHash: 'abc' }],
+      ['POST', '/api/sandbox/p1/find-errors', {}],
+      ['POST', '/api/sandbox/p1/restart-dev', undefined],
+    ]);
+  });
+
+  it('encodes the project id', () => {
+    expect(sandboxPath('a/b', 'info')).toBe('/api/sandbox/a%2Fb/info');
+  });
+});

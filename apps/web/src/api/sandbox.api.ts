@@ -1,0 +1,191 @@
+// /api/sandbox/{id}/…: a project's sandbox — files, commands, git, error scan, dev server.
+// The wire contract is docs/sandbox-api.md; the names below keep its snake_case fields.
+import { inject, injectable } from 'inversify';
+import { type HttpClient, TYPES } from '../app/ports';
+
+/** SPEC §3 sandbox info as the API sends it; `url` is the preview address (with a preview token). */
+export interface SandboxInfoDto {
+  readonly status: string;
+  readonly message: string;
+  readonly app_name: string;
+  readonly project_id: string;
+  readonly url: string;
+  readonly ipv4_address: string | null;
+  readonly ipv6_address: string | null;
+  readonly machine_created: boolean;
+}
+
+export type SandboxStatusWord = 'stopped' | 'starting' | 'running' | 'failed';
+
+export interface SandboxStatusDto {
+  readonly status: SandboxStatusWord;
+  readonly message: string;
+  readonly url: string;
+}
+
+export interface FileListEntryDto {
+  readonly name: string;
+  readonly type: 'file' | 'directory';
+  readonly content?: string;
+}
+
+export interface FileTreeEntryDto {
+  readonly name: string;
+  readonly type: 'file' | 'directory';
+  readonly path: string;
+  readonly children?: readonly FileTreeEntryDto[];
+}
+
+export interface RunCommandInput {
+  readonly command: string;
+  /** Seconds; the API's default is 30 (SPEC §9). */
+  readonly timeout?: number;
+  readonly working_dir?: string;
+  /** Output is streamed on the realtime feed under this id. */
+  readonly command_id?: string;
+}
+
+export interface CommandResultDto {
+  readonly exit_code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timed_out: boolean;
+  readonly output_truncated: boolean;
+}
+
+export interface GitResultDto {
+  readonly success: boolean;
+  readonly message: string;
+  readonly hash?: string;
+}
+
+export interface CommitDto {
+  readonly hash: string;
+  readonly message: string;
+  /** ISO 8601. */
+  readonly date: string;
+  readonly files_changed: readonly string[];
+}
+
+export interface CodeErrorDto {
+  readonly message: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly severity: 'error' | 'warning';
+  readonly stack?: string;
+}
+
+export interface FindErrorsDto {
+  readonly errors: readonly CodeErrorDto[];
+  readonly error_count: number;
+  readonly warning_count: number;
+}
+
+export interface ReadDirectoryQuery {
+  readonly includeContents?: boolean;
+  readonly ignorePatterns?: readonly string[];
+}
+
+/**
+ * Every route of docs/sandbox-api.md. Methods reject with ApiError as the HTTP client does; the
+ * SPEC §8 fallbacks (empty lists, zero counts, toasts) are the view-models' policy.
+ */
+export interface SandboxApi {
+  ensure(projectId: string): Promise<SandboxInfoDto>;
+  info(projectId: string): Promise<SandboxInfoDto>;
+  readFile(projectId: string, path: string): Promise<string>;
+  writeFile(projectId: string, path: string, content: string): Promise<void>;
+  deleteFile(projectId: string, path: string): Promise<void>;
+  readDirectory(projectId: string, path: string, query?: ReadDirectoryQuery): Promise<readonly FileListEntryDto[]>;
+  /** Without `ignore` the API applies SPEC §9's tree ignore list. */
+  getTree(projectId: string, path?: string, ignore?: readonly string[]): Promise<readonly FileTreeEntryDto[]>;
+  runCommand(projectId: string, input: RunCommandInput): Promise<CommandResultDto>;
+  createDirectory(projectId: string, path: string): Promise<void>;
+  cleanup(projectId: string): Promise<void>;
+  gitCommit(projectId: string, message: string): Promise<GitResultDto>;
+  gitHistory(projectId: string): Promise<readonly CommitDto[]>;
+  gitRestore(projectId: string, commitHash: string): Promise<GitResultDto>;
+  findErrors(projectId: string): Promise<FindErrorsDto>;
+  restartDev(projectId: string): Promise<SandboxStatusDto>;
+}
+
+/** The path of a sandbox route with its query (values encoded, empty ones left out). */
+export function sandboxPath(projectId: string, route: string, query: Readonly<Record<string, string | undefined>> = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
+  const search = params.toString();
+  return `/api/sandbox/${encodeURIComponent(projectId)}/${route}${search === '' ? '' : `?${search}`}`;
+}
+
+@injectable()
+export class HttpSandboxApi implements SandboxApi {
+  constructor(@inject(TYPES.Http) private readonly http: HttpClient) {}
+
+  ensure(projectId: string): Promise<SandboxInfoDto> {
+    return this.http.post<SandboxInfoDto>(sandboxPath(projectId, 'ensure'));
+  }
+
+  info(projectId: string): Promise<SandboxInfoDto> {
+    return this.http.get<SandboxInfoDto>(sandboxPath(projectId, 'info'));
+  }
+
+  async readFile(projectId: string, path: string): Promise<string> {
+    const reply = await this.http.get<{ path: string; content: string }>(sandboxPath(projectId, 'read-file', { path }));
+    return reply.content;
+  }
+
+  async writeFile(projectId: string, path: string, content: string): Promise<void> {
+    await this.http.post(sandboxPath(projectId, 'write-file'), { path, content });
+  }
+
+  async deleteFile(projectId: string, path: string): Promise<void> {
+    await this.http.delete(sandboxPath(projectId, 'delete-file', { path }));
+  }
+
+  readDirectory(projectId: string, path: string, query: ReadDirectoryQuery = {}): Promise<readonly FileListEntryDto[]> {
+    return this.http.get<readonly FileListEntryDto[]>(
+      sandboxPath(projectId, 'read-directory', {
+        path,
+        include_contents: query.includeContents === undefined ? undefined : String(query.includeContents),
+        ignore_patterns: query.ignorePatterns === undefined ? undefined : query.ignorePatterns.join(','),
+      }),
+    );
+  }
+
+  getTree(projectId: string, path = '.', ignore?: readonly string[]): Promise<readonly FileTreeEntryDto[]> {
+    return this.http.get<readonly FileTreeEntryDto[]>(sandboxPath(projectId, 'get-tree', { path, ignore: ignore?.join(',') }));
+  }
+
+  runCommand(projectId: string, input: RunCommandInput): Promise<CommandResultDto> {
+    return this.http.post<CommandResultDto>(sandboxPath(projectId, 'run-command'), input);
+  }
+
+  async createDirectory(projectId: string, path: string): Promise<void> {
+    await this.http.post(sandboxPath(projectId, 'create-directory'), { path });
+  }
+
+  async cleanup(projectId: string): Promise<void> {
+    await this.http.delete(sandboxPath(projectId, 'cleanup'));
+  }
+
+  gitCommit(projectId: string, message: string): Promise<GitResultDto> {
+    return this.http.post<GitResultDto>(sandboxPath(projectId, 'git/commit'), { message });
+  }
+
+  gitHistory(projectId: string): Promise<readonly CommitDto[]> {
+    return this.http.get<readonly CommitDto[]>(sandboxPath(projectId, 'git/history'));
+  }
+
+  gitRestore(projectId: string, commitHash: string): Promise<GitResultDto> {
+    return this.http.post<GitResultDto>(sandboxPath(projectId, 'git/restore'), { commitHash });
+  }
+
+  findErrors(projectId: string): Promise<FindErrorsDto> {
+    return this.http.post<FindErrorsDto>(sandboxPath(projectId, 'find-errors'), {});
+  }
+
+  restartDev(projectId: string): Promise<SandboxStatusDto> {
+    return this.http.post<SandboxStatusDto>(sandboxPath(projectId, 'restart-dev'));
+  }
+}

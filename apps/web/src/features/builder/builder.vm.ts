@@ -1,0 +1,302 @@
+import { inject, injectable } from 'inversify';
+import { makeAutoObservable, runInAction } from 'mobx';
+import { ApiError, type BuilderPreferencesStore, type Timers, type Toasts, TYPES } from '../../app/ports';
+import { type Ids, type Logger, type Navigation, UI_TYPES, type WindowMessages } from '../../app/ui-ports';
+import type { ProjectsApi } from '../../api/projects.api';
+import type { SandboxApi, SandboxInfoDto } from '../../api/sandbox.api';
+import type { FeedConnection, FeedState, SandboxFeed, SandboxFeedEvent } from '../../api/sandbox-feed';
+import { BuilderPreferencesVm } from './builder-preferences';
+import { ConsoleVm } from './console.vm';
+import { ErrorsVm } from './errors.vm';
+import { FilesVm } from './files.vm';
+import { DEFAULT_DEVICE, type Device } from './preview';
+import { SandboxSetup } from './sandbox-setup';
+import { TerminalVm } from './terminal.vm';
+import { VersionsVm } from './versions.vm';
+
+export type BuilderTab = 'preview' | 'code';
+export type DockTab = 'terminal' | 'console';
+export type BuilderPhase = 'starting' | 'ready' | 'failed';
+
+/** The preview token lives 1 h (docs/sandbox-api.md): ask for a fresh address before it runs out. */
+export const PREVIEW_URL_MAX_AGE_MS = 50 * 60 * 1000;
+
+const STATUS_LABELS: Readonly<Record<string, string>> = {
+  running: 'Running',
+  starting: 'Starting',
+  stopped: 'Stopped',
+  failed: 'Failed',
+};
+
+export type StatusTone = 'success' | 'warning' | 'neutral' | 'destructive';
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : 'Request failed');
+
+/**
+ * /builder/:projectId. Starts the project's sandbox (SPEC §4 stage 1, with the §8 fallback),
+ * then keeps the screen in step with it through the realtime feed: status line, file tree and
+ * open files on files-changed, terminal output. Owns the smaller view-models of each panel.
+ */
+@injectable()
+export class BuilderVm {
+  projectId = '';
+  projectName = '';
+  phase: BuilderPhase = 'starting';
+  failure: string | null = null;
+  sandbox: SandboxInfoDto | null = null;
+  /** The dev server's state word and sentence (SPEC §3 sandbox status and message). */
+  status = 'starting';
+  statusMessage = 'Starting your sandbox';
+  feedState: FeedState = 'closed';
+
+  activeTab: BuilderTab = 'preview';
+  device: Device = DEFAULT_DEVICE;
+  fullscreen = false;
+  /** Bumped to reload the preview frame. */
+  previewKey = 0;
+  previewUrl: string | null = null;
+  dockOpen = true;
+  dockTab: DockTab = 'terminal';
+
+  readonly files: FilesVm;
+  readonly terminal: TerminalVm;
+  readonly versions: VersionsVm;
+  readonly console: ConsoleVm;
+  readonly errors: ErrorsVm;
+  readonly preferences: BuilderPreferencesVm;
+
+  private generation = 0;
+  private connection: FeedConnection | null = null;
+  private previewUrlAt = 0;
+
+  constructor(
+    @inject(TYPES.SandboxApi) private readonly api: SandboxApi,
+    @inject(TYPES.SandboxFeed) private readonly feed: SandboxFeed,
+    @inject(TYPES.ProjectsApi) private readonly projects: ProjectsApi,
+    @inject(SandboxSetup) private readonly setup: Pick<SandboxSetup, 'ensure'>,
+    @inject(TYPES.Toasts) toasts: Toasts,
+    @inject(TYPES.Timers) private readonly timers: Timers,
+    @inject(TYPES.BuilderPreferences) preferences: BuilderPreferencesStore,
+    @inject(UI_TYPES.WindowMessages) messages: WindowMessages,
+    @inject(UI_TYPES.Navigation) private readonly navigation: Navigation,
+    @inject(UI_TYPES.Ids) ids: Ids,
+    @inject(UI_TYPES.Logger) logger: Logger,
+  ) {
+    this.files = new FilesVm(api, toasts, logger);
+    this.terminal = new TerminalVm(api, ids, timers);
+    this.versions = new VersionsVm(api, toasts, timers, logger);
+    this.console = new ConsoleVm(messages, timers);
+    this.errors = new ErrorsVm(api, logger);
+    this.preferences = new BuilderPreferencesVm(preferences);
+    makeAutoObservable<BuilderVm, 'api' | 'feed' | 'projects' | 'setup' | 'timers' | 'navigation' | 'generation' | 'connection' | 'previewUrlAt'>(
+      this,
+      {
+        api: false,
+        feed: false,
+        projects: false,
+        setup: false,
+        timers: false,
+        navigation: false,
+        generation: false,
+        connection: false,
+        previewUrlAt: false,
+        files: false,
+        terminal: false,
+        versions: false,
+        console: false,
+        errors: false,
+        preferences: false,
+      },
+      { autoBind: true },
+    );
+  }
+
+  // ── Life cycle ───────────────────────────────────────────────────────────────────────────
+
+  /** Mounting the screen: start the sandbox, load the panels, listen to the feed and the preview. */
+  async start(projectId: string): Promise<void> {
+    this.dispose();
+    const generation = ++this.generation;
+    this.projectId = projectId;
+    this.files.setProject(projectId);
+    this.terminal.setProject(projectId);
+    this.versions.setProject(projectId, this.afterRestore);
+    this.errors.setProject(projectId);
+    this.console.start();
+    void this.loadProjectName(projectId, generation);
+    await this.startSandbox(generation);
+  }
+
+  /** Unmounting: the feed and the message listener stop; work still under way is ignored. */
+  dispose(): void {
+    this.generation += 1;
+    this.connection?.close();
+    this.connection = null;
+    this.console.stop();
+  }
+
+  /** The screen's retry after a failed start. */
+  retry(): Promise<void> {
+    return this.start(this.projectId);
+  }
+
+  private async loadProjectName(projectId: string, generation: number): Promise<void> {
+    try {
+      const project = await this.projects.get(projectId);
+      runInAction(() => {
+        if (generation === this.generation) this.projectName = project.name;
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        runInAction(() => {
+          if (generation !== this.generation) return;
+          this.phase = 'failed';
+          this.failure = 'This project does not exist, or it is not yours.';
+        });
+      }
+    }
+  }
+
+  private async startSandbox(generation: number): Promise<void> {
+    this.phase = 'starting';
+    this.failure = null;
+    this.status = 'starting';
+    this.statusMessage = 'Starting your sandbox';
+    let info: SandboxInfoDto;
+    try {
+      info = await this.setup.ensure(this.projectId);
+    } catch (error) {
+      runInAction(() => {
+        if (generation !== this.generation) return;
+        this.phase = 'failed';
+        this.failure = errorText(error);
+        this.status = 'failed';
+        this.statusMessage = errorText(error);
+      });
+      return;
+    }
+    if (generation !== this.generation) return;
+    runInAction(() => {
+      if (this.phase === 'failed') return; // the project itself is gone
+      this.sandbox = info;
+      this.setPreviewUrl(info.url);
+      this.status = info.status;
+      this.statusMessage = info.message;
+      this.phase = 'ready';
+    });
+    if ((this.phase as BuilderPhase) !== 'ready') return;
+    this.connection = this.feed.connect(this.projectId, {
+      onEvent: (event) => {
+        if (generation === this.generation) this.handle(event);
+      },
+      onState: (state) => {
+        if (generation === this.generation) runInAction(() => (this.feedState = state));
+      },
+    });
+    await Promise.all([this.files.loadTree(), this.versions.load()]);
+  }
+
+  private setPreviewUrl(url: string): void {
+    this.previewUrl = url === '' ? null : url;
+    this.previewUrlAt = this.timers.now();
+    this.console.setPreviewUrl(this.previewUrl);
+  }
+
+  /** One realtime event. */
+  handle(event: SandboxFeedEvent): void {
+    switch (event.type) {
+      case 'status':
+        this.status = event.data.status;
+        this.statusMessage = event.data.message;
+        if (this.previewUrl === null && event.data.url) this.setPreviewUrl(event.data.url);
+        return;
+      case 'files-changed':
+        void this.files.onFilesChanged(event.data.paths, event.data.reason);
+        if (event.data.reason === 'restore' || event.data.reason === 'command') void this.versions.load();
+        return;
+      case 'command-output':
+        this.terminal.onOutput(event.data);
+        return;
+      case 'command-exit':
+        this.terminal.onExit(event.data);
+        return;
+    }
+  }
+
+  /** After a restore: the tree, the open files and the preview show the restored project. */
+  private async afterRestore(): Promise<void> {
+    await Promise.all([this.files.loadTree(), this.files.refreshOpenFiles(), this.reloadPreview()]);
+  }
+
+  // ── Status line ──────────────────────────────────────────────────────────────────────────
+
+  get statusLabel(): string {
+    return STATUS_LABELS[this.status] ?? this.status.charAt(0).toUpperCase() + this.status.slice(1);
+  }
+
+  get statusTone(): StatusTone {
+    if (this.phase === 'failed' || this.status === 'failed') return 'destructive';
+    if (this.status === 'running') return 'success';
+    if (this.status === 'starting' || this.phase === 'starting') return 'warning';
+    return 'neutral';
+  }
+
+  /** The whole status line, as read out: 'Running: Website is running'. */
+  get statusText(): string {
+    return this.statusMessage ? `${this.statusLabel}: ${this.statusMessage}` : this.statusLabel;
+  }
+
+  // ── Tabs, preview, dock ──────────────────────────────────────────────────────────────────
+
+  setTab(tab: BuilderTab): void {
+    this.activeTab = tab;
+  }
+
+  setDevice(device: Device): void {
+    this.device = device;
+  }
+
+  toggleFullscreen(): void {
+    this.fullscreen = !this.fullscreen;
+  }
+
+  exitFullscreen(): void {
+    this.fullscreen = false;
+  }
+
+  /** Reloads the frame; an address older than the preview token's life is asked for again first. */
+  async reloadPreview(): Promise<void> {
+    if (this.projectId !== '' && this.timers.now() - this.previewUrlAt > PREVIEW_URL_MAX_AGE_MS) {
+      try {
+        const info = await this.api.info(this.projectId);
+        runInAction(() => {
+          this.sandbox = info;
+          this.setPreviewUrl(info.url);
+        });
+      } catch {
+        // Keep the old address: the preview's cookie may still be valid.
+      }
+    }
+    runInAction(() => (this.previewKey += 1));
+  }
+
+  openPreviewInNewTab(): void {
+    if (this.previewUrl !== null) this.navigation.openInNewWindow(this.previewUrl);
+  }
+
+  setDockTab(tab: DockTab): void {
+    this.dockTab = tab;
+    this.dockOpen = true;
+    if (tab === 'console') this.console.markSeen();
+  }
+
+  toggleDock(): void {
+    this.dockOpen = !this.dockOpen;
+  }
+
+  /** Opens the code tab on a file (an error's location, later the AI's edits). */
+  async openFile(path: string): Promise<void> {
+    this.activeTab = 'code';
+    await this.files.open(path);
+  }
+}
