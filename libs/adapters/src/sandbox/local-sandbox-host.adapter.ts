@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, readdir, readFile, realpath, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -28,6 +28,7 @@ import {
   sandboxPathOutside,
   TREE_IGNORE_LIST,
 } from '@kiln/domain';
+import { DevServers } from './dev-servers.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 
 /** Where the starter template lives in the repository (copied into every new sandbox). */
@@ -72,7 +73,16 @@ export interface LocalSandboxHostOptions {
   readonly cacheDir?: string | null;
   /** The Vite launcher script; default `<cwd>/libs/adapters/src/sandbox/runtime/vite-launcher.mjs`. */
   readonly launcherFile?: string;
+  /** A dev server without a devServer() call for this long is stopped (default 10 min). */
+  readonly idleStopMs?: number;
+  /** A dev server that does not listen within this long is stopped and 'failed' (default 2 min). */
+  readonly devServerStartTimeoutMs?: number;
+  /** Loopback ports for dev servers, inclusive (default: any free port the system picks). */
+  readonly devServerPortRange?: readonly [number, number];
 }
+
+export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
+export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
 
 type Mutex = Promise<unknown>;
 
@@ -82,7 +92,10 @@ type Mutex = Promise<unknown>;
  * reach of the project's own commands, so hooks and config cannot be planted). File operations
  * resolve every path with the domain rule and again after realpath; commands run in bubblewrap
  * when it is installed, with a timeout that kills the process group, an output cap and a clean
- * environment. Dev servers and find-errors come in a later slice.
+ * environment. The starter's dependencies are installed once into a shared cache and linked into
+ * each sandbox (StarterDependencyCache). Each active sandbox has a Vite dev server on a loopback
+ * port (DevServers), started by Kiln's launcher in bubblewrap with the network shared, stopped
+ * when idle; find-errors runs tsc and, when that is clean, a Vite build.
  */
 export class LocalSandboxHost implements SandboxHost {
   private readonly root: string;
@@ -92,6 +105,9 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly commandPath: string;
   private readonly hiddenPaths: readonly string[];
   private readonly cache: StarterDependencyCache | null;
+  private readonly launcherFile: string;
+  private readonly devServers: DevServers;
+  private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
   private realRoot: Promise<string> | undefined;
   private readonly locks = new Map<string, Mutex>();
 
@@ -104,15 +120,23 @@ export class LocalSandboxHost implements SandboxHost {
     this.commandPath = options.commandPath ?? process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin';
     this.hiddenPaths = options.hiddenPaths ?? [process.cwd(), homedir()];
     const cacheDir = options.cacheDir === undefined ? path.join(path.dirname(this.root), 'sandbox-cache') : options.cacheDir;
+    this.launcherFile = path.resolve(options.launcherFile ?? path.join(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH));
     this.cache =
       cacheDir === null
         ? null
         : new StarterDependencyCache({
             cacheDir: path.resolve(cacheDir),
             templateDir: this.templateDir,
-            launcherFile: options.launcherFile ?? path.resolve(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH),
+            launcherFile: this.launcherFile,
             commandPath: this.commandPath,
           });
+    this.devServers = new DevServers({
+      idleStopMs: options.idleStopMs ?? DEFAULT_IDLE_STOP_MS,
+      startTimeoutMs: options.devServerStartTimeoutMs ?? DEFAULT_DEV_SERVER_START_TIMEOUT_MS,
+      ...(options.devServerPortRange === undefined ? {} : { portRange: options.devServerPortRange }),
+      launch: (sandboxId, port) => this.launchDevServer(sandboxId, port),
+      onChange: (sandboxId, state) => this.emit({ type: 'dev-server', sandboxId, state }),
+    });
   }
 
   /**
@@ -255,13 +279,15 @@ export class LocalSandboxHost implements SandboxHost {
     }
     if (argv.length === 0 || argv[0] === '') return notRunnable('Empty command');
 
-    const env = { PATH: this.commandPath, HOME: projectDir, LANG: 'C.UTF-8' };
+    const env = this.commandEnv(projectDir);
     const [file, ...args] =
       this.bwrapPath === null ? argv : [this.bwrapPath, ...(await this.bwrapArgs(projectDir, cwd)), '--', ...argv];
     return this.spawnCapped(file as string, args, { cwd, env, timeoutMs });
   }
 
   async cleanup(sandboxId: string): Promise<void> {
+    await this.projectDir(sandboxId); // a malformed id rejects before anything happens
+    await this.devServers.remove(sandboxId);
     await this.serialised(sandboxId, async () => {
       const dir = await this.projectDir(sandboxId);
       await rm(dir, { recursive: true, force: true });
@@ -322,21 +348,63 @@ export class LocalSandboxHost implements SandboxHost {
     return Promise.reject(new Error('find-errors is not implemented by LocalSandboxHost yet (issue 5, later slice)'));
   }
 
-  restartDev(_sandboxId: string): Promise<void> {
-    return Promise.reject(new Error('Dev servers are not implemented by LocalSandboxHost yet (issue 5, later slice)'));
+  async restartDev(sandboxId: string): Promise<void> {
+    await this.existingProjectDir(sandboxId);
+    await this.devServers.restart(sandboxId);
   }
 
-  devServer(_sandboxId: string): Promise<DevServerState> {
-    return Promise.reject(new Error('Dev servers are not implemented by LocalSandboxHost yet (issue 5, later slice)'));
+  async devServer(sandboxId: string): Promise<DevServerState> {
+    await this.existingProjectDir(sandboxId);
+    return this.devServers.request(sandboxId);
   }
 
-  subscribe(_listener: (event: SandboxHostEvent) => void): () => void {
-    return () => undefined;
+  subscribe(listener: (event: SandboxHostEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
-  async stopAll(): Promise<void> {}
+  async stopAll(): Promise<void> {
+    await this.devServers.stopAll();
+  }
 
   // ---------------------------------------------------------------------------------------------
+
+  private emit(event: SandboxHostEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  }
+
+  /** What every process in a sandbox gets: none of the API's variables. */
+  private commandEnv(projectDir: string): NodeJS.ProcessEnv {
+    return { PATH: this.commandPath, HOME: projectDir, LANG: 'C.UTF-8' };
+  }
+
+  /** The launcher as seen from inside the sandbox: its copy in the dependency cache. */
+  private async launcher(): Promise<string> {
+    return (await this.cache?.prepare())?.launcher ?? this.launcherFile;
+  }
+
+  /**
+   * `vite-launcher.mjs dev <project> <port>`, in bubblewrap like a command but sharing the host's
+   * network namespace so the API's preview proxy can reach the loopback port; its own process
+   * group, so stopping kills everything it started.
+   */
+  private async launchDevServer(sandboxId: string, port: number): Promise<ChildProcess> {
+    const projectDir = await this.existingProjectDir(sandboxId);
+    const argv = [process.execPath, await this.launcher(), 'dev', projectDir, String(port)];
+    const [file, ...args] =
+      this.bwrapPath === null
+        ? argv
+        : [this.bwrapPath, ...(await this.bwrapArgs(projectDir, projectDir, { shareNetwork: true })), '--', ...argv];
+    return spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  }
 
   private async readText(file: string): Promise<string> {
     const info = await stat(file);
@@ -413,7 +481,7 @@ export class LocalSandboxHost implements SandboxHost {
     await symlink(starter.nodeModules, link, 'dir');
   }
 
-  private async bwrapArgs(projectDir: string, cwd: string): Promise<string[]> {
+  private async bwrapArgs(projectDir: string, cwd: string, { shareNetwork = false } = {}): Promise<string[]> {
     // Shallow before deep, so no tmpfs covers another; '/' and '/tmp' itself are never hidden.
     const hidden = [await this.sandboxRoot(), ...this.hiddenPaths.map((p) => path.resolve(p))]
       .filter((p) => !isWithinRoot(p, '/tmp'))
@@ -432,6 +500,8 @@ export class LocalSandboxHost implements SandboxHost {
       ...cache,
       '--bind', projectDir, projectDir,
       '--unshare-all',
+      // Dev servers only: the API must reach their loopback port (see docs/security.md).
+      ...(shareNetwork ? ['--share-net'] : []),
       '--die-with-parent',
       '--new-session',
       '--chdir', cwd,

@@ -1,0 +1,299 @@
+import type { ChildProcess } from 'node:child_process';
+import type { DevServerState } from '@kiln/domain';
+import { DEV_SERVER_READY_MARKER } from './error-output-parsers.js';
+import { acceptsConnections, allocateLoopbackPort } from './loopback-port.js';
+
+/** SPEC §8 wording for a reachable app. */
+export const DEV_SERVER_RUNNING_MESSAGE = 'Website is running';
+const TAIL_LINES = 30;
+const TAIL_CHARS = 4000;
+/** A dev server that lost the race for its port is started again on another one, this often. */
+const PORT_RETRIES = 2;
+
+export interface DevServersOptions {
+  /** A dev server nobody asked for during this long is stopped. */
+  readonly idleStopMs: number;
+  /** One that does not answer within this long is stopped and reported failed. */
+  readonly startTimeoutMs: number;
+  readonly portRange?: readonly [number, number];
+  /**
+   * Starts a sandbox's dev server listening on loopback `port`. The child must lead its own process
+   * group (spawned detached): stopping kills the group. stdout must carry the launcher's ready line.
+   */
+  readonly launch: (sandboxId: string, port: number) => Promise<ChildProcess>;
+  /** Every state change, in order. */
+  readonly onChange: (sandboxId: string, state: DevServerState) => void;
+}
+
+interface Entry {
+  state: DevServerState;
+  child: ChildProcess | null;
+  exited: Promise<void>;
+  idleTimer: NodeJS.Timeout | null;
+  startTimer: NodeJS.Timeout | null;
+  tail: string[];
+  /** Set when Kiln stops it, so its exit is not a failure. */
+  stopping: boolean;
+  portRetries: number;
+}
+
+const STOPPED: DevServerState = Object.freeze({ status: 'stopped', port: null, message: 'Dev server stopped' });
+
+/**
+ * One dev server process per sandbox: started on demand on a free loopback port, 'running' once
+ * the launcher says it listens and the port accepts connections, 'failed' (with the last lines it
+ * printed) when it exits on its own, stopped after `idleStopMs` without a request, on restart, on
+ * removal and on stopAll. Operations on one sandbox run one at a time.
+ */
+export class DevServers {
+  private readonly entries = new Map<string, Entry>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: DevServersOptions) {}
+
+  /** The state, starting the server when it is not starting or running; counts as activity. */
+  request(sandboxId: string): Promise<DevServerState> {
+    return this.serialised(sandboxId, async () => {
+      const entry = this.entries.get(sandboxId);
+      if (entry !== undefined && (entry.state.status === 'starting' || entry.state.status === 'running')) {
+        this.armIdleTimer(sandboxId, entry);
+        return entry.state;
+      }
+      return this.start(sandboxId, 0);
+    });
+  }
+
+  restart(sandboxId: string): Promise<DevServerState> {
+    return this.serialised(sandboxId, async () => {
+      await this.stopNow(sandboxId, STOPPED);
+      return this.start(sandboxId, 0);
+    });
+  }
+
+  /** Stops the server (if any) and forgets the sandbox. */
+  remove(sandboxId: string): Promise<void> {
+    return this.serialised(sandboxId, async () => {
+      await this.stopNow(sandboxId, STOPPED);
+      this.entries.delete(sandboxId);
+    });
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.serialised(id, () => this.stopNow(id, STOPPED))));
+  }
+
+  /** Ports held by servers that are starting or running. */
+  private portsInUse(): Set<number> {
+    const ports = new Set<number>();
+    for (const e of this.entries.values()) if (e.state.port !== null) ports.add(e.state.port);
+    return ports;
+  }
+
+  private async start(sandboxId: string, portRetries: number): Promise<DevServerState> {
+    const port = await allocateLoopbackPort(this.portsInUse(), this.options.portRange);
+    let resolveExited: () => void = () => undefined;
+    const entry: Entry = {
+      state: { status: 'starting', port, message: 'Starting the dev server' },
+      child: null,
+      exited: new Promise((resolve) => (resolveExited = resolve)),
+      idleTimer: null,
+      startTimer: null,
+      tail: [],
+      stopping: false,
+      portRetries,
+    };
+    this.entries.set(sandboxId, entry);
+    this.changed(sandboxId, entry);
+
+    let child: ChildProcess;
+    try {
+      child = await this.options.launch(sandboxId, port);
+    } catch (e) {
+      resolveExited();
+      this.fail(sandboxId, entry, `The dev server could not be started: ${e instanceof Error ? e.message : String(e)}`);
+      return entry.state;
+    }
+    entry.child = child;
+    trackGroup(child);
+
+    let ready = false;
+    const onLine = (line: string) => {
+      remember(entry, line);
+      if (!ready && line.startsWith(`${DEV_SERVER_READY_MARKER} `)) {
+        ready = true;
+        void this.confirmRunning(sandboxId, entry, port);
+      }
+    };
+    lines(child.stdout, onLine);
+    lines(child.stderr, (line) => remember(entry, line));
+    let gone = false;
+    const onGone = (reason: string) => {
+      if (gone) return;
+      gone = true;
+      untrackGroup(child);
+      clearTimers(entry);
+      resolveExited();
+      if (entry.stopping || this.entries.get(sandboxId) !== entry) return;
+      const output = tailText(entry);
+      if (entry.state.status === 'starting' && entry.portRetries < PORT_RETRIES && /EADDRINUSE|already in use/i.test(output)) {
+        void this.serialised(sandboxId, async () => {
+          if (this.entries.get(sandboxId) === entry) await this.start(sandboxId, entry.portRetries + 1);
+        });
+        return;
+      }
+      this.fail(sandboxId, entry, `The dev server ${reason}${output === '' ? '' : `:\n${output}`}`);
+    };
+    child.once('error', (e) => {
+      remember(entry, e.message);
+      killGroup(child);
+      onGone('could not be started');
+    });
+    child.once('close', (code, signal) => onGone(`stopped (${signal ?? `exit code ${code ?? '?'}`})`));
+
+    entry.startTimer = setTimeout(() => {
+      if (entry.state.status !== 'starting' || this.entries.get(sandboxId) !== entry) return;
+      entry.stopping = true;
+      killGroup(child);
+      this.fail(sandboxId, entry, `The dev server did not start within ${Math.round(this.options.startTimeoutMs / 1000)} s:\n${tailText(entry)}`);
+    }, this.options.startTimeoutMs);
+    entry.startTimer.unref();
+    this.armIdleTimer(sandboxId, entry);
+    return entry.state;
+  }
+
+  private async confirmRunning(sandboxId: string, entry: Entry, port: number): Promise<void> {
+    for (let i = 0; i < 20; i++) {
+      if (this.entries.get(sandboxId) !== entry || entry.state.status !== 'starting') return;
+      if (await acceptsConnections(port)) {
+        if (this.entries.get(sandboxId) !== entry || entry.state.status !== 'starting') return;
+        if (entry.startTimer !== null) clearTimeout(entry.startTimer);
+        entry.state = { status: 'running', port, message: DEV_SERVER_RUNNING_MESSAGE };
+        this.changed(sandboxId, entry);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private fail(sandboxId: string, entry: Entry, message: string): void {
+    clearTimers(entry);
+    entry.state = { status: 'failed', port: null, message };
+    this.changed(sandboxId, entry);
+  }
+
+  private async stopNow(sandboxId: string, state: DevServerState): Promise<void> {
+    const entry = this.entries.get(sandboxId);
+    if (entry === undefined) return;
+    clearTimers(entry);
+    const wasActive = entry.state.status === 'starting' || entry.state.status === 'running';
+    entry.stopping = true;
+    if (entry.child !== null) {
+      killGroup(entry.child);
+      await Promise.race([entry.exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+    }
+    if (wasActive) {
+      entry.state = state;
+      this.changed(sandboxId, entry);
+    }
+  }
+
+  private armIdleTimer(sandboxId: string, entry: Entry): void {
+    if (entry.idleTimer !== null) clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(() => {
+      void this.serialised(sandboxId, async () => {
+        if (this.entries.get(sandboxId) !== entry) return;
+        const minutes = this.options.idleStopMs / 60_000;
+        const idle = minutes >= 1 ? `${Math.round(minutes)} min` : `${Math.round(this.options.idleStopMs / 1000)} s`;
+        await this.stopNow(sandboxId, { status: 'stopped', port: null, message: `Stopped after ${idle} without activity` });
+      });
+    }, this.options.idleStopMs);
+    entry.idleTimer.unref();
+  }
+
+  private changed(sandboxId: string, entry: Entry): void {
+    this.options.onChange(sandboxId, entry.state);
+  }
+
+  private serialised<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(sandboxId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const tail = next.catch(() => undefined);
+    this.locks.set(sandboxId, tail);
+    void tail.then(() => {
+      if (this.locks.get(sandboxId) === tail) this.locks.delete(sandboxId);
+    });
+    return next;
+  }
+}
+
+function clearTimers(entry: Entry): void {
+  if (entry.idleTimer !== null) clearTimeout(entry.idleTimer);
+  if (entry.startTimer !== null) clearTimeout(entry.startTimer);
+  entry.idleTimer = null;
+  entry.startTimer = null;
+}
+
+function remember(entry: Entry, line: string): void {
+  const clean = line.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').trimEnd();
+  if (clean === '' || clean.startsWith(`${DEV_SERVER_READY_MARKER} `)) return;
+  entry.tail.push(clean);
+  if (entry.tail.length > TAIL_LINES) entry.tail.shift();
+}
+
+function tailText(entry: Entry): string {
+  const text = entry.tail.join('\n');
+  return text.length > TAIL_CHARS ? `…${text.slice(-TAIL_CHARS)}` : text;
+}
+
+function lines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {
+  if (stream === null) return;
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      onLine(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+    }
+    if (pending.length > 64 * 1024) pending = pending.slice(-64 * 1024);
+  });
+  stream.on('end', () => {
+    if (pending !== '') onLine(pending);
+  });
+}
+
+// Process groups of every dev server this process started, killed if it exits without stopAll.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  liveGroups.add(child.pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const pid of liveGroups) {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+}
+
+function untrackGroup(child: ChildProcess): void {
+  if (child.pid !== undefined) liveGroups.delete(child.pid);
+}
+
+/** The whole group: bubblewrap (whose sandbox dies with it) or the launcher and its children. */
+export function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,286 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DevServerState, SandboxHostEvent } from '@kiln/domain';
+import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
+import { acceptsConnections } from './loopback-port.js';
+import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
+
+const hasBwrap = existsSync(DEFAULT_BWRAP_PATH);
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function get(port: number, urlPath: string, host?: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, host === undefined ? {} : { headers: { host } });
+  return { status: response.status, body: await response.text() };
+}
+
+/** Processes whose command line mentions the folder (the launcher gets the project path). */
+function processesMentioning(dir: string): string[] {
+  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(dir) && !line.startsWith('ps '));
+}
+
+describe.each([
+  ['in bubblewrap', undefined],
+  ['without bubblewrap', null],
+] as const)('LocalSandboxHost dev servers (%s)', (_label, bwrapPath) => {
+  if (bwrapPath === undefined && !hasBwrap) return;
+  let root: string;
+  let close: () => Promise<void>;
+  let host: LocalSandboxHost;
+  const events: SandboxHostEvent[] = [];
+  const statesOf = (id: string) => events.filter((e) => e.sandboxId === id).map((e) => e.state.status);
+  const running = (id: string) =>
+    waitFor(`${id} running`, async () => {
+      const state = await host.devServer(id);
+      if (state.status === 'failed') throw new Error(state.message);
+      return state.status === 'running' ? state : undefined;
+    });
+
+  beforeAll(async () => {
+    ({ root, close } = await tempSandboxRoot());
+    host = new LocalSandboxHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR, bwrapPath, idleStopMs: 60_000 });
+    host.subscribe((e) => events.push(e));
+    await host.prepareTemplate();
+  }, 120_000);
+  afterAll(async () => {
+    await host.stopAll();
+    await close();
+  });
+
+  it('answers starting at once with a port, then runs and serves the starter (cold start timed)', async () => {
+    const id = 'dev-a';
+    await host.ensure(id);
+    const started = performance.now();
+    const first = await host.devServer(id);
+    const answeredIn = performance.now() - started;
+    expect(first).toMatchObject({ status: 'starting' });
+    expect(first.port).toEqual(expect.any(Number));
+    expect(answeredIn).toBeLessThan(1000);
+
+    const state = await running(id);
+    expect(state).toEqual({ status: 'running', port: first.port, message: 'Website is running' });
+    const port = state.port as number;
+    const index = await waitFor('index.html', async () => {
+      const r = await get(port, '/');
+      return r.status === 200 ? r : undefined;
+    });
+    const firstOk = performance.now() - started;
+    expect(index.body).toContain('<div id="root"></div>');
+    expect(index.body).toContain('/src/main.tsx');
+    const app = await get(port, '/src/App.tsx');
+    expect(app.status).toBe(200);
+    expect(app.body).toContain('Welcome to your Kiln app');
+    // Dependencies come pre-bundled from Vite's cache in the project, not the shared node_modules.
+    const main = await get(port, '/src/main.tsx');
+    expect(main.body).toContain('/.kiln-build/vite/deps/');
+    expect(existsSync(path.join(root, id, '.kiln-build', 'vite'))).toBe(true);
+    expect(statesOf(id)).toEqual(['starting', 'running']);
+    expect(await host.devServer(id)).toEqual(state); // no second server
+    process.stdout.write(`dev server (${_label}): starting answered in ${answeredIn.toFixed(0)} ms, first 200 after ${firstOk.toFixed(0)} ms\n`);
+  }, 60_000);
+
+  it('accepts the preview host name (the proxy forwards it) and serves nothing outside the project', async () => {
+    const { port } = (await running('dev-a')) as DevServerState & { port: number };
+    const viaProxy = await get(port, '/', 'dev-a.preview.localhost:3000');
+    expect(viaProxy.status).toBe(200);
+    expect((await get(port, '/@fs/etc/passwd')).status).toBe(403);
+  }, 60_000);
+
+  it('serves a changed src/App.tsx and pushes the change to the HMR client (timed)', async () => {
+    const id = 'dev-a';
+    const { port } = (await running(id)) as DevServerState & { port: number };
+    await get(port, '/src/main.tsx');
+    await get(port, '/src/App.tsx');
+    const client = await get(port, '/@vite/client');
+    const token = /const wsToken = "([^"]*)"/.exec(client.body)?.[1];
+    expect(token).toBeDefined();
+    // The HMR client connects to the page's own host and port (the preview origin via the proxy).
+    expect(client.body).toContain('const hmrPort = null;');
+
+    const listener = spawn(
+      process.execPath,
+      [
+        '--experimental-websocket',
+        '-e',
+        `const ws = new WebSocket(process.argv[1], 'vite-hmr');
+         ws.onmessage = (m) => console.log(m.data);
+         ws.onerror = (e) => { console.error(String(e.message ?? e)); process.exit(1); };`,
+        `ws://127.0.0.1:${port}/?token=${token ?? ''}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let received = '';
+    listener.stdout.on('data', (c: Buffer) => (received += c.toString()));
+    try {
+      await waitFor('HMR connection', () => (received.includes('"connected"') ? true : undefined), 10_000);
+      const written = performance.now();
+      await host.writeFile(id, 'src/App.tsx', 'export function App() {\n  return <h1>Changed by the test</h1>;\n}\n');
+      const message = await waitFor('HMR update', () => {
+        const line = received.split('\n').find((l) => /"type":"(update|full-reload)"/.test(l));
+        return line === undefined ? undefined : line;
+      });
+      const hmrMs = performance.now() - written;
+      expect(message).toContain('/src/App.tsx');
+      const app = await get(port, '/src/App.tsx');
+      expect(app.body).toContain('Changed by the test');
+      process.stdout.write(`dev server (${_label}): write → HMR message in ${hmrMs.toFixed(0)} ms\n`);
+    } finally {
+      listener.kill();
+    }
+  }, 60_000);
+
+  it('keeps the port and host it was given whatever vite.config says, and passes on no secrets', async () => {
+    const id = 'dev-config';
+    await host.ensure(id);
+    await host.writeFile(
+      id,
+      'vite.config.ts',
+      `import react from '@vitejs/plugin-react';
+import { writeFileSync } from 'node:fs';
+import { defineConfig } from 'vite';
+
+writeFileSync('env-seen.json', JSON.stringify(Object.keys(process.env)));
+export default defineConfig({
+  plugins: [react()],
+  cacheDir: 'node_modules/.vite',
+  server: { host: '0.0.0.0', port: 4321, strictPort: false, hmr: { clientPort: 443, port: 24678 } },
+});
+`,
+    );
+    process.env['STRIPE_SECRET_KEY'] = 'sk_test_secret';
+    let state: DevServerState;
+    try {
+      state = await running(id);
+    } finally {
+      delete process.env['STRIPE_SECRET_KEY'];
+    }
+    expect(state.port).not.toBe(4321);
+    expect((await get(state.port as number, '/src/App.tsx')).body).toContain('Welcome to your Kiln app');
+    expect(await acceptsConnections(4321, 300)).toBe(false);
+    expect((await get(state.port as number, '/@vite/client')).body).toContain('const hmrPort = null;');
+    const seen = JSON.parse(await readFile(path.join(root, id, 'env-seen.json'), 'utf8')) as string[];
+    expect(seen).not.toContain('STRIPE_SECRET_KEY');
+    expect(seen).not.toContain('DATABASE_URL');
+    expect(seen).toEqual(expect.arrayContaining(['PATH', 'HOME']));
+  }, 60_000);
+
+  it('reports failed with the error when the dev server cannot start, and starts again once fixed', async () => {
+    const id = 'dev-broken';
+    await host.ensure(id);
+    await host.writeFile(id, 'vite.config.ts', "throw new Error('kiln-broken-config');\n");
+    await host.devServer(id);
+    const failed = await waitFor('failed', () => {
+      const e = events.filter((x) => x.sandboxId === id).at(-1);
+      return e?.state.status === 'failed' ? e.state : undefined;
+    });
+    expect(failed.port).toBeNull();
+    expect(failed.message).toContain('kiln-broken-config');
+    await host.deleteFile(id, 'vite.config.ts');
+    const again = await host.devServer(id);
+    expect(again.status).toBe('starting');
+    await running(id);
+  }, 60_000);
+
+  it('restarts: the old process goes, a new one starts and runs', async () => {
+    const id = 'dev-restart';
+    await host.ensure(id);
+    const { port: oldPort } = await running(id);
+    const before = events.length;
+    await host.restartDev(id);
+    const after = await running(id);
+    expect(
+      events
+        .slice(before)
+        .filter((e) => e.sandboxId === id)
+        .map((e) => e.state.status),
+    ).toEqual(['stopped', 'starting', 'running']);
+    expect((await get(after.port as number, '/')).status).toBe(200);
+    if (after.port !== oldPort) expect(await acceptsConnections(oldPort as number, 300)).toBe(false);
+    // Only the new server's processes (bubblewrap and the launcher) remain: they carry its port.
+    const launchers = processesMentioning(path.join(root, id)).filter((l) => l.includes('vite-launcher'));
+    expect(launchers.length).toBeGreaterThan(0);
+    expect(launchers.filter((l) => !l.endsWith(` ${after.port}`))).toEqual([]);
+  }, 60_000);
+
+  it('rejects for a sandbox that does not exist', async () => {
+    await expect(host.devServer('no-such-sandbox')).rejects.toThrow();
+    await expect(host.restartDev('no-such-sandbox')).rejects.toThrow();
+  });
+
+  it('stops the dev server before cleanup removes the files', async () => {
+    const id = 'dev-cleanup';
+    await host.ensure(id);
+    const { port } = (await running(id)) as DevServerState & { port: number };
+    await host.cleanup(id);
+    expect(statesOf(id).at(-1)).toBe('stopped');
+    expect(await acceptsConnections(port, 300)).toBe(false);
+    expect(processesMentioning(path.join(root, id))).toEqual([]);
+  }, 60_000);
+
+  it('stopAll stops every dev server and leaves no process behind; the next call starts again', async () => {
+    const ids = ['dev-all-1', 'dev-all-2'];
+    for (const id of ids) await host.ensure(id);
+    const ports = await Promise.all(ids.map(async (id) => (await running(id)).port as number));
+    await host.stopAll();
+    for (const port of ports) expect(await acceptsConnections(port, 300)).toBe(false);
+    for (const id of ids) expect(statesOf(id).at(-1)).toBe('stopped');
+    expect(processesMentioning(root)).toEqual([]);
+    expect((await host.devServer(ids[0] as string)).status).toBe('starting');
+    await running(ids[0] as string);
+    await host.stopAll();
+  }, 90_000);
+});
+
+describe('LocalSandboxHost dev servers: idle stop', () => {
+  let root: string;
+  let close: () => Promise<void>;
+  let host: LocalSandboxHost;
+
+  beforeAll(async () => {
+    ({ root, close } = await tempSandboxRoot());
+    host = new LocalSandboxHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR, idleStopMs: 1500 });
+    await host.prepareTemplate();
+  }, 120_000);
+  afterAll(async () => {
+    await host.stopAll();
+    await close();
+  });
+
+  it('stops a dev server nobody asked for during idleStopMs; the next call starts it again', async () => {
+    const id = 'idle';
+    await host.ensure(id);
+    const events: DevServerState[] = [];
+    const unsubscribe = host.subscribe((e) => {
+      if (e.sandboxId === id) events.push(e.state);
+    });
+    await host.devServer(id);
+    const { port } = await waitFor('running', () => events.find((s) => s.status === 'running'));
+    // Activity keeps it alive past the idle time.
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await host.devServer(id)).status).toBe('running');
+    }
+    const stopped = await waitFor('idle stop', () => events.find((s) => s.status === 'stopped'), 10_000);
+    expect(stopped).toMatchObject({ status: 'stopped', port: null });
+    expect(stopped.message).toMatch(/without activity/);
+    expect(await acceptsConnections(port as number, 300)).toBe(false);
+    expect(processesMentioning(path.join(root, id))).toEqual([]);
+    unsubscribe();
+    const again = await host.devServer(id);
+    expect(again.status).toBe('starting');
+    expect(events.map((s) => s.status)).toEqual(['starting', 'running', 'stopped']); // unsubscribed
+  }, 60_000);
+});
