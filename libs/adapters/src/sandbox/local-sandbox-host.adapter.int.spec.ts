@@ -140,6 +140,24 @@ describe('LocalSandboxHost', () => {
     expect(ps.split('\n').filter((l) => l.includes(`sleep ${marker}`))).toEqual([]);
   });
 
+  it('streams the timeout note too, and a throwing onOutput listener does not break the command', async () => {
+    const id = await project();
+    let streamed = '';
+    const timedOut = await host.runCommand(id, ['sh', '-c', 'echo started; sleep 30'], {
+      timeoutSeconds: 1,
+      onOutput: (_stream, text) => (streamed += text),
+    });
+    expect(timedOut.timedOut).toBe(true);
+    expect(streamed).toBe(`${timedOut.stdout}${timedOut.stderr}`);
+    expect(streamed).toMatch(/stopped after 1 s/);
+    const result = await host.runCommand(id, ['echo', 'fine'], {
+      onOutput: () => {
+        throw new Error('listener failure');
+      },
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'fine\n' });
+  });
+
   it('leaves nothing behind when creation fails, so the next ensure retries', async () => {
     const broken = new LocalSandboxHost({ root, templateDir: path.join(root, 'no-such-template'), cacheDir: null });
     await expect(broken.ensure('broken')).rejects.toThrow();

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, readdir, readFile, realpath, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import {
   type CommandResult,
@@ -282,7 +283,7 @@ export class LocalSandboxHost implements SandboxHost {
     const env = this.commandEnv(projectDir);
     const [file, ...args] =
       this.bwrapPath === null ? argv : [this.bwrapPath, ...(await this.bwrapArgs(projectDir, cwd)), '--', ...argv];
-    return this.spawnCapped(file as string, args, { cwd, env, timeoutMs });
+    return this.spawnCapped(file as string, args, { cwd, env, timeoutMs, ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }) });
   }
 
   async cleanup(sandboxId: string): Promise<void> {
@@ -511,12 +512,12 @@ export class LocalSandboxHost implements SandboxHost {
   private spawnCapped(
     file: string,
     args: readonly string[],
-    { cwd, env, timeoutMs }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+    { cwd, env, timeoutMs, onOutput }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; onOutput?: RunCommandOptions['onOutput'] },
   ): Promise<CommandResult> {
     return new Promise((resolve) => {
       const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      const stdout = new CappedBuffer(this.outputCapBytes);
-      const stderr = new CappedBuffer(this.outputCapBytes);
+      const stdout = new CappedBuffer(this.outputCapBytes, onOutput && ((text) => onOutput('stdout', text)));
+      const stderr = new CappedBuffer(this.outputCapBytes, onOutput && ((text) => onOutput('stderr', text)));
       let timedOut = false;
       let settled = false;
       const killGroup = () => {
@@ -545,7 +546,7 @@ export class LocalSandboxHost implements SandboxHost {
         resolve({
           exitCode,
           stdout: stdout.text(),
-          stderr: timedOut ? `${stderr.text()}[stopped after ${timeoutMs / 1000} s]\n` : stderr.text(),
+          stderr: timedOut ? `${stderr.text()}${stderr.note(`[stopped after ${timeoutMs / 1000} s]\n`)}` : stderr.text(),
           timedOut,
           outputTruncated: stdout.truncated || stderr.truncated,
         });
@@ -616,25 +617,57 @@ export class LocalSandboxHost implements SandboxHost {
   }
 }
 
+/**
+ * One output stream, kept up to the cap. `live` gets the kept text as it arrives (whole UTF-8
+ * characters only), then the truncation marker once.
+ */
 class CappedBuffer {
   private readonly chunks: Buffer[] = [];
   private size = 0;
+  private readonly decoder = new StringDecoder('utf8');
   truncated = false;
-  constructor(private readonly cap: number) {}
+  constructor(
+    private readonly cap: number,
+    private readonly live?: (text: string) => void,
+  ) {}
   push(chunk: Buffer): void {
     const room = this.cap - this.size;
     if (room <= 0) {
-      this.truncated = true;
+      this.markTruncated();
       return;
     }
     const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (kept.length < chunk.length) this.truncated = true;
     this.chunks.push(kept);
     this.size += kept.length;
+    this.tell(this.decoder.write(kept));
+    if (kept.length < chunk.length) this.markTruncated();
   }
+  private markTruncated(): void {
+    if (this.truncated) return;
+    this.truncated = true;
+    this.tell(`${this.decoder.end()}${this.marker()}`);
+  }
+  /** Text the host adds after the output (not counted against the cap); `live` gets it too. */
+  note(text: string): string {
+    this.tell(text);
+    return text;
+  }
+  private marker(): string {
+    return `\n[output truncated at ${this.cap} bytes]\n`;
+  }
+  private tell(text: string): void {
+    if (text === '' || this.live === undefined) return;
+    try {
+      this.live(text);
+    } catch {
+      // a listener's failure never breaks the command
+    }
+  }
+  /** Everything kept (and the marker when cut); `live` got the same text. */
   text(): string {
     const body = Buffer.concat(this.chunks).toString('utf8');
-    return this.truncated ? `${body}\n[output truncated at ${this.cap} bytes]\n` : body;
+    if (!this.truncated) this.tell(this.decoder.end());
+    return this.truncated ? `${body}${this.marker()}` : body;
   }
 }
 

@@ -181,6 +181,34 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       expect(missing.exitCode).not.toBe(0);
     });
 
+    it('streams output to onOutput as it arrives: the same text the result holds, per stream', async () => {
+      if (!h.runsCommands) return;
+      const id = await newProject();
+      const got = { stdout: '', stderr: '' };
+      // The command waits for a file the test writes only once it has seen 'one': unless output
+      // is streamed while the command runs, it would run into its timeout.
+      const result = await h.host.runCommand(
+        id,
+        ['sh', '-c', 'echo one; echo oops >&2; while [ ! -f go ]; do sleep 0.05; done; printf "two ✓"'],
+        {
+          timeoutSeconds: 10,
+          onOutput: (stream, text) => {
+            if (stream === 'stdout' && got.stdout === '' && text.startsWith('one')) void h.host.writeFile(id, 'go', '');
+            got[stream] += text;
+          },
+        },
+      );
+      expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdout: 'one\ntwo ✓', stderr: 'oops\n' });
+      expect(got).toEqual({ stdout: result.stdout, stderr: result.stderr });
+
+      const capped = { stdout: '', stderr: '' };
+      const big = await h.host.runCommand(id, ['sh', '-c', 'head -c 3000000 /dev/zero | tr "\\0" a'], {
+        onOutput: (stream, text) => (capped[stream] += text),
+      });
+      expect(big.outputTruncated).toBe(true);
+      expect(capped.stdout).toBe(big.stdout); // the cap applies to the stream too, marker included
+    });
+
     it('stops a command at the timeout (the adapter tests time it)', async () => {
       if (!h.runsCommands) return;
       const id = await newProject();
