@@ -10,7 +10,6 @@ import { VerifyView } from '../features/auth/verify.view';
 import { HomeView } from '../features/home/home.view';
 import {
   BetaPage,
-  BuilderPage,
   CancellationRefundPolicyPage,
   ContactUsPage,
   CookiesPolicyPage,
@@ -27,6 +26,7 @@ import { SettingsView } from '../features/settings/settings.view';
 import { AuthLayout, BuilderLayout, DefaultLayout, EmptyLayout, GradientLayout, GuestLayout, PreviewLayout } from '../layouts';
 import { AppShell } from './app-shell';
 import { RouteGuard, type RouteHandle } from './route-guard.view';
+import { BuilderView } from '../features/builder/builder.view';
 import { CreationView } from '../features/creation/creation.view';
 import { ThankYouView } from '../features/billing/thank-you.view';
 
@@ -88,7 +88,7 @@ export const routes: RouteObject[] = [
           },
           {
             element: <BuilderLayout />,
-            children: [{ path: 'builder/:projectId', element: <BuilderPage /> }],
+            children: [{ path: 'builder/:projectId', element: <BuilderView /> }],
           },
           {
             element: <PreviewLayout />,

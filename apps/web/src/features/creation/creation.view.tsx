@@ -1,10 +1,13 @@
-import { AlertCircle, Hammer, LoaderCircle, Sparkles } from 'lucide-react';
+import { AlertCircle, Check, Circle, LoaderCircle, RotateCw, Sparkles, X } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
-import { ButtonLink } from '../../ui/button';
+import { Button, ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
+import { cn } from '../../ui/cn';
+import { Progress } from '../../ui/progress';
 import { useVm } from '../../use-vm';
+import { SETUP_STAGES } from '../builder/sandbox-setup';
 import { CreationVm, NEW_PROJECT_ID } from './creation.vm';
 
 /** /creation/:projectId (empty layout): the landing idea becomes a project here. */
@@ -13,6 +16,7 @@ export const CreationView = observer(function CreationView() {
   const vm = useVm(CreationVm);
   useEffect(() => {
     void vm.init(projectId);
+    return () => vm.dispose();
   }, [vm, projectId]);
   const { state } = vm;
 
@@ -36,12 +40,7 @@ export const CreationView = observer(function CreationView() {
                 {state.prompt}
               </blockquote>
             )}
-            <p className="mt-4 text-muted-foreground">Your project is ready. The builder that writes it for you comes next.</p>
-            <div className="mt-8 flex flex-wrap justify-center gap-3">
-              <ButtonLink to={`/builder/${state.projectId}`}>
-                <Hammer className="size-4" aria-hidden /> Open builder
-              </ButtonLink>
-            </div>
+            <SetupProgressList vm={vm} />
           </>
         )}
         {state.kind === 'no-idea' && (
@@ -66,6 +65,70 @@ export const CreationView = observer(function CreationView() {
           </>
         )}
       </Card>
+    </div>
+  );
+});
+
+/** SPEC §4 sandbox initialisation, one line per stage, then the builder opens by itself. */
+const SetupProgressList = observer(function SetupProgressList({ vm }: { vm: CreationVm }) {
+  const { setup, stage } = vm;
+  const failed = setup.kind === 'failed';
+  const done = setup.kind === 'done';
+  const finished = done ? SETUP_STAGES.length : stage - 1;
+  return (
+    <div className="mt-8 text-left">
+      <Progress
+        value={(finished / SETUP_STAGES.length) * 100}
+        label="Setting up your project"
+        tone={failed ? 'destructive' : 'default'}
+        className="h-1.5"
+      />
+      <ol aria-label="Setup steps" className="mt-5 grid gap-3">
+        {SETUP_STAGES.map(({ stage: number, label }) => {
+          const state = done || number < stage ? 'done' : number > stage ? 'pending' : failed ? 'failed' : 'active';
+          return (
+            <li key={number} aria-current={state === 'active' ? 'step' : undefined} className="flex items-center gap-3 text-sm">
+              <span
+                className={cn(
+                  'inline-flex size-6 shrink-0 items-center justify-center rounded-full',
+                  state === 'done' && 'bg-success-soft text-success',
+                  state === 'active' && 'bg-brand-soft text-brand',
+                  state === 'failed' && 'bg-destructive-soft text-destructive',
+                  state === 'pending' && 'text-muted-foreground',
+                )}
+              >
+                {state === 'done' && <Check className="size-3.5" aria-hidden />}
+                {state === 'active' && <LoaderCircle className="size-3.5 animate-spin" aria-hidden />}
+                {state === 'failed' && <X className="size-3.5" aria-hidden />}
+                {state === 'pending' && <Circle className="size-3.5" aria-hidden />}
+              </span>
+              <span className={cn(state === 'pending' ? 'text-muted-foreground' : 'text-foreground', state === 'active' && 'font-medium')}>
+                {label}
+                <span className="sr-only">{` (${state === 'done' ? 'done' : state === 'active' ? 'in progress' : state === 'failed' ? 'failed' : 'waiting'})`}</span>
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+      {setup.kind === 'failed' ? (
+        <div className="mt-6 rounded-xl border border-destructive/30 bg-destructive-soft p-4">
+          <p role="alert" className="text-sm font-medium">
+            Your sandbox could not start: {setup.message}
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Button size="sm" onClick={() => void vm.retrySetup()}>
+              <RotateCw aria-hidden /> Try again
+            </Button>
+            <ButtonLink to="/" size="sm" variant="outline">
+              Back to home
+            </ButtonLink>
+          </div>
+        </div>
+      ) : (
+        <p className="mt-6 text-center text-sm text-muted-foreground" aria-live="polite">
+          {done ? 'Opening the builder…' : 'The builder opens as soon as your sandbox is ready.'}
+        </p>
+      )}
     </div>
   );
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Hammer, Wand2 } from 'lucide-react';
+import { Wand2 } from 'lucide-react';
 import { useParams } from 'react-router-dom';
 import { ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
@@ -25,27 +25,6 @@ export function WizardPage() {
     <Placeholder icon={<Wand2 className="size-6" aria-hidden />} title="Project setup" text={`The setup wizard for project ${projectId} comes with the builder.`}>
       <ButtonLink to={`/builder/${projectId}`}>Open builder</ButtonLink>
     </Placeholder>
-  );
-}
-
-/** /builder/:projectId (builder layout): a placeholder until the builder issue. */
-export function BuilderPage() {
-  const { projectId = '' } = useParams();
-  return (
-    <div className="flex h-full items-center justify-center p-6">
-      <div className="max-w-md text-center">
-        <span className="mx-auto inline-flex size-12 items-center justify-center rounded-2xl border border-border bg-background text-muted-foreground">
-          <Hammer className="size-6" aria-hidden />
-        </span>
-        <h1 className="mt-6 text-2xl font-semibold tracking-tight">The builder comes next</h1>
-        <p className="mt-2 text-muted-foreground">
-          Chat, live preview, code and publishing for project <span className="font-mono text-foreground">{projectId}</span> arrive in the next release.
-        </p>
-        <ButtonLink to="/settings" variant="outline" className="mt-6">
-          Go to settings
-        </ButtonLink>
-      </div>
-    </div>
   );
 }
 

@@ -1,0 +1,136 @@
+import { AlertCircle, ExternalLink, Laptop, Maximize2, Minimize2, Monitor, RotateCw, Smartphone, Tablet } from 'lucide-react';
+import { observer } from 'mobx-react-lite';
+import { Button } from '../../ui/button';
+import { cn } from '../../ui/cn';
+import { Spinner } from '../../ui/spinner';
+import { Tooltip } from '../../ui/tooltip';
+import type { BuilderVm } from './builder.vm';
+import { DEVICES, DEVICE_FRAMES, type Device } from './preview';
+
+const DEVICE_ICONS: Record<Device, typeof Smartphone> = { mobile: Smartphone, tablet: Tablet, laptop: Laptop, desktop: Monitor };
+
+const iconButton =
+  'inline-flex size-8 shrink-0 items-center justify-center rounded-md text-muted-foreground transition-colors outline-none ' +
+  'hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring disabled:pointer-events-none disabled:opacity-40';
+
+/** Device sizes (a segmented group of toggle buttons), reload, open in a new tab, full screen. */
+export const PreviewActions = observer(function PreviewActions({ vm }: { vm: BuilderVm }) {
+  const ready = vm.previewUrl !== null;
+  return (
+    <div className="flex items-center gap-1">
+      <div role="group" aria-label="Device size" className="hidden items-center gap-0.5 rounded-lg border border-border bg-muted p-0.5 sm:flex">
+        {DEVICES.map((device) => {
+          const Icon = DEVICE_ICONS[device];
+          const frame = DEVICE_FRAMES[device];
+          const pressed = vm.device === device;
+          return (
+            <Tooltip key={device} content={`${frame.label} (${frame.width})`}>
+              <button
+                type="button"
+                aria-label={frame.label}
+                aria-pressed={pressed}
+                onClick={() => vm.setDevice(device)}
+                className={cn(
+                  'inline-flex h-7 w-8 items-center justify-center rounded-md text-muted-foreground outline-none transition-colors',
+                  'hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring',
+                  pressed && 'bg-background text-foreground shadow-sm dark:bg-input/40',
+                )}
+              >
+                <Icon className="size-4" aria-hidden />
+              </button>
+            </Tooltip>
+          );
+        })}
+      </div>
+      <Tooltip content="Reload preview">
+        <button type="button" aria-label="Reload preview" disabled={!ready} onClick={() => void vm.reloadPreview()} className={iconButton}>
+          <RotateCw className="size-4" aria-hidden />
+        </button>
+      </Tooltip>
+      <Tooltip content="Open in a new tab">
+        <button type="button" aria-label="Open preview in a new tab" disabled={!ready} onClick={vm.openPreviewInNewTab} className={iconButton}>
+          <ExternalLink className="size-4" aria-hidden />
+        </button>
+      </Tooltip>
+      <Tooltip content="Full screen">
+        <button type="button" aria-label="Full screen" aria-pressed={vm.fullscreen} disabled={!ready} onClick={vm.toggleFullscreen} className={iconButton}>
+          <Maximize2 className="size-4" aria-hidden />
+        </button>
+      </Tooltip>
+    </div>
+  );
+});
+
+/** The live preview: the sandbox's app in a frame of the chosen device's width. */
+export const PreviewPane = observer(function PreviewPane({ vm }: { vm: BuilderVm }) {
+  if (vm.phase === 'failed') {
+    return (
+      <div className="flex h-full items-center justify-center p-6">
+        <div className="max-w-sm text-center">
+          <AlertCircle className="mx-auto size-8 text-destructive" aria-hidden />
+          <h2 className="mt-4 text-lg font-semibold tracking-tight">The preview could not start</h2>
+          <p role="alert" className="mt-1 text-sm text-muted-foreground">
+            {vm.failure}
+          </p>
+          <Button className="mt-6" variant="outline" onClick={() => void vm.retry()}>
+            Try again
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  if (vm.previewUrl === null) {
+    return (
+      <div className="flex h-full flex-col items-center justify-center gap-3 p-6 text-sm text-muted-foreground">
+        <Spinner className="size-6 text-brand" />
+        <p>Starting your app…</p>
+      </div>
+    );
+  }
+  const frame = DEVICE_FRAMES[vm.device];
+  return (
+    <div
+      className={cn(
+        'flex h-full min-h-0 flex-col',
+        vm.fullscreen ? 'fixed inset-0 z-50 bg-background' : 'bg-[radial-gradient(var(--color-border)_1px,transparent_1px)] [background-size:16px_16px]',
+      )}
+    >
+      {vm.fullscreen && (
+        <div className="flex h-11 shrink-0 items-center justify-between gap-2 border-b border-border px-3">
+          <p className="truncate text-sm font-medium">{vm.projectName || 'Preview'}</p>
+          <div className="flex items-center gap-1">
+            <PreviewDeviceHint device={vm.device} />
+            <Button variant="outline" size="sm" onClick={vm.exitFullscreen}>
+              <Minimize2 aria-hidden />
+              Exit full screen
+            </Button>
+          </div>
+        </div>
+      )}
+      <div className={cn('flex min-h-0 flex-1 justify-center overflow-auto', !vm.fullscreen && vm.device !== 'desktop' && 'p-3 sm:p-4', !vm.fullscreen && vm.device === 'desktop' && 'py-3')}>
+        <div
+          style={{ width: frame.width }}
+          className={cn(
+            'h-full max-w-none shrink-0 overflow-hidden bg-white',
+            !vm.fullscreen && 'rounded-lg border border-border shadow-sm',
+            vm.device !== 'desktop' && 'max-sm:w-full!',
+          )}
+        >
+          <iframe
+            key={vm.previewKey}
+            title="App preview"
+            src={vm.previewUrl}
+            className="size-full border-0 bg-white"
+            // The app runs on its own origin; it may not navigate or take over the builder.
+            sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads"
+            allow="clipboard-read; clipboard-write"
+          />
+        </div>
+      </div>
+    </div>
+  );
+});
+
+function PreviewDeviceHint({ device }: { device: Device }) {
+  return <span className="hidden text-xs text-muted-foreground sm:inline">{DEVICE_FRAMES[device].label}</span>;
+}

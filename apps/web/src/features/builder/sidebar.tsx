@@ -1,0 +1,304 @@
+import { ArrowLeftRight, Bug, CircleCheck, History, MessageSquare, RotateCcw, Save, Sparkles } from 'lucide-react';
+import { observer } from 'mobx-react-lite';
+import { type FormEvent, type KeyboardEvent, type PointerEvent, useId, useRef } from 'react';
+import type { ChatTab } from '../../app/ports';
+import { Badge } from '../../ui/badge';
+import { Button } from '../../ui/button';
+import { cn } from '../../ui/cn';
+import { Dialog } from '../../ui/dialog';
+import { Input } from '../../ui/input';
+import { Skeleton } from '../../ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
+import { Tooltip } from '../../ui/tooltip';
+import { MAX_CHAT_WIDTH, MIN_CHAT_WIDTH } from './builder-preferences';
+import type { BuilderVm } from './builder.vm';
+import { errorLocation } from './errors.vm';
+import type { VersionsVm } from './versions.vm';
+
+/**
+ * The sidebar (SPEC §2: right by default, visible by default, 400 px): the chat panel's two
+ * tabs — tab1 "Chat" (the assistant's place, for now a notice, and the project's problems) and
+ * tab2 "Versions". Its width is dragged on the inner edge (or set with the arrow keys there).
+ */
+export const Sidebar = observer(function Sidebar({ vm }: { vm: BuilderVm }) {
+  const prefs = vm.preferences;
+  const left = prefs.sidebarPosition === 'left';
+  return (
+    <aside
+      aria-label="Sidebar"
+      style={{ '--sidebar-width': `${prefs.chatWidth}px` } as React.CSSProperties}
+      className={cn(
+        'relative flex h-[46%] min-h-0 shrink-0 flex-col border-t border-border bg-background',
+        'md:h-auto md:w-(--sidebar-width) md:max-w-[55%] md:border-t-0',
+        left ? 'md:border-r' : 'md:border-l',
+      )}
+    >
+      <ResizeHandle vm={vm} />
+      <Tabs value={prefs.chatTab} onValueChange={(value) => prefs.setChatTab(value as ChatTab)} className="flex min-h-0 flex-1 flex-col">
+        <div className="flex h-11 shrink-0 items-center gap-2 border-b border-border px-2">
+          <TabsList aria-label="Sidebar panels" className="h-8 w-auto">
+            <TabsTrigger value="tab1" className="h-6 px-2.5 text-xs">
+              <MessageSquare aria-hidden />
+              Chat
+              {vm.errors.errorCount > 0 && (
+                <Badge tone="destructive" className="px-1.5 py-0 text-[10px]">
+                  {vm.errors.errorCount}
+                </Badge>
+              )}
+            </TabsTrigger>
+            <TabsTrigger value="tab2" className="h-6 px-2.5 text-xs">
+              <History aria-hidden />
+              Versions
+            </TabsTrigger>
+          </TabsList>
+          <Tooltip content={left ? 'Move to the right' : 'Move to the left'}>
+            <button
+              type="button"
+              aria-label={left ? 'Move sidebar to the right' : 'Move sidebar to the left'}
+              onClick={prefs.moveSidebar}
+              className="ml-auto hidden size-8 items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring md:inline-flex"
+            >
+              <ArrowLeftRight className="size-4" aria-hidden />
+            </button>
+          </Tooltip>
+        </div>
+        <TabsContent value="tab1" className="mt-0 min-h-0 flex-1 overflow-y-auto">
+          <AssistantNotice />
+          <ErrorsPanel vm={vm} />
+        </TabsContent>
+        <TabsContent value="tab2" className="mt-0 min-h-0 flex-1 overflow-y-auto">
+          <VersionsPanel versions={vm.versions} />
+        </TabsContent>
+      </Tabs>
+    </aside>
+  );
+});
+
+const ResizeHandle = observer(function ResizeHandle({ vm }: { vm: BuilderVm }) {
+  const prefs = vm.preferences;
+  const drag = useRef<{ x: number; width: number } | null>(null);
+  const left = prefs.sidebarPosition === 'left';
+  // Dragging toward the workspace widens the sidebar.
+  const widthAt = (x: number) => {
+    const start = drag.current;
+    if (start === null) return prefs.chatWidth;
+    return start.width + (left ? x - start.x : start.x - x);
+  };
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = { x: event.clientX, width: prefs.chatWidth };
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (drag.current !== null) prefs.resizeChatWidth(widthAt(event.clientX));
+  };
+  const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
+    if (drag.current === null) return;
+    prefs.resizeChatWidth(widthAt(event.clientX));
+    drag.current = null;
+    prefs.commitChatWidth();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step = event.shiftKey ? 64 : 16;
+    const wider = left ? 'ArrowRight' : 'ArrowLeft';
+    const narrower = left ? 'ArrowLeft' : 'ArrowRight';
+    if (event.key === wider) prefs.setChatWidth(prefs.chatWidth + step);
+    else if (event.key === narrower) prefs.setChatWidth(prefs.chatWidth - step);
+    else if (event.key === 'Home') prefs.setChatWidth(MIN_CHAT_WIDTH);
+    else if (event.key === 'End') prefs.setChatWidth(MAX_CHAT_WIDTH);
+    else return;
+    event.preventDefault();
+  };
+  return (
+    <div
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Resize sidebar"
+      aria-valuenow={prefs.chatWidth}
+      aria-valuemin={MIN_CHAT_WIDTH}
+      aria-valuemax={MAX_CHAT_WIDTH}
+      tabIndex={0}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+      onKeyDown={onKeyDown}
+      className={cn(
+        'group absolute inset-y-0 z-10 hidden w-2 cursor-col-resize touch-none outline-none md:block',
+        left ? '-right-1' : '-left-1',
+      )}
+    >
+      <span className="mx-auto block h-full w-0.5 bg-transparent transition-colors group-hover:bg-brand/50 group-focus-visible:bg-ring group-active:bg-brand" />
+    </div>
+  );
+});
+
+function AssistantNotice() {
+  return (
+    <section className="m-3 rounded-xl border border-dashed border-border bg-muted/40 p-5 text-center">
+      <span className="mx-auto inline-flex size-10 items-center justify-center rounded-xl bg-brand-soft text-brand">
+        <Sparkles className="size-5" aria-hidden />
+      </span>
+      <h2 className="mt-3 text-sm font-semibold">The assistant arrives in the next release</h2>
+      <p className="mt-1 text-sm text-muted-foreground">
+        Soon you will describe changes here and Kiln will make them. Until then, edit the code, run commands in the terminal and save versions yourself.
+      </p>
+    </section>
+  );
+}
+
+// ── Problems ───────────────────────────────────────────────────────────────────────────────
+
+const ErrorsPanel = observer(function ErrorsPanel({ vm }: { vm: BuilderVm }) {
+  const errors = vm.errors;
+  const headingId = useId();
+  const scan = errors.scan;
+  return (
+    <section aria-labelledby={headingId} className="border-t border-border px-3 py-4">
+      <div className="flex items-center gap-2">
+        <Bug className="size-4 text-muted-foreground" aria-hidden />
+        <h2 id={headingId} className="text-sm font-semibold">
+          Problems
+        </h2>
+        {scan !== null && !errors.failed && (
+          <span className="text-xs text-muted-foreground">
+            {errors.errorCount} {errors.errorCount === 1 ? 'error' : 'errors'}, {errors.warningCount} {errors.warningCount === 1 ? 'warning' : 'warnings'}
+          </span>
+        )}
+        <Button size="sm" variant="outline" className="ml-auto" loading={errors.checking} onClick={() => void errors.check()}>
+          Check for errors
+        </Button>
+      </div>
+      {scan === null && !errors.checking && (
+        <p className="mt-3 text-sm text-muted-foreground">Type-check and lint the project to find what would break it.</p>
+      )}
+      {errors.failed && <p className="mt-3 text-sm text-muted-foreground">The check could not run just now. Try again in a moment.</p>}
+      {scan !== null && !errors.failed && scan.errors.length === 0 && (
+        <p className="mt-3 flex items-center gap-2 text-sm text-success">
+          <CircleCheck className="size-4" aria-hidden /> No problems found.
+        </p>
+      )}
+      {scan !== null && scan.errors.length > 0 && (
+        <ul aria-label="Problems found" className="mt-3 grid gap-1.5">
+          {scan.errors.map((error, index) => (
+            <li key={`${errorLocation(error)}-${index}`}>
+              <button
+                type="button"
+                onClick={() => void vm.openFile(error.file)}
+                className="grid w-full gap-1 rounded-lg border border-border px-3 py-2 text-left outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
+              >
+                <span className="flex min-w-0 items-center gap-2">
+                  <Badge tone={error.severity === 'error' ? 'destructive' : 'warning'}>{error.severity}</Badge>
+                  <code className="truncate font-mono text-xs text-muted-foreground">{errorLocation(error)}</code>
+                </span>
+                <span className="text-sm break-words">{error.message}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+});
+
+// ── Versions ───────────────────────────────────────────────────────────────────────────────
+
+const VersionsPanel = observer(function VersionsPanel({ versions }: { versions: VersionsVm }) {
+  const inputId = useId();
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void versions.saveVersion();
+  };
+  return (
+    <div className="grid gap-4 p-3">
+      <form onSubmit={onSubmit} className="grid gap-2 rounded-xl border border-border p-3">
+        <label htmlFor={inputId} className="text-sm font-medium">
+          Describe this version
+        </label>
+        <div className="flex gap-2">
+          <Input
+            id={inputId}
+            value={versions.message}
+            maxLength={200}
+            placeholder="e.g. New pricing section"
+            onChange={(event) => versions.setMessage(event.target.value)}
+            className="h-9"
+          />
+          <Button type="submit" size="sm" className="h-9" loading={versions.committing}>
+            {versions.committing ? null : <Save aria-hidden />}
+            Save version
+          </Button>
+        </div>
+      </form>
+      {versions.status !== 'ready' ? (
+        <div className="grid gap-2" aria-busy>
+          <Skeleton className="h-14" />
+          <Skeleton className="h-14" />
+        </div>
+      ) : versions.rows.length === 0 ? (
+        <p className="px-1 text-sm text-muted-foreground">No versions yet. Save one to be able to come back to it.</p>
+      ) : (
+        <ul aria-label="Versions" className="grid gap-2">
+          {versions.rows.map((row) => (
+            <li key={row.hash} className="flex items-start gap-3 rounded-xl border border-border p-3">
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-sm font-medium" title={row.message}>
+                  {row.message}
+                </p>
+                <p className="mt-0.5 text-xs text-muted-foreground">
+                  <time dateTime={row.date} title={new Date(row.date).toLocaleString()}>
+                    {row.when}
+                  </time>
+                  {' · '}
+                  {row.filesChanged} {row.filesChanged === 1 ? 'file' : 'files'} changed
+                  {' · '}
+                  <span className="font-mono">{row.shortHash}</span>
+                  {row.current && (
+                    <Badge tone="success" className="ml-2 px-1.5 py-0 text-[10px]">
+                      current
+                    </Badge>
+                  )}
+                </p>
+              </div>
+              <Button size="sm" variant="outline" onClick={() => versions.askRestore(row.hash)}>
+                <RotateCcw aria-hidden />
+                Restore
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+});
+
+/** Restoring asks first: the project's files go back to that version (as a new version on top). */
+export const RestoreDialog = observer(function RestoreDialog({ versions }: { versions: VersionsVm }) {
+  const commit = versions.pendingRestore;
+  return (
+    <Dialog
+      open={commit !== null}
+      onClose={versions.cancelRestore}
+      locked={versions.restoring}
+      title="Restore this version?"
+      icon={<RotateCcw className="size-5" aria-hidden />}
+      description={
+        commit === null ? undefined : (
+          <>
+            Your project goes back to <strong className="text-foreground">“{commit.message}”</strong>. The versions after it stay in the history, so you
+            can come back to them.
+          </>
+        )
+      }
+      footer={
+        <>
+          <Button variant="outline" data-autofocus onClick={versions.cancelRestore} disabled={versions.restoring}>
+            Cancel
+          </Button>
+          <Button variant="brand" loading={versions.restoring} onClick={() => void versions.confirmRestore()}>
+            Yes, restore
+          </Button>
+        </>
+      }
+    />
+  );
+});
