@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { DevServerState } from '@kiln/domain';
 import { DEV_SERVER_READY_MARKER } from './error-output-parsers.js';
+import { KeyedQueue } from './keyed-queue.js';
 import { acceptsConnections, allocateLoopbackPort } from './loopback-port.js';
 
 /** SPEC §8 wording for a reachable app. */
@@ -47,7 +48,7 @@ const STOPPED: DevServerState = Object.freeze({ status: 'stopped', port: null, m
  */
 export class DevServers {
   private readonly entries = new Map<string, Entry>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyedQueue();
 
   constructor(private readonly options: DevServersOptions) {}
 
@@ -215,14 +216,7 @@ export class DevServers {
   }
 
   private serialised<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(sandboxId) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const tail = next.catch(() => undefined);
-    this.locks.set(sandboxId, tail);
-    void tail.then(() => {
-      if (this.locks.get(sandboxId) === tail) this.locks.delete(sandboxId);
-    });
-    return next;
+    return this.locks.run(sandboxId, work);
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type GitCommitResult,
   type GitRestoreResult,
   type ErrorScan,
+  errorScanFrom,
   isValidSandboxId,
   isWithinRoot,
   matchesTreeIgnore,
@@ -30,6 +31,8 @@ import {
   TREE_IGNORE_LIST,
 } from '@kiln/domain';
 import { DevServers } from './dev-servers.js';
+import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
+import { KeyedQueue } from './keyed-queue.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 
 /** Where the starter template lives in the repository (copied into every new sandbox). */
@@ -83,9 +86,11 @@ export interface LocalSandboxHostOptions {
 }
 
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
+/** Each of find-errors' two steps (type-check, build) may take this long. */
+export const FIND_ERRORS_TIMEOUT_SECONDS = 60;
+/** The project's own TypeScript compiler (from the shared dependencies), run with `node`. */
+const TSC_ENTRY = 'node_modules/typescript/bin/tsc';
 export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
-
-type Mutex = Promise<unknown>;
 
 /**
  * SandboxHost on the local machine: each project is a folder `${root}/<projectId>` made from the
@@ -110,7 +115,9 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly devServers: DevServers;
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
   private realRoot: Promise<string> | undefined;
-  private readonly locks = new Map<string, Mutex>();
+  private readonly locks = new KeyedQueue();
+  /** One scan at a time per sandbox: scans share the build folder. */
+  private readonly scans = new KeyedQueue();
 
   constructor(options: LocalSandboxHostOptions) {
     this.root = path.resolve(options.root);
@@ -345,8 +352,30 @@ export class LocalSandboxHost implements SandboxHost {
     });
   }
 
-  findErrors(_sandboxId: string): Promise<ErrorScan> {
-    return Promise.reject(new Error('find-errors is not implemented by LocalSandboxHost yet (issue 5, later slice)'));
+  /**
+   * The TypeScript compiler over the project (`tsc --noEmit`), and when it finds no errors (warnings
+   * aside) a Vite build into `.kiln-build/dist`, which catches what tsc does not see (imports Vite
+   * cannot resolve, syntax in plain JS). Both run as sandboxed commands. A scan that could not run
+   * (timeout, compiler missing, launcher crash) rejects: the API answers zero counts (SPEC §8).
+   */
+  async findErrors(sandboxId: string): Promise<ErrorScan> {
+    const projectDir = await this.existingProjectDir(sandboxId);
+    return this.scans.run(sandboxId, async () => {
+      const timeoutSeconds = FIND_ERRORS_TIMEOUT_SECONDS;
+      const tsc = await this.runCommand(sandboxId, [process.execPath, TSC_ENTRY, '--noEmit', '--pretty', 'false', '-p', '.'], { timeoutSeconds });
+      if (tsc.timedOut) throw new Error(`Type-checking did not finish within ${timeoutSeconds} s`);
+      const typeErrors = parseTscOutput(`${tsc.stdout}\n${tsc.stderr}`, projectDir);
+      if (tsc.exitCode !== 0 && typeErrors.length === 0) throw new Error(`Type-checking could not run: ${lastLines(tsc.stderr || tsc.stdout)}`);
+      const typeScan = errorScanFrom(typeErrors);
+      if (typeScan.errorCount > 0) return typeScan;
+
+      const build = await this.runCommand(sandboxId, [process.execPath, await this.launcher(), 'build', projectDir], { timeoutSeconds });
+      if (build.timedOut) throw new Error(`The build did not finish within ${timeoutSeconds} s`);
+      if (build.exitCode === 0) return typeScan;
+      const buildErrors = parseViteBuildErrors(build.stdout, projectDir);
+      if (buildErrors === null) throw new Error(`The build could not run: ${lastLines(build.stderr || build.stdout)}`);
+      return errorScanFrom([...typeErrors, ...buildErrors]);
+    });
   }
 
   async restartDev(sandboxId: string): Promise<void> {
@@ -606,14 +635,7 @@ export class LocalSandboxHost implements SandboxHost {
 
   /** One operation at a time per sandbox for creation and git (git's index lock). */
   private serialised<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(sandboxId) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const tail = next.catch(() => undefined);
-    this.locks.set(sandboxId, tail);
-    void tail.then(() => {
-      if (this.locks.get(sandboxId) === tail) this.locks.delete(sandboxId);
-    });
-    return next;
+    return this.locks.run(sandboxId, work);
   }
 }
 
@@ -689,6 +711,10 @@ export function splitPlainWords(line: string): string[] | null {
   const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
   for (const m of line.matchAll(re)) words.push(m[1] ?? m[2] ?? m[3] ?? '');
   return words;
+}
+
+function lastLines(text: string, count = 15): string {
+  return text.trim().split('\n').slice(-count).join('\n').slice(-2000);
 }
 
 function errorText(e: unknown): string {
