@@ -1,4 +1,5 @@
-import type { ErrorScan } from '../builder/error-scan.js';
+import type { CodeError } from '../builder/code-error.js';
+import { type ErrorScan, errorScanFrom } from '../builder/error-scan.js';
 import type { Clock } from '../shared/clock.port.js';
 import { isValidSandboxId, resolveSandboxPath, SandboxPathRefused } from '../sandbox/sandbox-path.js';
 import {
@@ -43,12 +44,21 @@ class FileMissing extends Error {
   readonly code = 'ENOENT';
 }
 
+const IN_MEMORY_RUNNING: DevServerState = Object.freeze({ status: 'running', port: null, message: 'In-memory sandbox (no dev server)' });
+const IN_MEMORY_STOPPED: DevServerState = Object.freeze({ status: 'stopped', port: null, message: 'Dev server stopped' });
+
 /**
  * SandboxHost in memory: files in a Map, folders in a Set, git as snapshots. It cannot run
- * commands: runCommand answers exit code 126 with a clear message. For use-case and view tests.
+ * commands: runCommand answers exit code 126 with a clear message. Its "dev server" runs at once
+ * on no port (events are emitted as a real host would: running, stopped on cleanup and stopAll,
+ * stopped → starting → running on restart). findErrors rejects (no compiler) unless a test
+ * scripted the errors with scriptErrors. For use-case and view tests.
  */
 export class InMemorySandboxHost implements SandboxHost {
   private readonly sandboxes = new Map<string, Sandbox>();
+  private readonly running = new Set<string>();
+  private readonly scripted = new Map<string, readonly CodeError[]>();
+  private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
   private sequence = 0;
 
   constructor(private readonly clock: Clock = new FixedClock()) {}
@@ -132,7 +142,9 @@ export class InMemorySandboxHost implements SandboxHost {
 
   async cleanup(sandboxId: string): Promise<void> {
     this.checkId(sandboxId);
+    this.stop(sandboxId);
     this.sandboxes.delete(sandboxId);
+    this.scripted.delete(sandboxId);
   }
 
   async gitCommit(sandboxId: string, message: string): Promise<GitCommitResult> {
@@ -162,27 +174,63 @@ export class InMemorySandboxHost implements SandboxHost {
       : { success: true, message: `Restored version ${short}`, hash };
   }
 
-  findErrors(_sandboxId: string): Promise<ErrorScan> {
-    return Promise.reject(new Error('The in-memory sandbox has no compiler'));
+  /** What findErrors answers for this sandbox from now on (the AI-support folder still dropped). */
+  scriptErrors(sandboxId: string, errors: readonly CodeError[]): void {
+    this.sandbox(sandboxId);
+    this.scripted.set(sandboxId, errors);
+  }
+
+  async findErrors(sandboxId: string): Promise<ErrorScan> {
+    this.sandbox(sandboxId);
+    const errors = this.scripted.get(sandboxId);
+    if (errors === undefined) throw new Error('The in-memory sandbox has no compiler');
+    return errorScanFrom(errors);
   }
 
   async restartDev(sandboxId: string): Promise<void> {
     this.sandbox(sandboxId);
+    this.stop(sandboxId);
+    this.emit(sandboxId, { status: 'starting', port: null, message: 'Starting the dev server' });
+    this.running.add(sandboxId);
+    this.emit(sandboxId, IN_MEMORY_RUNNING);
   }
 
   /** There is no process in memory: a sandbox's "dev server" is running at once, on no port. */
   async devServer(sandboxId: string): Promise<DevServerState> {
     this.sandbox(sandboxId);
-    return { status: 'running', port: null, message: 'In-memory sandbox (no dev server)' };
+    if (!this.running.has(sandboxId)) {
+      this.running.add(sandboxId);
+      this.emit(sandboxId, IN_MEMORY_RUNNING);
+    }
+    return IN_MEMORY_RUNNING;
   }
 
-  subscribe(_listener: (event: SandboxHostEvent) => void): () => void {
-    return () => undefined;
+  subscribe(listener: (event: SandboxHostEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
-  async stopAll(): Promise<void> {}
+  async stopAll(): Promise<void> {
+    for (const sandboxId of [...this.running]) this.stop(sandboxId);
+  }
 
   // ---------------------------------------------------------------------------------------------
+
+  private stop(sandboxId: string): void {
+    if (this.running.delete(sandboxId)) this.emit(sandboxId, IN_MEMORY_STOPPED);
+  }
+
+  private emit(sandboxId: string, state: DevServerState): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener({ type: 'dev-server', sandboxId, state });
+      } catch {
+        // a listener's failure is its own, as with a real host
+      }
+    }
+  }
 
   private checkId(sandboxId: string): void {
     if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { SandboxHost } from '../../sandbox/sandbox-host.port.js';
+import type { DevServerStatus, SandboxHost, SandboxHostEvent } from '../../sandbox/sandbox-host.port.js';
 
 /** Hostile paths a client may send; every one must be refused. At least 20, per issue 5. */
 export const HOSTILE_SANDBOX_PATHS: readonly string[] = [
@@ -69,6 +69,7 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       h = await makeHarness();
     });
     afterAll(async () => {
+      await h.host.stopAll();
       await h.close?.();
     });
 
@@ -269,6 +270,56 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       const unknown = await h.host.gitRestore(id, 'deadbeef'.repeat(5));
       expect(unknown.success).toBe(false);
       expect(await h.host.readFile(id, 'src/message.ts')).toBe('export const message = "first";\n');
+    });
+
+    it('answers the dev server state at once (starting or running), one server per sandbox, and rejects without a sandbox', async () => {
+      const id = await newProject();
+      const first = await h.host.devServer(id);
+      expect(['starting', 'running']).toContain(first.status);
+      expect(first.port === null || (Number.isInteger(first.port) && first.port > 0)).toBe(true);
+      expect(typeof first.message).toBe('string');
+      const second = await h.host.devServer(id);
+      expect(['starting', 'running']).toContain(second.status);
+      expect(second.port).toBe(first.port);
+      await expect(h.host.devServer('contract-missing')).rejects.toThrow();
+      await expect(h.host.restartDev('contract-missing')).rejects.toThrow();
+    });
+
+    it('tells subscribers about dev-server changes until they unsubscribe; cleanup and stopAll stop servers', async () => {
+      const id = await newProject();
+      const other = await newProject();
+      const seen: SandboxHostEvent[] = [];
+      const statuses = (sandboxId: string): DevServerStatus[] =>
+        seen.filter((e) => e.sandboxId === sandboxId).map((e) => e.state.status);
+      const unsubscribe = h.host.subscribe((e) => seen.push(e));
+      const throwing = h.host.subscribe(() => {
+        throw new Error('a broken listener');
+      });
+      try {
+        await h.host.devServer(id);
+        await h.host.devServer(other);
+        expect(statuses(id).length).toBeGreaterThan(0);
+        expect(['starting', 'running']).toContain(statuses(id)[0]);
+        expect(seen.every((e) => e.type === 'dev-server')).toBe(true);
+
+        await h.host.restartDev(id);
+        expect(statuses(id)).toContain('stopped');
+        expect(['starting', 'running']).toContain(statuses(id).at(-1));
+
+        await h.host.cleanup(id);
+        expect(statuses(id).at(-1)).toBe('stopped');
+
+        await h.host.stopAll();
+        expect(statuses(other).at(-1)).toBe('stopped');
+        expect(['starting', 'running']).toContain((await h.host.devServer(other)).status);
+      } finally {
+        unsubscribe();
+        throwing();
+      }
+      const count = seen.length;
+      await h.host.restartDev(other);
+      await h.host.stopAll();
+      expect(seen.length).toBe(count);
     });
 
     it('removes everything on cleanup; the next ensure starts fresh', async () => {
