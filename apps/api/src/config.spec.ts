@@ -30,7 +30,7 @@ describe('loadConfig — defaults', () => {
   });
 
   it('treats blank values as unset', () => {
-    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS'];
+    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET'];
     expect(loadConfig(Object.fromEntries(blank.map((k) => [k, '  '])))).toEqual(loadConfig({}));
   });
 });
@@ -270,5 +270,51 @@ describe('loadConfig — payments', () => {
     expect(problems({ STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toEqual([
       'STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not: set both (Stripe) or neither (local test checkout)',
     ]);
+  });
+});
+
+describe('loadConfig — live preview', () => {
+  it('defaults to *.preview.localhost on PORT, 10 idle minutes and a per-process token key', () => {
+    expect(loadConfig({ PORT: '4000' })).toMatchObject({
+      previewUrlTemplate: 'http://{id}.preview.localhost:4000',
+      previewIdleMinutes: 10,
+      previewTokenSecret: null,
+    });
+  });
+
+  it('reads PREVIEW_URL_TEMPLATE, filling in {port}', () => {
+    expect(loadConfig({ PREVIEW_URL_TEMPLATE: 'https://{id}.preview.example.com' }).previewUrlTemplate).toBe('https://{id}.preview.example.com');
+    expect(loadConfig({ PORT: '8080', PREVIEW_URL_TEMPLATE: 'http://{id}.kiln.localhost:{port}/' }).previewUrlTemplate).toBe('http://{id}.kiln.localhost:8080');
+  });
+
+  it.each([
+    ['{id}.preview.localhost', 'must be an http:// or https:// URL such as http://{id}.preview.localhost:{port}'],
+    ['https://preview.example.com', 'must contain {id} exactly once'],
+    ['https://{id}.{id}.example.com', 'must contain {id} exactly once'],
+    ['ftp://{id}.example.com', 'must be an http:// or https:// URL'],
+    ['https://example.com/{id}', 'must be an origin (no path, query or fragment)'],
+    ['https://example.{id}', 'must have {id} as a whole label of the host name, before its domain ({id}.preview.example.com)'],
+    ['https://app-{id}.example.com', 'must have {id} as a whole label of the host name, before its domain ({id}.preview.example.com)'],
+    ['https://{id}.example.com/preview', 'must be an origin (no path, query or fragment)'],
+    ['https://user:pw@{id}.example.com', 'must not contain credentials'],
+    ['https://{port}.{id}.example.com', 'may use {port} only as the port (…:{port})'],
+    ['http://{id}.preview.example.com', 'must be https:// unless the host is under .localhost (the preview cookie is Secure)'],
+  ])('rejects the template %p', (template, why) => {
+    expect(problems({ PREVIEW_URL_TEMPLATE: template })).toEqual([`PREVIEW_URL_TEMPLATE ${why}, got "${template}"`]);
+  });
+
+  it('reads PREVIEW_IDLE_MINUTES between 1 and 1440', () => {
+    expect(loadConfig({ PREVIEW_IDLE_MINUTES: '1' }).previewIdleMinutes).toBe(1);
+    expect(loadConfig({ PREVIEW_IDLE_MINUTES: '1440' }).previewIdleMinutes).toBe(1440);
+    for (const value of ['0', '1441', '2.5', 'ten', '-3']) {
+      expect(problems({ PREVIEW_IDLE_MINUTES: value })).toEqual([
+        `PREVIEW_IDLE_MINUTES must be a whole number of minutes between 1 and 1440, got "${value}"`,
+      ]);
+    }
+  });
+
+  it('needs a PREVIEW_TOKEN_SECRET of 32+ characters, never echoing it', () => {
+    expect(loadConfig({ PREVIEW_TOKEN_SECRET: 'x'.repeat(32) }).previewTokenSecret).toBe('x'.repeat(32));
+    expect(problems({ PREVIEW_TOKEN_SECRET: 'short-secret' })).toEqual(['PREVIEW_TOKEN_SECRET must be at least 32 characters, got 12']);
   });
 });

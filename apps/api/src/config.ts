@@ -1,4 +1,5 @@
 import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
+import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 
 export type NodeEnv = 'development' | 'test' | 'production';
 export const NODE_ENVS: readonly NodeEnv[] = ['development', 'test', 'production'];
@@ -66,6 +67,19 @@ export interface AppConfig {
    * (default http://localhost:<PORT>).
    */
   readonly publicApiUrl: string;
+  /**
+   * PREVIEW_URL_TEMPLATE with `{port}` filled in: each project's live preview origin, `{id}` the
+   * project id (default http://{id}.preview.localhost:<PORT>). Validated by parsePreviewUrlTemplate.
+   */
+  readonly previewUrlTemplate: string;
+  /** PREVIEW_IDLE_MINUTES: a dev server nobody asked for during this time is stopped (default 10). */
+  readonly previewIdleMinutes: number;
+  /**
+   * PREVIEW_TOKEN_SECRET: the HS256 key of preview tokens and cookies (32+ characters), or null
+   * for a random key per process (previews then need a fresh URL after a restart, and every
+   * API instance behind one preview domain needs the same secret).
+   */
+  readonly previewTokenSecret: string | null;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -74,6 +88,8 @@ export const DEFAULT_PORT = 3000;
 export const DEFAULT_DATA_DIR = '.data';
 export const DEFAULT_MAIL_FROM = 'Kiln <no-reply@kiln.localhost>';
 export const DEFAULT_WEB_ORIGINS: readonly string[] = ['http://localhost:5173', 'http://localhost:3000'];
+export const DEFAULT_PREVIEW_IDLE_MINUTES = 10;
+const MAX_PREVIEW_IDLE_MINUTES = 24 * 60;
 const MIN_PORT = 1;
 const MAX_PORT = 65_535;
 /** HS256 secrets shorter than the hash output are brute-forceable; Supabase's are 40+ characters. */
@@ -118,6 +134,12 @@ export function loadConfig(env: Env): AppConfig {
   const webDistDir = blankToNull(env['WEB_DIST_DIR']);
   const payments = read((report) => parsePayments(env, report));
   const publicApiUrl = read((report) => parseUrl('PUBLIC_API_URL', env['PUBLIC_API_URL'], ['http:', 'https:'], report)) ?? `http://localhost:${port}`;
+  const previewUrlTemplate = read((report) => parsePreviewTemplate(env['PREVIEW_URL_TEMPLATE'], port, report));
+  const previewIdleMinutes = read((report) => parsePreviewIdleMinutes(env['PREVIEW_IDLE_MINUTES'], report));
+  const previewTokenSecret = blankToNull(env['PREVIEW_TOKEN_SECRET']);
+  if (previewTokenSecret !== null && previewTokenSecret.length < MIN_JWT_SECRET_LENGTH) {
+    problems.push(`PREVIEW_TOKEN_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters, got ${previewTokenSecret.length}`);
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -136,7 +158,28 @@ export function loadConfig(env: Env): AppConfig {
     webDistDir,
     payments,
     publicApiUrl: publicApiUrl.replace(/\/+$/, ''),
+    previewUrlTemplate,
+    previewIdleMinutes,
+    previewTokenSecret,
   };
+}
+
+function parsePreviewTemplate(raw: string | undefined, port: number, report: Report): string {
+  const parsed = parsePreviewUrlTemplate(blankToNull(raw) ?? DEFAULT_PREVIEW_URL_TEMPLATE, port);
+  if (parsed.ok) return parsed.value.template;
+  report(parsed.problem);
+  return DEFAULT_PREVIEW_URL_TEMPLATE.replace('{port}', String(port));
+}
+
+function parsePreviewIdleMinutes(raw: string | undefined, report: Report): number {
+  const text = blankToNull(raw);
+  if (text === null) return DEFAULT_PREVIEW_IDLE_MINUTES;
+  const minutes = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(minutes >= 1 && minutes <= MAX_PREVIEW_IDLE_MINUTES)) {
+    report(`PREVIEW_IDLE_MINUTES must be a whole number of minutes between 1 and ${MAX_PREVIEW_IDLE_MINUTES}, got "${text}"`);
+    return DEFAULT_PREVIEW_IDLE_MINUTES;
+  }
+  return minutes;
 }
 
 function parsePayments(env: Env, report: Report): PaymentsMode {
