@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import type { Clock } from '@kiln/domain';
+import type { Clock, SandboxHost } from '@kiln/domain';
 import { LoggerModule } from 'nestjs-pino';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
@@ -17,6 +17,7 @@ import { PlansModule } from './plans/plans.module.js';
 import { ProfilesModule } from './profiles/profiles.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ReferralsModule } from './referrals/referrals.module.js';
+import { SandboxHostModule, SandboxModule } from './sandbox/sandbox.module.js';
 
 export type ModuleImport = Type<unknown> | DynamicModule;
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -33,6 +34,10 @@ export interface AppModuleOptions {
   readonly auth: ModuleImport;
   readonly clock?: Clock;
   readonly logLevel: LogLevel;
+  /** The project sandboxes behind /api/sandbox and the live preview. */
+  readonly sandboxHost: SandboxHost;
+  /** The realtime feed's heartbeat (default 30 s); tests shorten it. */
+  readonly sandboxFeedHeartbeatMs?: number;
 }
 
 /** Re-exports a module's providers to the whole application, whether or not it is @Global itself. */
@@ -89,6 +94,8 @@ export class AppModule {
         ReferralsModule,
         ProfilesModule,
         ProjectsModule,
+        SandboxHostModule.forRoot(options.sandboxHost),
+        SandboxModule.forRoot({ heartbeatMs: options.sandboxFeedHeartbeatMs }),
         PaymentsModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],

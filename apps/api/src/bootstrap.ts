@@ -3,7 +3,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { AccessTokenVerifier, Clock } from '@kiln/domain';
+import type { AccessTokenVerifier, Clock, SandboxHost } from '@kiln/domain';
+import { InMemorySandboxHost } from '@kiln/domain/testing';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
@@ -12,6 +13,9 @@ import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-to
 import type { AppConfig } from './config.js';
 import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
 import { InMemoryPersistenceModule } from './persistence/in-memory-persistence.module.js';
+import { installPreviewProxy } from './preview/install-preview-proxy.js';
+import { PreviewProxy } from './preview/preview-proxy.js';
+import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
 import { ACCESS_TOKEN_VERIFIER } from './tokens.js';
 import { resolveWebDistDir, serveWebApp } from './web/web-app.js';
 
@@ -27,6 +31,10 @@ export interface AppOverrides {
   readonly logLevel?: LogLevel;
   /** The built web app to serve (default: resolved from WEB_DIST_DIR or apps/web/dist); null serves none. */
   readonly webDistDir?: string | null;
+  /** The project sandboxes (default: a fresh InMemorySandboxHost; main.ts passes LocalSandboxHost). */
+  readonly sandboxHost?: SandboxHost;
+  /** The sandbox feed's heartbeat in ms (default 30 s); tests shorten it. */
+  readonly sandboxFeedHeartbeatMs?: number;
 }
 
 export const OPENAPI_PATH = 'api/docs';
@@ -72,6 +80,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     auth,
     clock: overrides.clock,
     logLevel: overrides.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
+    sandboxHost: overrides.sandboxHost ?? new InMemorySandboxHost(overrides.clock),
+    sandboxFeedHeartbeatMs: overrides.sandboxFeedHeartbeatMs,
   });
 
   const app = await NestFactory.create<NestExpressApplication>(module, {
@@ -83,6 +93,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   app.useLogger(app.get(Logger));
   if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
   app.use(helmet());
+  // write-file's larger JSON body (a whole file); Nest's own parser then leaves the request alone.
+  app.use('/api/sandbox', sandboxWriteFileBody);
   // Replies under /api are per user: no shared or browser cache may keep them.
   app.use('/api', (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -110,6 +122,9 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   app.enableShutdownHooks();
   setUpOpenApi(app);
   await app.init();
+  // The live preview answers its own hosts before anything else runs, websockets included
+  // (docs/sandbox-api.md "Live preview"): preview requests never reach helmet, CORS or Nest.
+  installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy));
   return app;
 }
 

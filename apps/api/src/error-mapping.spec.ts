@@ -13,6 +13,7 @@ import {
   publishCheckFailed,
   publishLimitReached,
   publishingNotIncluded,
+  sandboxPathOutside,
   selfReferral,
   sessionEnded,
   unknownDebit,
@@ -92,6 +93,23 @@ describe('httpErrorFor', () => {
     expect(mapped?.status).toBe(status);
     expect(mapped?.body.code).toBe(code);
     expect(mapped?.body.detail).toBe(error.message);
+  });
+
+  it.each<[string, number]>([
+    ['SANDBOX.NOT_FOUND', 404],
+    ['SANDBOX.FILE_NOT_FOUND', 404],
+    ['SANDBOX.NOT_A_FILE', 400],
+    ['SANDBOX.NOT_A_DIRECTORY', 400],
+    ['SANDBOX.PATH_TAKEN', 409],
+  ])('%s → %i', (code, status) => {
+    expect(httpErrorFor({ code, message: 'm' })).toEqual({ status, body: { code, detail: 'm' } });
+  });
+
+  it('SANDBOX.PATH_OUTSIDE → 400 with the refused path and the reason', () => {
+    expect(httpErrorFor(sandboxPathOutside('../etc/passwd', 'parent-escape'))).toEqual({
+      status: 400,
+      body: { code: 'SANDBOX.PATH_OUTSIDE', detail: 'Path is outside the project: "../etc/passwd"', path: '../etc/passwd', reason: 'parent-escape' },
+    });
   });
 
   it('snake-cases the data fields: PROFILES.NOT_FOUND carries user_id', () => {

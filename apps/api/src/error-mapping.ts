@@ -27,6 +27,16 @@ interface Mapping {
 /** Errors made by the API itself (not the domain). */
 export const VALIDATION_FAILED = 'VALIDATION_FAILED';
 export const PROJECT_NOT_FOUND = 'PROJECTS.NOT_FOUND';
+/** The project has no sandbox yet (before POST /api/sandbox/{id}/ensure). */
+export const SANDBOX_NOT_FOUND = 'SANDBOX.NOT_FOUND';
+/** The file or folder a sandbox request names does not exist. */
+export const SANDBOX_FILE_NOT_FOUND = 'SANDBOX.FILE_NOT_FOUND';
+/** A folder where a file was expected (read-file, write-file on a folder). */
+export const SANDBOX_NOT_A_FILE = 'SANDBOX.NOT_A_FILE';
+/** A file where a folder was expected (read-directory on a file, a file as a parent). */
+export const SANDBOX_NOT_A_DIRECTORY = 'SANDBOX.NOT_A_DIRECTORY';
+/** Something else already has that name (create-directory over a file). */
+export const SANDBOX_PATH_TAKEN = 'SANDBOX.PATH_TAKEN';
 
 const MAPPINGS: Readonly<Record<string, Mapping>> = {
   // Request shape
@@ -60,6 +70,13 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'PUBLISHING.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },
   'PUBLISHING.CHECK_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  // Sandboxes (docs/sandbox-api.md); SandboxPathRefused carries SANDBOX.PATH_OUTSIDE
+  'SANDBOX.PATH_OUTSIDE': { status: HttpStatus.BAD_REQUEST },
+  [SANDBOX_NOT_FOUND]: { status: HttpStatus.NOT_FOUND },
+  [SANDBOX_FILE_NOT_FOUND]: { status: HttpStatus.NOT_FOUND },
+  [SANDBOX_NOT_A_FILE]: { status: HttpStatus.BAD_REQUEST },
+  [SANDBOX_NOT_A_DIRECTORY]: { status: HttpStatus.BAD_REQUEST },
+  [SANDBOX_PATH_TAKEN]: { status: HttpStatus.CONFLICT },
   // Billing
   'BILLING.NO_CUSTOMER': { status: HttpStatus.NOT_FOUND },
   'BILLING.NO_SUBSCRIPTION': { status: HttpStatus.NOT_FOUND },

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '@kiln/adapters';
+import { type EmbeddedPostgres, LocalSandboxHost, startEmbeddedPostgres } from '@kiln/adapters';
 import { AuthModule } from './auth/auth.module.js';
 import { createApp } from './bootstrap.js';
 import { type AppConfig, loadConfig } from './config.js';
@@ -28,6 +29,9 @@ async function main(): Promise<void> {
   const config = readConfig();
   const log = new Logger('Main');
   const { url, embedded } = await database(config, log);
+  // Project sandboxes under DATA_DIR; their dev servers stop after PREVIEW_IDLE_MINUTES without a
+  // preview request, and all of them on shutdown (SandboxModule).
+  const sandboxHost = new LocalSandboxHost({ root: join(config.dataDir, 'sandboxes'), idleStopMs: config.previewIdleMinutes * 60_000 });
   try {
     const app = await createApp(config, {
       persistence: PostgresPersistenceModule.forRoot({
@@ -36,9 +40,15 @@ async function main(): Promise<void> {
         onClosed: async () => embedded?.stop(),
       }),
       auth: AuthModule.register({ stores: postgresAuthStores }),
+      sandboxHost,
     });
     await app.listen(config.port);
     log.log(`Kiln API listening on port ${config.port} (OpenAPI at /api/docs)`);
+    // The starter's dependencies, installed once in the background so the first project does not wait.
+    sandboxHost.prepareTemplate().then(
+      () => log.log('Sandbox starter template ready'),
+      (error: unknown) => log.error(`Preparing the sandbox starter template failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
   } catch (error) {
     await embedded?.stop();
     throw error;

@@ -22,6 +22,9 @@ export const ACCESS_TOKEN_VERIFIER = Symbol('AccessTokenVerifier');
 /** A function `() => Promise<boolean>` telling whether the database answers (for /health). */
 export const DATABASE_HEALTH = Symbol('DatabaseHealth');
 
+/** SandboxHost: the project sandboxes (LocalSandboxHost in main.ts, in memory otherwise). */
+export const SANDBOX_HOST = Symbol('SandboxHost');
+
 /** The validated `AppConfig` (config.ts). */
 export const APP_CONFIG = Symbol('AppConfig');
 

@@ -1,0 +1,60 @@
+import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { CheckPublishAllowed, type Clock, OwnedProjects, type ProjectRepository, type SandboxHost } from '@kiln/domain';
+import { PreviewModule } from '../preview/preview.module.js';
+import { ProjectsModule } from '../projects/projects.module.js';
+import { CLOCK, PROJECT_REPOSITORY, SANDBOX_HOST } from '../tokens.js';
+import { SandboxController } from './sandbox.controller.js';
+import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './sandbox-feed.js';
+
+/** Stops every dev server when the API shuts down (SIGTERM, app.close()). */
+@Injectable()
+class StopDevServersOnShutdown implements OnApplicationShutdown {
+  private readonly logger = new Logger('Sandbox');
+  constructor(@Inject(SANDBOX_HOST) private readonly host: SandboxHost) {}
+  async onApplicationShutdown(): Promise<void> {
+    try {
+      await this.host.stopAll();
+    } catch (error) {
+      this.logger.error(`Stopping the dev servers failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+@Module({})
+export class SandboxHostModule {
+  /** Binds SANDBOX_HOST for the whole app (the sandbox routes and the preview proxy). */
+  static forRoot(host: SandboxHost): DynamicModule {
+    return {
+      module: SandboxHostModule,
+      global: true,
+      providers: [{ provide: SANDBOX_HOST, useValue: host }, StopDevServersOnShutdown],
+      exports: [SANDBOX_HOST],
+    };
+  }
+}
+
+export interface SandboxModuleOptions {
+  /** The feed's heartbeat (default 30 s, SPEC §9); tests shorten it. */
+  readonly heartbeatMs?: number;
+}
+
+/** The sandbox routes under /api/sandbox/{id}/ and their realtime feed (docs/sandbox-api.md). */
+@Module({})
+export class SandboxModule {
+  static forRoot(options: SandboxModuleOptions = {}): DynamicModule {
+    return {
+      module: SandboxModule,
+      imports: [ProjectsModule, PreviewModule],
+      controllers: [SandboxController],
+      providers: [
+        { provide: SANDBOX_FEED_OPTIONS, useValue: { heartbeatMs: options.heartbeatMs ?? DEFAULT_FEED_HEARTBEAT_MS } },
+        SandboxFeed,
+        {
+          provide: OwnedProjects,
+          useFactory: (projects: ProjectRepository, check: CheckPublishAllowed, clock: Clock) => new OwnedProjects(projects, check, clock),
+          inject: [PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
+        },
+      ],
+    };
+  }
+}
