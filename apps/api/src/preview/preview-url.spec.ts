@@ -16,6 +16,12 @@ describe('parsePreviewUrlTemplate', () => {
     expect(urls('https://previews.{id}.example.com:8443/').originFor(ID)).toBe(`https://previews.${ID}.example.com:8443`);
   });
 
+  it('gives the CSP source of every preview origin (for the web app\'s frame-src)', () => {
+    expect(urls('http://{id}.preview.localhost:{port}').frameSource).toBe('http://*.preview.localhost:3000');
+    expect(urls('https://{id}.preview.example.com').frameSource).toBe('https://*.preview.example.com');
+    expect(urls('https://previews.{id}.example.com:8443').frameSource).toBe('https://*.example.com:8443');
+  });
+
   it('recognises preview hosts whatever their port or case', () => {
     const preview = urls('http://{id}.preview.localhost:{port}');
     expect(preview.match(`${ID}.preview.localhost:3000`)).toEqual({ kind: 'preview', projectId: ID });

@@ -20,6 +20,11 @@ export interface PreviewUrls {
   /** The preview origin of a project ('http://<id>.preview.localhost:3000'). */
   originFor(projectId: string): string;
   /**
+   * A CSP source matching every preview origin ('http://*.preview.localhost:3000'): the web
+   * app's `frame-src` must allow it, or the builder cannot show the preview.
+   */
+  readonly frameSource: string;
+  /**
    * What a request's Host header names: not a preview host (the normal app), a preview host
    * for a project id (lower-case UUID), or a preview host whose id is not a UUID. The port is
    * not compared: behind a proxy the public port differs from the API's.
@@ -70,6 +75,7 @@ export function parsePreviewUrlTemplate(raw: string, apiPort: number): { ok: tru
     value: {
       template: base,
       protocol: sample.protocol,
+      frameSource: `${sample.protocol}//*.${after}${sample.port === '' ? '' : `:${sample.port}`}`,
       originFor: (projectId) => new URL(base.replace('{id}', projectId.toLowerCase())).origin,
       match: (host) => {
         const hostname = hostnameOf(host);
