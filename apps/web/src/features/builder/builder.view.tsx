@@ -3,7 +3,7 @@
  *
  * Accessible names the end-to-end tests rely on (keep them stable):
  * - tabs (role tab): "Preview" (default), "Code"
- * - status line: role status, name "Sandbox status"; its text reads e.g. "Running: Website is running"
+ * - status line: role status, name "Sandbox status"; its text reads e.g. "Running · Website is running"
  * - preview: <iframe title="App preview">; device buttons (role button, aria-pressed, in the group
  *   "Device size"; shown from 640 px): "Mobile", "Tablet", "Laptop", "Desktop"; buttons
  *   "Reload preview", "Open preview in a new tab", "Full screen"; in full screen "Exit full screen"
@@ -11,9 +11,11 @@
  *   toggle on click); editor area (CodeMirror's contenteditable) aria-label "Code editor"; button
  *   "Save" (Ctrl/Cmd+S too; use exact matching: "Save version" also contains "Save"); per open
  *   file a button with its label and "Close <label>"; "Hide editor" / "Show editor"
- * - bottom panel: buttons "Terminal" and "Console" (aria-pressed), "Hide bottom panel" /
- *   "Show bottom panel", "Clear console"; the terminal container has role group, aria-label
- *   "Terminal" (type into xterm's helper textarea inside it); console list "Console messages"
+ * - bottom panel (open by default from 768 px, closed below; the Terminal/Console buttons open
+ *   it): buttons "Terminal" and "Console" (aria-pressed), "Hide bottom panel" / "Show bottom
+ *   panel", "Clear console"; the terminal container is role group, aria-label "Terminal" (use
+ *   exact matching or the role: xterm's own textarea is labelled "Terminal input" — type there);
+ *   console list "Console messages"
  * - sidebar (role complementary "Sidebar"): tabs "Chat" (tab1, default) and "Versions" (tab2);
  *   toolbar button "Hide sidebar" / "Show sidebar"; "Move sidebar to the left|right"; separator
  *   "Resize sidebar"
@@ -61,6 +63,11 @@ export const BuilderView = observer(function BuilderView() {
     return () => vm.dispose();
   }, [vm, projectId]);
 
+  // Narrow screens start with the bottom panel closed, so the preview keeps some room.
+  useEffect(() => {
+    if (typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 767px)').matches) vm.setDockOpen(false);
+  }, [vm]);
+
   // Escape leaves the full-screen preview.
   useEffect(() => {
     if (!vm.fullscreen) return;
@@ -107,13 +114,18 @@ const Toolbar = observer(function Toolbar({ vm }: { vm: BuilderVm }) {
   return (
     <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-2 border-b border-border bg-background px-3 py-2">
       <div className="flex min-w-0 flex-1 basis-48 items-center gap-3">
-        <h1 className="min-w-0 shrink truncate text-sm font-semibold tracking-tight" title={vm.projectName}>
+        <h1 className="max-w-[45%] shrink-0 truncate text-sm font-semibold tracking-tight" title={vm.projectName}>
           {vm.projectName || <span className="text-muted-foreground">Loading project…</span>}
         </h1>
-        <p role="status" aria-label="Sandbox status" className="flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">
+        <p role="status" aria-label="Sandbox status" title={vm.statusText} className="flex min-w-0 flex-1 items-center gap-1.5 text-xs text-muted-foreground">
           <span aria-hidden className={cn('size-2 shrink-0 rounded-full', TONE_DOT[vm.statusTone])} />
           <span className="shrink-0 font-medium text-foreground">{vm.statusLabel}</span>
-          {vm.statusMessage && <span className="truncate">: {vm.statusMessage}</span>}
+          {vm.statusMessage && (
+            <>
+              <span aria-hidden>{' · '}</span>
+              <span className="truncate">{vm.statusMessage}</span>
+            </>
+          )}
         </p>
         {vm.phase === 'ready' && vm.feedState !== 'open' && (
           <Badge tone="outline" className="shrink-0" title="Live updates reconnect automatically">
@@ -162,7 +174,7 @@ const DOCK_TABS: readonly { tab: DockTab; label: string; icon: typeof SquareTerm
 const Dock = observer(function Dock({ vm, dark }: { vm: BuilderVm; dark: boolean }) {
   const open = vm.dockOpen;
   return (
-    <div className={cn('flex shrink-0 flex-col border-t border-border bg-background', open ? 'h-48 md:h-56' : 'h-9')}>
+    <div className={cn('flex shrink-0 flex-col border-t border-border bg-background', open ? 'h-44 md:h-56' : 'h-9')}>
       <div className="flex h-9 shrink-0 items-center gap-1 px-2">
         {DOCK_TABS.map(({ tab, label, icon: Icon }) => {
           const pressed = open && vm.dockTab === tab;

@@ -64,7 +64,7 @@ describe('BuilderVm start', () => {
     expect(t.vm.phase).toBe('ready');
     expect(t.vm.projectName).toBe('Habit tracker');
     expect(t.vm.previewUrl).toBe(PREVIEW_URL);
-    expect(t.vm.statusText).toBe('Running: Website is running');
+    expect(t.vm.statusText).toBe('Running · Website is running');
     expect(t.vm.statusTone).toBe('success');
     expect(t.api.calls).toEqual(['ensure', 'getTree', 'gitHistory']);
     expect(t.feed.connected).toEqual(['p1']);
@@ -83,7 +83,7 @@ describe('BuilderVm start', () => {
     t.api.failures.set('ensure', new ApiError('Request failed', 502, null, null));
     await t.vm.start('p1');
     expect(t.vm.phase).toBe('ready');
-    expect(t.vm.statusText).toBe('Running: Website is running');
+    expect(t.vm.statusText).toBe('Running · Website is running');
   });
 
   it('shows the failure and retries when the sandbox cannot start', async () => {
@@ -122,7 +122,7 @@ describe('BuilderVm realtime feed', () => {
   it('updates the status line from status events', async () => {
     const t = await started();
     t.feed.emit({ type: 'status', data: { status: 'starting', message: 'Restarting the dev server', url: PREVIEW_URL } });
-    expect(t.vm.statusText).toBe('Starting: Restarting the dev server');
+    expect(t.vm.statusText).toBe('Starting · Restarting the dev server');
     expect(t.vm.statusTone).toBe('warning');
   });
 

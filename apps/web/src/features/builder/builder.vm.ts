@@ -241,9 +241,9 @@ export class BuilderVm {
     return 'neutral';
   }
 
-  /** The whole status line, as read out: 'Running: Website is running'. */
+  /** The whole status line, as the screen shows it: 'Running · Website is running'. */
   get statusText(): string {
-    return this.statusMessage ? `${this.statusLabel}: ${this.statusMessage}` : this.statusLabel;
+    return this.statusMessage ? `${this.statusLabel} · ${this.statusMessage}` : this.statusLabel;
   }
 
   // ── Tabs, preview, dock ──────────────────────────────────────────────────────────────────
@@ -292,6 +292,10 @@ export class BuilderVm {
 
   toggleDock(): void {
     this.dockOpen = !this.dockOpen;
+  }
+
+  setDockOpen(open: boolean): void {
+    this.dockOpen = open;
   }
 
   /** Opens the code tab on a file (an error's location, later the AI's edits). */

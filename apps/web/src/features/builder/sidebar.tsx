@@ -28,7 +28,7 @@ export const Sidebar = observer(function Sidebar({ vm }: { vm: BuilderVm }) {
       aria-label="Sidebar"
       style={{ '--sidebar-width': `${prefs.chatWidth}px` } as React.CSSProperties}
       className={cn(
-        'relative flex h-[46%] min-h-0 shrink-0 flex-col border-t border-border bg-background',
+        'relative flex h-[42%] min-h-0 shrink-0 flex-col border-t border-border bg-background',
         'md:h-auto md:w-(--sidebar-width) md:max-w-[55%] md:border-t-0',
         left ? 'md:border-r' : 'md:border-l',
       )}
@@ -241,8 +241,15 @@ const VersionsPanel = observer(function VersionsPanel({ versions }: { versions: 
           {versions.rows.map((row) => (
             <li key={row.hash} className="flex items-start gap-3 rounded-xl border border-border p-3">
               <div className="min-w-0 flex-1">
-                <p className="truncate text-sm font-medium" title={row.message}>
-                  {row.message}
+                <p className="flex min-w-0 items-center gap-2 text-sm font-medium">
+                  <span className="truncate" title={row.message}>
+                    {row.message}
+                  </span>
+                  {row.current && (
+                    <Badge tone="success" className="shrink-0 px-1.5 py-0 text-[10px]">
+                      current
+                    </Badge>
+                  )}
                 </p>
                 <p className="mt-0.5 text-xs text-muted-foreground">
                   <time dateTime={row.date} title={new Date(row.date).toLocaleString()}>
@@ -252,11 +259,6 @@ const VersionsPanel = observer(function VersionsPanel({ versions }: { versions: 
                   {row.filesChanged} {row.filesChanged === 1 ? 'file' : 'files'} changed
                   {' · '}
                   <span className="font-mono">{row.shortHash}</span>
-                  {row.current && (
-                    <Badge tone="success" className="ml-2 px-1.5 py-0 text-[10px]">
-                      current
-                    </Badge>
-                  )}
                 </p>
               </div>
               <Button size="sm" variant="outline" onClick={() => versions.askRestore(row.hash)}>

@@ -1,4 +1,4 @@
-import { AlertCircle, Check, Circle, LoaderCircle, RotateCw, Sparkles, X } from 'lucide-react';
+import { AlertCircle, Check, Circle, Hammer, LoaderCircle, RotateCw, Sparkles, X } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
@@ -71,7 +71,7 @@ export const CreationView = observer(function CreationView() {
 
 /** SPEC §4 sandbox initialisation, one line per stage, then the builder opens by itself. */
 const SetupProgressList = observer(function SetupProgressList({ vm }: { vm: CreationVm }) {
-  const { setup, stage } = vm;
+  const { setup, stage, state } = vm;
   const failed = setup.kind === 'failed';
   const done = setup.kind === 'done';
   const finished = done ? SETUP_STAGES.length : stage - 1;
@@ -125,9 +125,16 @@ const SetupProgressList = observer(function SetupProgressList({ vm }: { vm: Crea
           </div>
         </div>
       ) : (
-        <p className="mt-6 text-center text-sm text-muted-foreground" aria-live="polite">
-          {done ? 'Opening the builder…' : 'The builder opens as soon as your sandbox is ready.'}
-        </p>
+        <div className="mt-6 grid justify-items-center gap-3">
+          <p className="text-center text-sm text-muted-foreground" aria-live="polite">
+            {done ? 'Opening the builder…' : 'The builder opens as soon as your sandbox is ready.'}
+          </p>
+          {!done && state.kind === 'ready' && (
+            <ButtonLink to={`/builder/${state.projectId}`} variant="ghost" size="sm">
+              <Hammer className="size-4" aria-hidden /> Open builder
+            </ButtonLink>
+          )}
+        </div>
       )}
     </div>
   );
