@@ -333,3 +333,29 @@ describe('live preview proxy', () => {
     });
   });
 });
+
+describe('preview shutdown', () => {
+  it('closes proxied websockets so the API can close', async () => {
+    const dev = new FakeDevServer();
+    await dev.start();
+    const host = new ScriptedSandboxHost();
+    const t = await startTestApp({ overrides: { sandboxHost: host } });
+    try {
+      const port = (t.app.getHttpServer().address() as AddressInfo).port;
+      const user = newUser();
+      const id = (await t.http().post('/api/projects').set(user.auth).send({ name: 'x' }).expect(201)).body.id as string;
+      const url = new URL((await t.http().post(`/api/sandbox/${id}/ensure`).set(user.auth).expect(200)).body.url as string);
+      host.devStates.set(id, { status: 'running', port: dev.port, message: 'Website is running' });
+      const previewHost = `${id}.preview.localhost:${port}`;
+      const auth = await rawRequest(port, { host: previewHost, path: `${url.pathname}${url.search}` });
+      const cookie = ((auth.headers['set-cookie'] ?? [])[0] ?? '').split(';')[0] ?? '';
+      const { status, socket } = await websocketHandshake(port, { host: previewHost, headers: { Cookie: cookie } });
+      expect(status).toBe(101);
+      const closed = new Promise<void>((resolve) => socket?.once('close', () => resolve()));
+      await t.close();
+      await closed;
+    } finally {
+      await dev.stop();
+    }
+  });
+});
