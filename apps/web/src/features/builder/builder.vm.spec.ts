@@ -15,7 +15,7 @@ import {
   SequentialIds,
   sandboxInfo,
 } from './builder.fakes';
-import { BuilderVm, PREVIEW_URL_MAX_AGE_MS } from './builder.vm';
+import { BuilderVm, PREVIEW_REFRESH_GUARD_MS, PREVIEW_URL_MAX_AGE_MS } from './builder.vm';
 import { SandboxSetup } from './sandbox-setup';
 
 const settle = async () => {
@@ -196,10 +196,34 @@ describe('BuilderVm preview', () => {
     expect(t.vm.previewUrl).toContain('token=t2');
   });
 
-  it('opens the preview in a new tab', async () => {
+  it('opens the preview in a new tab at once while its token is valid, else with a fresh address', async () => {
     const t = await started();
-    t.vm.openPreviewInNewTab();
-    expect(t.navigation.opened).toEqual([PREVIEW_URL]);
+    void t.vm.openPreviewInNewTab();
+    expect(t.navigation.opened).toEqual([PREVIEW_URL]); // within the click: no popup blocker
+
+    t.timers.advance(PREVIEW_URL_MAX_AGE_MS + 1);
+    t.api.info_ = sandboxInfo({ url: 'http://p1.preview.localhost:3000/__kiln/auth?token=t2&next=/' });
+    await t.vm.openPreviewInNewTab();
+    expect(t.navigation.opened.at(-1)).toContain('token=t2');
+  });
+
+  it("fetches a fresh address when the preview says 'auth-required', at most every 10 s", async () => {
+    const t = await started();
+    t.api.info_ = sandboxInfo({ url: 'http://p1.preview.localhost:3000/__kiln/auth?token=t2&next=/' });
+    t.api.calls.length = 0;
+    t.messages.post('http://evil.example', { source: 'kiln-preview', type: 'auth-required' });
+    t.messages.post(PREVIEW_ORIGIN, { source: 'kiln-preview', type: 'auth-required' });
+    await settle();
+    expect(t.api.calls).toEqual(['info']);
+    expect(t.vm.previewUrl).toContain('token=t2');
+
+    t.messages.post('http://p1.preview.localhost:3000', { source: 'kiln-preview', type: 'auth-required' });
+    await settle();
+    expect(t.api.calls).toEqual(['info']); // the reload guard
+    t.timers.advance(PREVIEW_REFRESH_GUARD_MS);
+    t.messages.post('http://p1.preview.localhost:3000', { source: 'kiln-preview', type: 'auth-required' });
+    await settle();
+    expect(t.api.calls).toEqual(['info', 'info']);
   });
 });
 

@@ -20,6 +20,8 @@ export type BuilderPhase = 'starting' | 'ready' | 'failed';
 
 /** The preview token lives 1 h (docs/sandbox-api.md): ask for a fresh address before it runs out. */
 export const PREVIEW_URL_MAX_AGE_MS = 50 * 60 * 1000;
+/** SPEC §9 reload guard: the preview's 'auth-required' fetches a fresh address at most this often. */
+export const PREVIEW_REFRESH_GUARD_MS = 10_000;
 
 const STATUS_LABELS: Readonly<Record<string, string>> = {
   running: 'Running',
@@ -68,6 +70,7 @@ export class BuilderVm {
   private generation = 0;
   private connection: FeedConnection | null = null;
   private previewUrlAt = 0;
+  private authRefreshAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     @inject(TYPES.SandboxApi) private readonly api: SandboxApi,
@@ -88,7 +91,11 @@ export class BuilderVm {
     this.console = new ConsoleVm(messages, timers);
     this.errors = new ErrorsVm(api, logger);
     this.preferences = new BuilderPreferencesVm(preferences);
-    makeAutoObservable<BuilderVm, 'api' | 'feed' | 'projects' | 'setup' | 'timers' | 'navigation' | 'generation' | 'connection' | 'previewUrlAt'>(
+    this.console.onAuthRequired = () => void this.renewPreviewAccess();
+    makeAutoObservable<
+      BuilderVm,
+      'api' | 'feed' | 'projects' | 'setup' | 'timers' | 'navigation' | 'generation' | 'connection' | 'previewUrlAt' | 'authRefreshAt'
+    >(
       this,
       {
         api: false,
@@ -100,6 +107,7 @@ export class BuilderVm {
         generation: false,
         connection: false,
         previewUrlAt: false,
+        authRefreshAt: false,
         files: false,
         terminal: false,
         versions: false,
@@ -266,22 +274,42 @@ export class BuilderVm {
 
   /** Reloads the frame; an address older than the preview token's life is asked for again first. */
   async reloadPreview(): Promise<void> {
-    if (this.projectId !== '' && this.timers.now() - this.previewUrlAt > PREVIEW_URL_MAX_AGE_MS) {
-      try {
-        const info = await this.api.info(this.projectId);
-        runInAction(() => {
-          this.sandbox = info;
-          this.setPreviewUrl(info.url);
-        });
-      } catch {
-        // Keep the old address: the preview's cookie may still be valid.
-      }
-    }
+    if (this.isPreviewUrlStale()) await this.refreshPreviewUrl();
     runInAction(() => (this.previewKey += 1));
   }
 
-  openPreviewInNewTab(): void {
+  /**
+   * Opens the app in a tab of its own. The preview's cookie is partitioned to the builder's
+   * frame, so the new tab signs in with the address's token: a still-valid one is opened at once
+   * (a popup must open within the click), an old one is asked for again first.
+   */
+  async openPreviewInNewTab(): Promise<void> {
+    if (this.isPreviewUrlStale()) await this.refreshPreviewUrl();
     if (this.previewUrl !== null) this.navigation.openInNewWindow(this.previewUrl);
+  }
+
+  /** The preview's 401 page asked for access: a fresh address (with a new token) reloads the frame. */
+  async renewPreviewAccess(): Promise<void> {
+    const now = this.timers.now();
+    if (now - this.authRefreshAt < PREVIEW_REFRESH_GUARD_MS) return;
+    this.authRefreshAt = now;
+    await this.refreshPreviewUrl();
+  }
+
+  private isPreviewUrlStale(): boolean {
+    return this.projectId !== '' && this.timers.now() - this.previewUrlAt > PREVIEW_URL_MAX_AGE_MS;
+  }
+
+  private async refreshPreviewUrl(): Promise<void> {
+    try {
+      const info = await this.api.info(this.projectId);
+      runInAction(() => {
+        this.sandbox = info;
+        this.setPreviewUrl(info.url);
+      });
+    } catch {
+      // Keep the old address: the preview's cookie may still be valid.
+    }
   }
 
   setDockTab(tab: DockTab): void {

@@ -13,6 +13,13 @@ import { previewOriginOf } from './preview';
 /** The preview bridge's message (docs/sandbox-api.md § Live preview). */
 export const PREVIEW_MESSAGE_SOURCE = 'kiln-preview';
 
+/** The preview's 401 page asks for a fresh address (docs/sandbox-api.md § Live preview). */
+export function isAuthRequired(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const d = data as Record<string, unknown>;
+  return d['source'] === PREVIEW_MESSAGE_SOURCE && d['type'] === 'auth-required';
+}
+
 /** A console message from the bridge, or null for anything else. */
 export function bridgeConsoleMessage(data: unknown): { level: string; text: string } | null {
   if (typeof data !== 'object' || data === null) return null;
@@ -23,7 +30,8 @@ export function bridgeConsoleMessage(data: unknown): { level: string; text: stri
 }
 
 /**
- * The console panel: what the preview's bridge posts to this window. A message is accepted only
+ * The console panel: what the preview's bridge posts to this window (and the preview's
+ * 'auth-required', handed to the builder). A message is accepted only
  * when its origin is the preview's origin (derived from the sandbox URL) — any other frame or
  * window can post messages too — and it is kept by the domain's SPEC §5 rules.
  */
@@ -33,6 +41,8 @@ export class ConsoleVm {
   unseen = 0;
   private origin: string | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** Called when the preview (and only the preview) says its access ran out. */
+  onAuthRequired: () => void = () => undefined;
 
   constructor(
     private readonly messages: WindowMessages,
@@ -40,7 +50,7 @@ export class ConsoleVm {
   ) {
     makeAutoObservable<ConsoleVm, 'messages' | 'timers' | 'origin' | 'unsubscribe'>(
       this,
-      { messages: false, timers: false, origin: false, unsubscribe: false },
+      { messages: false, timers: false, origin: false, unsubscribe: false, onAuthRequired: false },
       { autoBind: true },
     );
   }
@@ -74,6 +84,10 @@ export class ConsoleVm {
 
   receive(message: WindowMessage): void {
     if (this.origin === null || message.origin !== this.origin) return;
+    if (isAuthRequired(message.data)) {
+      this.onAuthRequired();
+      return;
+    }
     const consoleMessage = bridgeConsoleMessage(message.data);
     if (consoleMessage === null) return;
     const next = appendConsoleMessage(this.log, consoleMessage, this.timers.now());

@@ -48,7 +48,7 @@ export const PreviewActions = observer(function PreviewActions({ vm }: { vm: Bui
         </button>
       </Tooltip>
       <Tooltip content="Open in a new tab">
-        <button type="button" aria-label="Open preview in a new tab" disabled={!ready} onClick={vm.openPreviewInNewTab} className={iconButton}>
+        <button type="button" aria-label="Open preview in a new tab" disabled={!ready} onClick={() => void vm.openPreviewInNewTab()} className={iconButton}>
           <ExternalLink className="size-4" aria-hidden />
         </button>
       </Tooltip>
