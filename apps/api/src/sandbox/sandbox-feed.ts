@@ -92,6 +92,11 @@ export class SandboxFeed implements OnModuleInit, OnModuleDestroy, BeforeApplica
     };
   }
 
+  /** How many streams are open for a project (tests, diagnostics). */
+  subscriberCount(projectId: string): number {
+    return this.subscribers.get(projectId)?.size ?? 0;
+  }
+
   publish(projectId: string, event: SandboxFeedEvent): void {
     for (const subscriber of this.subscribers.get(projectId) ?? []) {
       try {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type TestApp, type TestUser, newUser, startTestApp } from '../testing/e2e.js';
+import { SandboxFeed } from './sandbox-feed.js';
 import { SseClient } from './testing/sse-client.js';
 import { ScriptedSandboxHost } from './testing/scripted-sandbox-host.js';
 
@@ -455,6 +456,22 @@ describe('sandbox API (HTTP)', () => {
       } finally {
         feed.close();
       }
+    });
+
+    it('unsubscribes when the client goes away', async () => {
+      const { user, id, api } = await ready();
+      const feeds = t.app.get(SandboxFeed);
+      const first = await SseClient.open(`${baseUrl()}${api}/events`, user.auth);
+      const second = await SseClient.open(`${baseUrl()}${api}/events`, user.auth);
+      await first.next((e) => e.event === 'status');
+      await second.next((e) => e.event === 'status');
+      expect(feeds.subscriberCount(id)).toBe(2);
+      first.close();
+      for (let i = 0; i < 50 && feeds.subscriberCount(id) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(feeds.subscriberCount(id)).toBe(1);
+      second.close();
+      for (let i = 0; i < 50 && feeds.subscriberCount(id) !== 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(feeds.subscriberCount(id)).toBe(0);
     });
 
     it('needs the bearer token and ownership', async () => {
