@@ -15,6 +15,7 @@ import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
 import { InMemoryPersistenceModule } from './persistence/in-memory-persistence.module.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
+import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
 import { ACCESS_TOKEN_VERIFIER } from './tokens.js';
 import { resolveWebDistDir, serveWebApp } from './web/web-app.js';
@@ -117,7 +118,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       : config.nodeEnv === 'test' && config.webDistDir === null
         ? null
         : resolveWebDistDir(config.webDistDir, process.cwd());
-  if (webDist !== null) serveWebApp(app, webDist);
+  if (webDist !== null) serveWebApp(app, webDist, previewUrls(config).frameSource);
   else if (config.webDistDir !== null) app.get(Logger).warn(`WEB_DIST_DIR ${config.webDistDir} has no index.html: the web app is not served`);
   app.enableShutdownHooks();
   setUpOpenApi(app);

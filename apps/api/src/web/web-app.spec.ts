@@ -59,6 +59,11 @@ describe('CSP of the app pages', () => {
     expect(webAppCsp([expected])).toContain(`script-src 'self' ${expected}`);
     expect(webAppCsp([])).toContain("object-src 'none'");
   });
+
+  it('lets the builder frame project previews, and nothing else from other origins', () => {
+    expect(webAppCsp([], 'http://*.preview.localhost:3000')).toContain("frame-src 'self' http://*.preview.localhost:3000;");
+    expect(webAppCsp([])).toContain("frame-src 'self';");
+  });
 });
 
 describe('WEB_DIST_DIR', () => {

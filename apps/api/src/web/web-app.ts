@@ -54,8 +54,11 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
-/** The Content-Security-Policy of the web app's pages: helmet's defaults plus the inline scripts. */
-export function webAppCsp(scriptHashes: readonly string[]): string {
+/**
+ * The Content-Security-Policy of the web app's pages: helmet's defaults plus the inline scripts,
+ * and the project previews (their own origins, e.g. `http://*.preview.localhost:3000`) as frames.
+ */
+export function webAppCsp(scriptHashes: readonly string[], previewFrameSource: string | null = null): string {
   return [
     "default-src 'self'",
     "base-uri 'self'",
@@ -63,6 +66,7 @@ export function webAppCsp(scriptHashes: readonly string[]): string {
     "font-src 'self' https: data:",
     "form-action 'self'",
     "frame-ancestors 'self'",
+    previewFrameSource === null ? "frame-src 'self'" : `frame-src 'self' ${previewFrameSource}`,
     "img-src 'self' data: https:",
     "object-src 'none'",
     ["script-src 'self'", ...scriptHashes].join(' '),
@@ -76,9 +80,9 @@ export function webAppCsp(scriptHashes: readonly string[]): string {
  * assets with a year of caching, anything else as is, and index.html for page loads of any
  * other path (client-side routing).
  */
-export function serveWebApp(app: NestExpressApplication, dir: string): void {
+export function serveWebApp(app: NestExpressApplication, dir: string, previewFrameSource: string | null = null): void {
   const indexFile = path.join(dir, 'index.html');
-  const csp = webAppCsp(inlineScriptHashes(readFileSync(indexFile, 'utf8')));
+  const csp = webAppCsp(inlineScriptHashes(readFileSync(indexFile, 'utf8')), previewFrameSource);
   app.useStaticAssets(dir, {
     index: false,
     setHeaders: (res, file) => {
