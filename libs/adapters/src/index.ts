@@ -37,3 +37,6 @@ export * from './payments/local-payment-gateway.adapter.js';
 
 // Sandbox
 export * from './sandbox/local-sandbox-host.adapter.js';
+
+// AI
+export * from './ai/offline/offline-assistant.adapter.js';

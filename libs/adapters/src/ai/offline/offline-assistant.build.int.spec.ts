@@ -1,0 +1,352 @@
+// The offline assistant really builds: apps for many requests and many edits of them are
+// applied to the starter template, then type-checked (tsc) and built (vite) for real.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { OfflineAiAssistant } from './offline-assistant.adapter.js';
+import { BuildBench, drive, starterFiles, type DriveResult } from '../testing/drive-assistant.js';
+
+const assistant = new OfflineAiAssistant();
+
+interface BuildCase {
+  readonly name: string;
+  readonly prompt: string;
+  readonly expect: (files: ReadonlyMap<string, string>, result: DriveResult) => void;
+}
+
+const file = (files: ReadonlyMap<string, string>, path: string): string => {
+  const content = files.get(path);
+  if (content === undefined) throw new Error(`${path} is missing; files: ${[...files.keys()].join(', ')}`);
+  return content;
+};
+const rendersIn = (files: ReadonlyMap<string, string>, component: string) => expect(file(files, 'src/App.tsx')).toMatch(new RegExp(`<${component} />`));
+
+const BUILDS: readonly BuildCase[] = [
+  {
+    name: 'landing',
+    prompt: 'Build a landing page for a coffee shop called Bean There with a FAQ and pricing, in green',
+    expect: (f, r) => {
+      expect(file(f, 'index.html')).toContain('<title>Bean There</title>');
+      expect(file(f, 'src/site.ts')).toContain("name: 'Bean There'");
+      for (const c of ['Hero', 'Features', 'Testimonials', 'Faq', 'Pricing', 'CallToAction']) rendersIn(f, c);
+      expect(file(f, 'src/index.css')).toContain('--primary: #15803d;');
+      expect(file(f, 'src/components/Features.tsx')).toMatch(/roast/i);
+      expect(r.plan.tasks.map((t) => t.title)).toEqual(['Lay out the landing page', 'Add the main sections', 'Add the requested sections', 'Apply the theme']);
+    },
+  },
+  {
+    name: 'todo',
+    prompt: 'Create a todo list app',
+    expect: (f) => {
+      rendersIn(f, 'TodoList');
+      expect(file(f, 'src/todos.ts')).toContain('export function addTodo');
+      expect(file(f, 'src/site.ts')).toContain("name: 'Todo List'");
+    },
+  },
+  {
+    name: 'dashboard',
+    prompt: 'Make a sales dashboard for my bakery',
+    expect: (f) => {
+      rendersIn(f, 'Overview');
+      rendersIn(f, 'RecentOrders');
+      expect(file(f, 'src/site.ts')).toContain("name: 'Bakery Dashboard'");
+    },
+  },
+  {
+    name: 'blog',
+    prompt: 'I want a blog about hiking',
+    expect: (f) => {
+      rendersIn(f, 'Blog');
+      expect(file(f, 'src/posts.ts')).toMatch(/hiking/);
+    },
+  },
+  {
+    name: 'portfolio',
+    prompt: 'A portfolio for a photographer named Ana Lopez',
+    expect: (f) => {
+      for (const c of ['Projects', 'Skills', 'About', 'Contact']) rendersIn(f, c);
+      expect(file(f, 'src/components/Hero.tsx')).toContain('Ana Lopez');
+      expect(file(f, 'src/portfolio.ts')).toContain('Portraits');
+    },
+  },
+  {
+    name: 'calculator',
+    prompt: 'Build a calculator',
+    expect: (f) => {
+      rendersIn(f, 'Calculator');
+      expect(file(f, 'src/calculator.ts')).toContain('export function pressKey');
+    },
+  },
+  {
+    name: 'contact-form',
+    prompt: 'Create a contact form for my design studio',
+    expect: (f) => {
+      rendersIn(f, 'ContactForm');
+      expect(file(f, 'src/components/ContactForm.tsx')).toContain('Please enter a valid email address.');
+    },
+  },
+  {
+    name: 'signup-form',
+    prompt: 'Make a signup form for our SaaS waitlist',
+    expect: (f) => {
+      rendersIn(f, 'SignupForm');
+      expect(file(f, 'src/password.ts')).toContain('passwordStrength');
+      expect(file(f, 'src/site.ts')).toContain("name: 'SaaS Waitlist'");
+    },
+  },
+  {
+    name: 'pricing',
+    prompt: 'A pricing page for my SaaS called Flowdesk, dark mode',
+    expect: (f) => {
+      rendersIn(f, 'PricingPlans');
+      rendersIn(f, 'Comparison');
+      rendersIn(f, 'Faq');
+      expect(file(f, 'src/index.css')).toContain('color-scheme: dark;');
+      expect(file(f, 'index.html')).toContain('<title>Flowdesk</title>');
+    },
+  },
+  {
+    name: 'notes',
+    prompt: 'Build a note-taking app called Jot',
+    expect: (f) => {
+      rendersIn(f, 'Notes');
+      expect(file(f, 'src/site.ts')).toContain("name: 'Jot'");
+    },
+  },
+  {
+    name: 'recipes',
+    prompt: 'Create a recipe book app with a serif font',
+    expect: (f) => {
+      rendersIn(f, 'Recipes');
+      expect(file(f, 'src/index.css')).toContain("--font: 'Georgia'");
+    },
+  },
+  {
+    name: 'weather',
+    prompt: 'Build a weather widget for Paris',
+    expect: (f) => {
+      rendersIn(f, 'Weather');
+      expect(file(f, 'src/weather.ts')).toContain("name: 'Paris'");
+    },
+  },
+  {
+    name: 'kanban',
+    prompt: 'Make a kanban board for my team with a purple theme',
+    expect: (f) => {
+      rendersIn(f, 'Board');
+      expect(file(f, 'src/index.css')).toContain('--primary: #9333ea;');
+    },
+  },
+  {
+    name: 'expenses',
+    prompt: 'Build an expense tracker',
+    expect: (f) => {
+      rendersIn(f, 'Expenses');
+      expect(file(f, 'src/expenses.ts')).toContain('parseAmount');
+    },
+  },
+  {
+    name: 'store',
+    prompt: 'Create an online store for my coffee roastery with testimonials and a newsletter',
+    expect: (f) => {
+      rendersIn(f, 'Store');
+      rendersIn(f, 'Testimonials');
+      rendersIn(f, 'Newsletter');
+      expect(file(f, 'src/store.ts')).toContain('Ethiopia Guji');
+    },
+  },
+];
+
+interface EditCase {
+  readonly name: string;
+  /** The app to start from (a BUILDS name) or 'starter'. */
+  readonly from: string;
+  readonly prompts: readonly string[];
+  readonly expect: (files: ReadonlyMap<string, string>, before: ReadonlyMap<string, string>, results: readonly DriveResult[]) => void;
+}
+
+const EDITS: readonly EditCase[] = [
+  {
+    name: 'rename',
+    from: 'landing',
+    prompts: ['Change the title to Roast & Co'],
+    expect: (f, _b, [r]) => {
+      expect(file(f, 'index.html')).toContain('<title>Roast &amp; Co</title>');
+      expect(file(f, 'src/site.ts')).toContain("name: 'Roast & Co'");
+      expect(r?.operations.every((o) => o.type === 'edit_file')).toBe(true);
+    },
+  },
+  {
+    name: 'dark',
+    from: 'todo',
+    prompts: ['Make it dark'],
+    expect: (f, b) => {
+      expect(file(f, 'src/index.css')).toContain('color-scheme: dark;');
+      expect(file(b, 'src/index.css')).toContain('color-scheme: light;');
+    },
+  },
+  {
+    name: 'primary-colour',
+    from: 'dashboard',
+    prompts: ['Use teal as the primary colour'],
+    expect: (f) => expect(file(f, 'src/index.css')).toContain('--primary: #0f766e;'),
+  },
+  {
+    name: 'add-section',
+    from: 'landing',
+    prompts: ['Add a team section and a newsletter'],
+    expect: (f) => {
+      rendersIn(f, 'Team');
+      rendersIn(f, 'Newsletter');
+      expect(file(f, 'src/components/Header.tsx')).toContain("{ href: '#team', label: 'Team' },");
+      const app = file(f, 'src/App.tsx');
+      expect(app.indexOf('<Newsletter />')).toBeLessThan(app.indexOf('<CallToAction />'));
+    },
+  },
+  {
+    name: 'remove-section',
+    from: 'landing',
+    prompts: ['Remove the testimonials'],
+    expect: (f) => {
+      expect(file(f, 'src/App.tsx')).not.toContain('Testimonials');
+      expect(f.has('src/components/Testimonials.tsx')).toBe(false);
+      expect(file(f, 'src/components/Header.tsx')).not.toContain('#testimonials');
+    },
+  },
+  {
+    name: 'add-pages',
+    from: 'portfolio',
+    prompts: ['Add an about page', 'Add a pricing page at /plans'],
+    expect: (f) => {
+      expect(file(f, 'src/routes.tsx')).toContain("{ path: '/about', label: 'About', component: AboutPage },");
+      expect(file(f, 'src/routes.tsx')).toContain("{ path: '/plans', label: 'Pricing', component: PricingPage },");
+      expect(file(f, 'src/main.tsx')).toContain("import { App } from './routes';");
+      expect(file(f, 'src/App.tsx')).toContain('export function HomePage()');
+      expect(file(f, 'src/components/Header.tsx')).toContain("{ href: '#/about', label: 'About' },");
+      expect(f.has('src/router.tsx')).toBe(true);
+    },
+  },
+  {
+    name: 'button',
+    from: 'landing',
+    prompts: ['Change the button text to Order now'],
+    expect: (f) => {
+      expect(file(f, 'src/components/Hero.tsx')).toContain('Order now');
+      expect(file(f, 'src/components/Header.tsx')).toContain('Order now');
+      expect(file(f, 'src/components/Hero.tsx')).not.toContain('See the menu');
+    },
+  },
+  {
+    name: 'replace-text',
+    from: 'todo',
+    prompts: ['Replace "Add task" with "Add to my list"'],
+    expect: (f) => expect(file(f, 'src/components/TodoList.tsx')).toContain('Add to my list'),
+  },
+  {
+    name: 'starter-heading',
+    from: 'starter',
+    prompts: ['Change the heading to Hello there'],
+    expect: (f) => expect(file(f, 'src/App.tsx')).toMatch(/<h1[^>]*>Hello there<\/h1>/),
+  },
+  {
+    name: 'starter-page',
+    from: 'starter',
+    prompts: ['Add a calculator page'],
+    expect: (f) => {
+      expect(file(f, 'src/routes.tsx')).toContain("{ path: '/calculator', label: 'Calculator', component: CalculatorPage },");
+      expect(f.has('src/calculator.ts')).toBe(true);
+      expect(file(f, 'src/main.tsx')).toContain("import './index.css';");
+    },
+  },
+  {
+    name: 'multi',
+    from: 'blog',
+    prompts: ['Make it dark and add a newsletter section', 'Change the subtitle to Trails, gear and muddy boots'],
+    expect: (f) => {
+      expect(file(f, 'src/index.css')).toContain('color-scheme: dark;');
+      rendersIn(f, 'Newsletter');
+      expect(file(f, 'src/site.ts')).toContain("tagline: 'Trails, gear and muddy boots'");
+    },
+  },
+  {
+    name: 'font-corners',
+    from: 'notes',
+    prompts: ['Use a monospace font and rounder corners'],
+    expect: (f) => {
+      expect(file(f, 'src/index.css')).toContain("--font: 'JetBrains Mono'");
+      expect(file(f, 'src/index.css')).toContain('--radius: 22px;');
+    },
+  },
+  {
+    name: 'rename-and-heading',
+    from: 'calculator',
+    prompts: ['Rename the app to Pocket Calc', "Change the heading to What's 2 + 2?"],
+    expect: (f) => {
+      expect(file(f, 'src/site.ts')).toContain("name: 'Pocket Calc'");
+      expect(file(f, 'src/components/Hero.tsx')).toContain('What’s 2 + 2?');
+    },
+  },
+  {
+    name: 'remove-then-add',
+    from: 'pricing',
+    prompts: ['Remove the FAQ', 'Add testimonials'],
+    expect: (f) => {
+      expect(f.has('src/components/Faq.tsx')).toBe(false);
+      rendersIn(f, 'Testimonials');
+    },
+  },
+];
+
+describe('offline assistant: generated apps type-check and build', () => {
+  let bench: BuildBench;
+  const built = new Map<string, ReadonlyMap<string, string>>();
+
+  beforeAll(() => {
+    bench = new BuildBench();
+  });
+  afterAll(() => bench?.dispose());
+
+  it(`builds ${BUILDS.length} different apps and ${EDITS.length} edit scenarios that all compile`, async () => {
+    const starter = starterFiles();
+    const dirs: string[] = [];
+    for (const c of BUILDS) {
+      const result = await drive(assistant, c.prompt, starter);
+      expect(result.plan.kind).toBe('build');
+      expect(result.plan.tasks.length).toBeGreaterThanOrEqual(1);
+      expect(result.plan.tasks.length).toBeLessThanOrEqual(4);
+      c.expect(result.files, result);
+      built.set(c.name, result.files);
+      dirs.push(bench.write(`build-${c.name}`, result.files));
+    }
+    let editCount = 0;
+    for (const c of EDITS) {
+      const before = c.from === 'starter' ? starter : built.get(c.from);
+      if (!before) throw new Error(`no app ${c.from}`);
+      let files = before;
+      const results: DriveResult[] = [];
+      const history: { role: 'user' | 'assistant'; content: string }[] = [{ role: 'user', content: BUILDS.find((b) => b.name === c.from)?.prompt ?? 'Starter' }];
+      for (const prompt of c.prompts) {
+        const result = await drive(assistant, prompt, files, history);
+        expect(result.plan.kind).toBe('edit');
+        expect(result.operations.length).toBeGreaterThan(0);
+        results.push(result);
+        files = result.files;
+        history.push({ role: 'user', content: prompt }, { role: 'assistant', content: result.text });
+        editCount += 1;
+      }
+      c.expect(files, before, results);
+      dirs.push(bench.write(`edit-${c.name}`, files));
+    }
+    expect(editCount).toBeGreaterThanOrEqual(10);
+    const failures = await bench.checkAll(dirs, 2);
+    expect(failures).toEqual([]);
+  }, 240_000);
+
+  it('reports what does not compile: a type error, and an import Vite cannot resolve', async () => {
+    const starter = starterFiles();
+    const typeError = new Map(starter).set('src/App.tsx', "export function App() {\n  const count: number = 'one';\n  return <p>{count}</p>;\n}\n");
+    const buildError = new Map(starter).set('src/App.tsx', "import './missing.css';\n\nexport function App() {\n  return <p>hello</p>;\n}\n");
+    const failures = await bench.checkAll([bench.write('broken-types', typeError), bench.write('broken-build', buildError)]);
+    expect(failures).toHaveLength(2);
+    expect(failures[0]).toMatch(/TS2322/);
+    expect(failures[1]).toMatch(/vite build failed/);
+  }, 60_000);
+});
