@@ -113,7 +113,8 @@ export const PreviewPane = observer(function PreviewPane({ vm }: { vm: BuilderVm
           className={cn(
             'h-full max-w-none shrink-0 overflow-hidden bg-white',
             !vm.fullscreen && 'rounded-lg border border-border shadow-sm',
-            vm.device !== 'desktop' && 'max-sm:w-full!',
+            // The device width is the app's viewport: the border goes outside it.
+            vm.device !== 'desktop' && 'box-content max-sm:w-full!',
           )}
         >
           <iframe
