@@ -40,3 +40,5 @@ export * from './sandbox/local-sandbox-host.adapter.js';
 
 // AI
 export * from './ai/offline/offline-assistant.adapter.js';
+export * from './ai/ai-sdk/ai-sdk-assistant.adapter.js';
+export * from './ai/ai-sdk/providers.js';
