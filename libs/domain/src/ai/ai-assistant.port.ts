@@ -103,7 +103,11 @@ export interface TaskInput {
   readonly plan?: AiPlan;
   /** Every project-relative file path. */
   readonly tree: readonly string[];
-  /** The relevant files with their current text: the assistant edits these. */
+  /**
+   * The relevant files with their current text. An assistant edits only files it was given: pass
+   * the files the request may touch (for small projects, every file under src/ plus index.html
+   * and package.json — what the offline assistant reads).
+   */
   readonly files: readonly ProjectFile[];
   readonly history: readonly AiMessage[];
   /** Errors found after the previous round (a repair round). */

@@ -130,6 +130,8 @@ export function filesAtStage(app: AppContext, stage: BuildStage, current: Readon
 
   const hero = { name: 'Hero', path: 'src/components/Hero.tsx' };
   // The kind's own components come first, except a landing page's sections, which are its content.
-  files.set('src/App.tsx', appTsx({ main: [hero, ...mainComponents, ...sectionComponents] }));
+  // With pages added earlier, the app is the home page of src/routes.tsx.
+  const homePage = current.get('src/routes.tsx')?.includes("import { HomePage } from './App';") === true;
+  files.set('src/App.tsx', appTsx({ main: [hero, ...mainComponents, ...sectionComponents] }, homePage ? 'HomePage' : 'App'));
   return files;
 }

@@ -84,7 +84,7 @@ ${links.map((l) => `  { href: ${str(l.href)}, label: ${str(l.label)} },`).join('
 export function Header() {
   return (
     <header className="site-header">
-      <div className="container header-inner">
+      <div className="wrap header-inner">
         <a className="brand" href="#top">
           <span className="brand-mark" aria-hidden="true">
             {site.name.charAt(0)}
@@ -118,7 +118,7 @@ export function footerTsx(): string {
 export function Footer() {
   return (
     <footer className="site-footer">
-      <div className="container footer-inner">
+      <div className="wrap footer-inner">
         <span>
           © {new Date().getFullYear()} {site.name}
         </span>
@@ -137,7 +137,7 @@ export function heroTsx(variant: 'landing' | 'compact', topic: Pick<Topic, 'head
 export function Hero() {
   return (
     <section className="hero hero-compact">
-      <div className="container">
+      <div className="wrap">
         <h1>{site.name}</h1>
         <p className="lead">{site.tagline}</p>
       </div>
@@ -151,7 +151,7 @@ export function Hero() {
 export function Hero() {
   return (
     <section className="hero">
-      <div className="container">
+      <div className="wrap">
         <span className="eyebrow">{site.tagline}</span>
         <h1>${jsxText(topic.headline)}</h1>
         <p className="lead">${jsxText(topic.lead)}</p>
@@ -180,13 +180,14 @@ function importLine(component: { name: string; path: string }): string {
   return `import { ${component.name} } from ${str(from)};`;
 }
 
-export function appTsx(composition: Composition): string {
+/** App.tsx; `exportName` is 'HomePage' once pages exist (src/routes.tsx renders it at '/'). */
+export function appTsx(composition: Composition, exportName = 'App'): string {
   const header = { name: 'Header', path: 'src/components/Header.tsx' };
   const footer = { name: 'Footer', path: 'src/components/Footer.tsx' };
   const imports = [header, ...composition.main, footer].map(importLine).join('\n');
   return `${imports}
 
-export function App() {
+export function ${exportName}() {
   return (
     <div className="app" id="top">
       <Header />

@@ -36,6 +36,8 @@ const BUILDS: readonly BuildCase[] = [
     name: 'todo',
     prompt: 'Create a todo list app',
     expect: (f) => {
+      // A starter styled with Tailwind keeps it: its classes and components still work.
+      if (/@import ['"]tailwindcss['"]/.test(starterFiles().get('src/index.css') ?? '')) expect(file(f, 'src/index.css')).toMatch(/^@import 'tailwindcss';/);
       rendersIn(f, 'TodoList');
       expect(file(f, 'src/todos.ts')).toContain('export function addTodo');
       expect(file(f, 'src/site.ts')).toContain("name: 'Todo List'");
@@ -160,6 +162,8 @@ interface EditCase {
   /** The app to start from (a BUILDS name) or 'starter'. */
   readonly from: string;
   readonly prompts: readonly string[];
+  /** What each prompt is read as (default: all edits). */
+  readonly kinds?: readonly ('build' | 'edit')[];
   readonly expect: (files: ReadonlyMap<string, string>, before: ReadonlyMap<string, string>, results: readonly DriveResult[]) => void;
 }
 
@@ -285,6 +289,17 @@ const EDITS: readonly EditCase[] = [
     },
   },
   {
+    name: 'rebuild-with-pages',
+    from: 'starter',
+    prompts: ['Add a FAQ page', 'Build an expense tracker'],
+    kinds: ['edit', 'build'],
+    expect: (f) => {
+      expect(file(f, 'src/App.tsx')).toContain('export function HomePage()');
+      rendersIn(f, 'Expenses');
+      expect(file(f, 'src/routes.tsx')).toContain('component: FaqPage');
+    },
+  },
+  {
     name: 'remove-then-add',
     from: 'pricing',
     prompts: ['Remove the FAQ', 'Add testimonials'],
@@ -325,7 +340,7 @@ describe('offline assistant: generated apps type-check and build', () => {
       const history: { role: 'user' | 'assistant'; content: string }[] = [{ role: 'user', content: BUILDS.find((b) => b.name === c.from)?.prompt ?? 'Starter' }];
       for (const prompt of c.prompts) {
         const result = await drive(assistant, prompt, files, history);
-        expect(result.plan.kind).toBe('edit');
+        expect(result.plan.kind).toBe(c.kinds?.[results.length] ?? 'edit');
         expect(result.operations.length).toBeGreaterThan(0);
         results.push(result);
         files = result.files;

@@ -27,7 +27,7 @@ function pageShell(component: string, title: string, lead: string, imports: read
   return `${imports.join('\n')}${imports.length ? '\n\n' : ''}export function ${component}() {
   return (
     <main className="page">
-      <div className="container">
+      <div className="wrap">
         <h1>${jsxText(title)}</h1>
         <p className="lead">${jsxText(lead)}</p>
       </div>
@@ -74,7 +74,7 @@ ${cards.map((f) => `  { title: ${str(f.title)}, text: ${str(f.text)} },`).join('
 export function ${component}() {
   return (
     <main className="page">
-      <div className="container">
+      <div className="wrap">
         <h1>${jsxText(name)}</h1>
         <p className="lead">${jsxText(`Everything about ${name.toLowerCase()} at ${ctx.appName}.`)}</p>
         <div className="grid">

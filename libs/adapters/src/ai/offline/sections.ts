@@ -29,7 +29,7 @@ ${list(topic.features, (f) => `{ icon: ${str(f.icon)}, title: ${str(f.title)}, t
 export function Features() {
   return (
     <section className="section" id="features">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">Why ${escapeJsx(ctx.name)}</span>
           <h2>Everything you need, nothing you don’t</h2>
@@ -62,7 +62,7 @@ function about(ctx: SectionContext): string {
 export function About() {
   return (
     <section className="section" id="about">
-      <div className="container grid-2">
+      <div className="wrap grid-2">
         <div>
           <span className="eyebrow">About us</span>
           <h2>Our story</h2>
@@ -91,7 +91,7 @@ ${list(ctx.topic.steps, ([title, text]) => `{ title: ${str(title)}, text: ${str(
 export function Steps() {
   return (
     <section className="section" id="steps">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">How it works</span>
           <h2>Three simple steps</h2>
@@ -120,7 +120,7 @@ ${list(ctx.topic.stats, ([value, label]) => `{ value: ${str(value)}, label: ${st
 export function Stats() {
   return (
     <section className="section section-alt" id="stats" aria-label="In numbers">
-      <div className="container grid">
+      <div className="wrap grid">
         {stats.map((stat) => (
           <div className="card" key={stat.label}>
             <div className="stat-value">{stat.value}</div>
@@ -140,7 +140,7 @@ function gallery(ctx: SectionContext): string {
 export function Gallery() {
   return (
     <section className="section" id="gallery">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">Gallery</span>
           <h2>A look around</h2>
@@ -174,7 +174,7 @@ ${list(ctx.topic.testimonials, ([quote, name, role]) => `{ quote: ${str(quote)},
 export function Testimonials() {
   return (
     <section className="section section-alt" id="testimonials">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">Testimonials</span>
           <h2>People love ${escapeJsx(ctx.name)}</h2>
@@ -213,7 +213,7 @@ ${list(ctx.topic.team, ([name, role]) => `{ name: ${str(name)}, role: ${str(role
 export function Team() {
   return (
     <section className="section" id="team">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">Team</span>
           <h2>The people behind ${escapeJsx(ctx.name)}</h2>
@@ -251,7 +251,7 @@ function formatPrice(amount: number): string {
 export function Pricing() {
   return (
     <section className="section" id="pricing">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">Pricing</span>
           <h2>Simple, honest prices</h2>
@@ -293,7 +293,7 @@ ${list(ctx.topic.faqs, ([q, a]) => `{ question: ${str(q)}, answer: ${str(a)} }`)
 export function Faq() {
   return (
     <section className="section" id="faq">
-      <div className="container grid-2">
+      <div className="wrap grid-2">
         <div className="section-header">
           <span className="eyebrow">FAQ</span>
           <h2>Questions, answered</h2>
@@ -334,7 +334,7 @@ export function Newsletter() {
 
   return (
     <section className="section section-alt" id="newsletter">
-      <div className="container grid-2">
+      <div className="wrap grid-2">
         <div>
           <span className="eyebrow">Newsletter</span>
           <h2>News from ${escapeJsx(ctx.name)}, once a month</h2>
@@ -403,7 +403,7 @@ export function Contact() {
 
   return (
     <section className="section" id="contact">
-      <div className="container grid-2">
+      <div className="wrap grid-2">
         <div>
           <span className="eyebrow">Contact</span>
           <h2>Get in touch</h2>
@@ -454,7 +454,7 @@ function cta(ctx: SectionContext): string {
   return `export function CallToAction() {
   return (
     <section className="section" id="cta">
-      <div className="container">
+      <div className="wrap">
         <div className="cta-band">
           <h2>Ready when you are</h2>
           <p>${escapeJsx(ctx.topic.tagline)}. Join us today — it only takes a minute.</p>

@@ -100,7 +100,7 @@ export function Blog() {
   if (open) {
     return (
       <section className="section" id="posts">
-        <article className="container article">
+        <article className="wrap article">
           <button type="button" className="btn btn-ghost btn-small" onClick={() => setOpenId(null)}>
             ← All posts
           </button>
@@ -118,7 +118,7 @@ export function Blog() {
 
   return (
     <section className="section" id="posts">
-      <div className="container">
+      <div className="wrap">
         <div className="blog-toolbar">
           <label className="visually-hidden" htmlFor="post-search">
             Search posts

@@ -142,7 +142,7 @@ export function Calculator() {
 
   return (
     <section className="section" id="calculator">
-      <div className="container">
+      <div className="wrap">
         <div className="calc card">
           <div className="calc-screen">
             <span className="calc-pending muted">{state.operator !== null && state.stored !== null ? state.stored + ' ' + state.operator : ' '}</span>

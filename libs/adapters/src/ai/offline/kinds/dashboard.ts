@@ -107,7 +107,7 @@ export function Overview() {
 
   return (
     <section className="section dashboard-section" id="overview">
-      <div className="container">
+      <div className="wrap">
         <div className="dashboard-toolbar">
           <h2>Overview</h2>
           <div className="chips" role="group" aria-label="Period">
@@ -166,7 +166,7 @@ const statusClass: Record<OrderStatus, string> = {
 export function RecentOrders() {
   return (
     <section className="section dashboard-section" id="orders">
-      <div className="container">
+      <div className="wrap">
         <article className="card">
           <h3>Recent orders</h3>
           <div className="table-wrap">
@@ -224,7 +224,7 @@ export function RecentOrders() {
 }
 
 .metric-grid {
-  grid-template-columns: repeat(auto-fit, minmax(200px, 1fr));
+  grid-template-columns: repeat(auto-fit, minmax(min(200px, 100%), 1fr));
 }
 
 .metric p {

@@ -95,7 +95,7 @@ export function Expenses() {
 
   return (
     <section className="section" id="expenses">
-      <div className="container expenses-layout">
+      <div className="wrap expenses-layout">
         <div className="card">
           <h3>Add an expense</h3>
           <form className="form" onSubmit={submit} noValidate>
@@ -193,8 +193,12 @@ export function Expenses() {
   const css = `.expenses-layout {
   display: grid;
   gap: 1.25rem;
-  grid-template-columns: repeat(auto-fit, minmax(300px, 1fr));
+  grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr));
   align-items: start;
+}
+
+.expenses-layout > * {
+  min-width: 0;
 }
 
 .expenses-list {
@@ -204,7 +208,7 @@ export function Expenses() {
 .field-pair {
   display: grid;
   gap: 1rem;
-  grid-template-columns: 1fr 1fr;
+  grid-template-columns: repeat(2, minmax(0, 1fr));
 }
 
 .spent {

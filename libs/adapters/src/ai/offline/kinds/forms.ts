@@ -4,7 +4,7 @@ import type { KindBlueprint, KindContext } from './kind.js';
 const FORM_CSS = `.form-layout {
   display: grid;
   gap: 2rem;
-  grid-template-columns: repeat(auto-fit, minmax(280px, 1fr));
+  grid-template-columns: repeat(auto-fit, minmax(min(280px, 100%), 1fr));
   align-items: start;
 }
 
@@ -15,7 +15,7 @@ const FORM_CSS = `.form-layout {
 .field-row {
   display: grid;
   gap: 1rem;
-  grid-template-columns: repeat(auto-fit, minmax(180px, 1fr));
+  grid-template-columns: repeat(auto-fit, minmax(min(180px, 100%), 1fr));
 }
 
 .check {
@@ -33,7 +33,7 @@ const FORM_CSS = `.form-layout {
 .choice-group {
   display: grid;
   gap: 0.5rem;
-  grid-template-columns: repeat(auto-fit, minmax(150px, 1fr));
+  grid-template-columns: repeat(auto-fit, minmax(min(150px, 100%), 1fr));
   border: 0;
   padding: 0;
   margin: 0;
@@ -137,7 +137,7 @@ export function ContactForm() {
 
   return (
     <section className="section" id="contact-form">
-      <div className="container form-layout">
+      <div className="wrap form-layout">
         <div>
           <span className="eyebrow">We’re here to help</span>
           <h2>Send us a message</h2>
@@ -303,7 +303,7 @@ export function SignupForm() {
 
   return (
     <section className="section" id="signup">
-      <div className="container form-layout">
+      <div className="wrap form-layout">
         <div>
           <span className="eyebrow">Join ${spec.name.replace(/[{}<>]/g, '')}</span>
           <h2>Create your account in a minute</h2>
@@ -413,7 +413,7 @@ export function PricingPlans() {
 
   return (
     <section className="section" id="plans">
-      <div className="container">
+      <div className="wrap">
         <div className="billing-toggle" role="group" aria-label="Billing period">
           <button type="button" className="chip" aria-pressed={billing === 'monthly'} onClick={() => setBilling('monthly')}>
             Monthly
@@ -461,7 +461,7 @@ ${allPerks.map((perk) => `  { feature: ${str(perk)}, included: [${tiers.map(([, 
 export function Comparison() {
   return (
     <section className="section section-alt" id="compare">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">Compare</span>
           <h2>Every plan, side by side</h2>

@@ -94,7 +94,7 @@ export function Board() {
 
   return (
     <section className="section" id="board">
-      <div className="container">
+      <div className="wrap">
         <form className="inline-form board-form" onSubmit={submit}>
           <label className="visually-hidden" htmlFor="new-card">
             New card
@@ -224,7 +224,7 @@ export function Board() {
 
 @media (max-width: 760px) {
   .board {
-    grid-template-columns: 1fr;
+    grid-template-columns: minmax(0, 1fr);
   }
 }
 `;

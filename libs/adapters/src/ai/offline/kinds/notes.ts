@@ -89,7 +89,7 @@ export function Notes() {
 
   return (
     <section className="section" id="notes">
-      <div className="container notes-layout">
+      <div className="wrap notes-layout">
         <aside className="card notes-list">
           <div className="notes-list-head">
             <label className="visually-hidden" htmlFor="note-search">
@@ -172,6 +172,11 @@ export function Notes() {
   margin-bottom: 0.75rem;
 }
 
+.notes-list-head .input {
+  min-width: 0;
+  flex: 1;
+}
+
 .notes-list ul {
   list-style: none;
   padding: 0;
@@ -248,7 +253,7 @@ export function Notes() {
 
 @media (max-width: 720px) {
   .notes-layout {
-    grid-template-columns: 1fr;
+    grid-template-columns: minmax(0, 1fr);
   }
 }
 `;

@@ -90,7 +90,7 @@ export function Projects() {
 
   return (
     <section className="section" id="projects">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">Selected work</span>
           <h2>Recent projects</h2>
@@ -128,7 +128,7 @@ export function Projects() {
 export function Skills() {
   return (
     <section className="section section-alt" id="skills">
-      <div className="container">
+      <div className="wrap">
         <div className="section-header">
           <span className="eyebrow">Skills</span>
           <h2>What I work with</h2>

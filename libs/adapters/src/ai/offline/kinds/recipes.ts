@@ -165,7 +165,7 @@ export function Recipes() {
 
   return (
     <section className="section" id="recipes">
-      <div className="container">
+      <div className="wrap">
         {open ? (
           <RecipeDetail key={open.id} recipe={open} onBack={() => setOpenId(null)} />
         ) : (

@@ -84,7 +84,7 @@ export function Store() {
 
   return (
     <section className="section" id="shop">
-      <div className="container store-layout">
+      <div className="wrap store-layout">
         <div>
           <div className="chips" role="group" aria-label="Category">
             <button type="button" className="chip" aria-pressed={category === null} onClick={() => setCategory(null)}>
@@ -188,7 +188,7 @@ export function Cart({ cart, onChange }: { cart: CartState; onChange: (cart: Car
 }
 
 .product-grid {
-  grid-template-columns: repeat(auto-fill, minmax(220px, 1fr));
+  grid-template-columns: repeat(auto-fill, minmax(min(220px, 100%), 1fr));
 }
 
 .product-card {
@@ -265,7 +265,7 @@ export function Cart({ cart, onChange }: { cart: CartState; onChange: (cart: Car
 
 @media (max-width: 860px) {
   .store-layout {
-    grid-template-columns: 1fr;
+    grid-template-columns: minmax(0, 1fr);
   }
 
   .cart {

@@ -103,7 +103,7 @@ export function TodoList() {
 
   return (
     <section className="section" id="todos">
-      <div className="container">
+      <div className="wrap">
         <div className="card todo-card">
           <form className="inline-form" onSubmit={submit}>
             <label className="visually-hidden" htmlFor="new-todo">

@@ -116,7 +116,7 @@ export function Weather() {
 
   return (
     <section className="section" id="weather">
-      <div className="container weather">
+      <div className="wrap weather">
         <div className="weather-toolbar">
           <div className="chips" role="group" aria-label="City">
             {cities.map((c) => (
