@@ -1,0 +1,214 @@
+// Live preview latency, end to end through the built API (`node apps/api/dist/main.js`, embedded
+// PostgreSQL, the real LocalSandboxHost with its Vite dev servers, the preview reverse proxy):
+//   1. create project → preview answers 200 with the app (index.html and the transformed
+//      src/App.tsx holding the starter text), per fresh project;
+//   2. write-file → the change is visible in the preview: the HMR `update` message reaches a
+//      websocket connected through the proxy, and the served module holds the new text.
+// Median and p90 over BENCH_RUNS (default 10) runs, after one warm-up run (template cache warm).
+//
+//   npm run bench preview            BENCH_RUNS=10 (default)
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const PORT = 3400 + Math.floor(Math.random() * 500);
+const BASE = `http://127.0.0.1:${PORT}`;
+const STARTER_TEXT = 'Welcome to your Kiln app';
+const V = { 'content-type': 'application/json', 'X-Supabase-Api-Version': '2024-01-01' };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const debug = (...a) => process.env.BENCH_DEBUG && console.error(...a);
+
+async function startApi() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kiln-bench-preview-'));
+  chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as postgres when we are root
+  const { DATABASE_URL: _ignored, ...env } = process.env;
+  const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
+    cwd: root,
+    env: { ...env, PORT: String(PORT), DATA_DIR: dataDir, NODE_ENV: 'development', WEB_ORIGIN: `http://localhost:${PORT}`, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${BASE}/health`)).ok) return { child, dataDir };
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error('API did not start');
+}
+
+async function json(res) {
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${body}`);
+  return body === '' ? null : JSON.parse(body);
+}
+
+async function signUp() {
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+  await json(await fetch(`${BASE}/auth/v1/signup`, { method: 'POST', headers: V, body: JSON.stringify({ email, password: 'correct horse battery' }) }));
+  const mails = await json(await fetch(`${BASE}/api/dev/outbox?email=${encodeURIComponent(email)}`));
+  const token = /(\d{6})/.exec(mails[0].subject)[1];
+  const session = await json(await fetch(`${BASE}/auth/v1/verify`, { method: 'POST', headers: V, body: JSON.stringify({ type: 'signup', email, token }) }));
+  const auth = { authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' };
+  await json(await fetch(`${BASE}/api/profile`, { headers: auth }));
+  return auth;
+}
+
+/** A request to the preview origin (its Host) on the loopback address. */
+function previewRequest(host, pathname, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: PORT, path: pathname, headers: { host, ...headers } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A minimal websocket client (text frames from the server are unmasked): enough for Vite's HMR. */
+function openHmrSocket(host, cookie, token) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port: PORT,
+      path: `/?token=${encodeURIComponent(token)}`,
+      headers: {
+        host,
+        cookie,
+        origin: `http://${host}`,
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': randomBytes(16).toString('base64'),
+        'sec-websocket-protocol': 'vite-hmr',
+      },
+    });
+    req.on('upgrade', (_res, socket) => {
+      const listeners = new Set();
+      let buffer = Buffer.alloc(0);
+      socket.on('data', (chunk) => {
+        buffer = Buffer.concat([buffer, chunk]);
+        for (;;) {
+          if (buffer.length < 2) return;
+          let length = buffer[1] & 0x7f;
+          let offset = 2;
+          if (length === 126) {
+            if (buffer.length < 4) return;
+            length = buffer.readUInt16BE(2);
+            offset = 4;
+          } else if (length === 127) {
+            if (buffer.length < 10) return;
+            length = Number(buffer.readBigUInt64BE(2));
+            offset = 10;
+          }
+          if (buffer.length < offset + length) return;
+          const opcode = buffer[0] & 0x0f;
+          const payload = buffer.subarray(offset, offset + length).toString('utf8');
+          buffer = buffer.subarray(offset + length);
+          if (opcode === 1) for (const l of listeners) l(JSON.parse(payload));
+        }
+      });
+      resolve({
+        next: (predicate) =>
+          new Promise((done) => {
+            const l = (message) => {
+              if (predicate(message)) {
+                listeners.delete(l);
+                done(message);
+              }
+            };
+            listeners.add(l);
+          }),
+        close: () => socket.destroy(),
+      });
+    });
+    req.on('response', (res) => reject(new Error(`websocket refused: ${res.statusCode}`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function oneRun(auth, label) {
+  const t0 = performance.now();
+  const project = await json(await fetch(`${BASE}/api/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `Bench ${label}` }) }));
+  const info = await json(await fetch(`${BASE}/api/sandbox/${project.id}/ensure`, { method: 'POST', headers: auth }));
+  const url = new URL(info.url);
+  const host = url.host;
+  const exchange = await previewRequest(host, url.pathname + url.search);
+  const cookie = String(exchange.headers['set-cookie']?.[0] ?? '').split(';')[0];
+  if (exchange.status !== 302 || cookie === '') throw new Error(`preview token exchange failed: ${exchange.status}`);
+  for (;;) {
+    const page = await previewRequest(host, '/', { cookie, accept: 'text/html' });
+    debug(page.status, page.body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 300));
+    if (page.status === 200 && page.body.includes('id="root"')) {
+      const app = await previewRequest(host, '/src/App.tsx', { cookie });
+      if (app.status === 200 && app.body.includes(STARTER_TEXT)) break;
+    }
+    await sleep(20);
+  }
+  const createToPreview = performance.now() - t0;
+  debug(`${label}: preview up in ${createToPreview.toFixed(0)} ms`);
+
+  // HMR: the module graph knows main.tsx → App.tsx once the browser (here: we) asked for them.
+  await previewRequest(host, '/src/main.tsx', { cookie });
+  const client = await previewRequest(host, '/@vite/client', { cookie });
+  const wsToken = /wsToken\s*=\s*"([^"]+)"/.exec(client.body)?.[1];
+  if (!wsToken) throw new Error('no HMR token in /@vite/client');
+  const socket = await openHmrSocket(host, cookie, wsToken);
+  await socket.next((m) => m.type === 'connected');
+  const { content } = await json(await fetch(`${BASE}/api/sandbox/${project.id}/read-file?path=src/App.tsx`, { headers: auth }));
+  const marker = `Edited ${label}`;
+  const t2 = performance.now();
+  const updated = socket.next((m) => m.type === 'update' || m.type === 'full-reload');
+  await json(
+    await fetch(`${BASE}/api/sandbox/${project.id}/write-file`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ path: 'src/App.tsx', content: content.replace(STARTER_TEXT, marker) }),
+    }),
+  );
+  const message = await Promise.race([updated, sleep(15_000).then(() => null)]);
+  if (message === null) throw new Error('no HMR update within 15 s');
+  const writeToHmr = performance.now() - t2;
+  const served = await previewRequest(host, `/src/App.tsx?t=${Date.now()}`, { cookie });
+  if (!served.body.includes(marker)) throw new Error('the served module does not hold the edit');
+  const writeToServed = performance.now() - t2;
+  socket.close();
+
+  await json(await fetch(`${BASE}/api/sandbox/${project.id}/cleanup`, { method: 'DELETE', headers: auth }));
+  await fetch(`${BASE}/api/projects/${project.id}`, { method: 'DELETE', headers: auth });
+  return { createToPreview, writeToHmr, writeToServed, hmrType: message.type };
+}
+
+function summary(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return `median ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, min ${sorted[0].toFixed(0)} ms, max ${sorted.at(-1).toFixed(0)} ms`;
+}
+
+const { child, dataDir } = await startApi();
+try {
+  const auth = await signUp();
+  const warm = await oneRun(auth, 'warm-up'); // installs nothing if the template cache is warm, primes the OS caches
+  console.log(`warm-up: create→preview ${warm.createToPreview.toFixed(0)} ms, write→HMR ${warm.writeToHmr.toFixed(0)} ms`);
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await oneRun(auth, `run ${i + 1}`));
+  console.log(`preview bench, ${RUNS} runs (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
+  console.log(`create project → preview 200 with the app: ${summary(runs.map((r) => r.createToPreview))}`);
+  console.log(`write-file → HMR update through the proxy:  ${summary(runs.map((r) => r.writeToHmr))} (${runs.map((r) => r.hmrType).join(',')})`);
+  console.log(`write-file → edited module served:        ${summary(runs.map((r) => r.writeToServed))}`);
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
