@@ -69,6 +69,7 @@ export * from './builder/code-error.js';
 export * from './builder/error-scan.js';
 export * from './builder/console-log.js';
 export * from './builder/code-display.js';
+export * from './builder/ai-phase.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/tree-ignore.js';
 export * from './sandbox/sandbox-path.js';
