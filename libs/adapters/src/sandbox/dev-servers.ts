@@ -169,6 +169,7 @@ export class DevServers {
         if (this.entries.get(sandboxId) !== entry || entry.state.status !== 'starting') return;
         if (entry.startTimer !== null) clearTimeout(entry.startTimer);
         entry.state = { status: 'running', port, message: DEV_SERVER_RUNNING_MESSAGE };
+        this.armIdleTimer(sandboxId, entry); // idle time counts from when it can be used
         this.changed(sandboxId, entry);
         return;
       }

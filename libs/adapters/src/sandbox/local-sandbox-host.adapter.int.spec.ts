@@ -15,12 +15,16 @@ const tempRoot = () => tempSandboxRoot();
 
 sandboxHostContract(`LocalSandboxHost (${hasBwrap ? 'bubblewrap' : 'no bubblewrap'})`, async () => {
   const { root, close } = await tempRoot();
-  return { host: new LocalSandboxHost({ root, cacheDir: CACHE_DIR }), runsCommands: true, close };
+  const host = new LocalSandboxHost({ root, cacheDir: CACHE_DIR });
+  await host.prepareTemplate();
+  return { host, runsCommands: true, close };
 });
 
 sandboxHostContract('LocalSandboxHost without bubblewrap (argument vectors only)', async () => {
   const { root, close } = await tempRoot();
-  return { host: new LocalSandboxHost({ root, bwrapPath: null, cacheDir: CACHE_DIR }), runsCommands: true, close };
+  const host = new LocalSandboxHost({ root, bwrapPath: null, cacheDir: CACHE_DIR });
+  await host.prepareTemplate();
+  return { host, runsCommands: true, close };
 });
 
 describe('LocalSandboxHost', () => {
@@ -37,7 +41,8 @@ describe('LocalSandboxHost', () => {
   beforeAll(async () => {
     ({ root, close } = await tempRoot());
     host = new LocalSandboxHost({ root, cacheDir: CACHE_DIR });
-  });
+    await host.prepareTemplate();
+  }, 180_000);
   afterAll(async () => {
     await close();
   });
@@ -203,7 +208,7 @@ describe('LocalSandboxHost', () => {
     it('keeps the exit code of a shell line', async () => {
       const id = await project();
       expect((await host.runCommand(id, 'exit 7')).exitCode).toBe(7);
-      expect((await host.runCommand(id, 'ls src | sort')).stdout).toBe('App.tsx\nmain.tsx\n');
+      expect((await host.runCommand(id, 'ls src | sort')).stdout).toBe('App.tsx\ncomponents\nindex.css\nlib\nmain.tsx\n');
     });
   });
 
@@ -212,7 +217,7 @@ describe('LocalSandboxHost', () => {
     try {
       const plain = new LocalSandboxHost({ root: bare, bwrapPath: null, cacheDir: CACHE_DIR });
       await plain.ensure('p');
-      expect((await plain.runCommand('p', 'ls "src"')).stdout).toBe('App.tsx\nmain.tsx\n');
+      expect((await plain.runCommand('p', 'ls "src"')).stdout).toBe('App.tsx\ncomponents\nindex.css\nlib\nmain.tsx\n');
       const refused = await plain.runCommand('p', 'ls; cat /etc/passwd');
       expect(refused.exitCode).toBe(126);
       expect(refused.stdout).toBe('');

@@ -433,7 +433,8 @@ export class LocalSandboxHost implements SandboxHost {
       this.bwrapPath === null
         ? argv
         : [this.bwrapPath, ...(await this.bwrapArgs(projectDir, projectDir, { shareNetwork: true })), '--', ...argv];
-    return spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // stdin stays an open pipe we never write to: the launcher exits when it closes (this process died).
+    return spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   }
 
   private async readText(file: string): Promise<string> {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DevServerState, SandboxHostEvent } from '@kiln/domain';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
 import { acceptsConnections } from './loopback-port.js';
+import { VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
 const hasBwrap = existsSync(DEFAULT_BWRAP_PATH);
@@ -26,10 +27,10 @@ async function get(port: number, urlPath: string, host?: string): Promise<{ stat
 }
 
 /** Processes whose command line mentions the folder (the launcher gets the project path). */
-function processesMentioning(dir: string): string[] {
-  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+function processesMentioning(dir: string, withPid = false): string[] {
+  return execFileSync('ps', ['-eo', withPid ? 'pid,args' : 'args'], { encoding: 'utf8' })
     .split('\n')
-    .filter((line) => line.includes(dir) && !line.startsWith('ps '));
+    .filter((line) => line.includes(dir) && !/^\s*(\d+\s+)?ps /.test(line));
 }
 
 describe.each([
@@ -37,6 +38,9 @@ describe.each([
   ['without bubblewrap', null],
 ] as const)('LocalSandboxHost dev servers (%s)', (_label, bwrapPath) => {
   if (bwrapPath === undefined && !hasBwrap) return;
+  // Where bubblewrap exists the plain-process variant runs the core tests only (time).
+  const full = bwrapPath === undefined || !hasBwrap;
+  const itFull = full ? it : it.skip;
   let root: string;
   let close: () => Promise<void>;
   let host: LocalSandboxHost;
@@ -92,7 +96,7 @@ describe.each([
     process.stdout.write(`dev server (${_label}): starting answered in ${answeredIn.toFixed(0)} ms, first 200 after ${firstOk.toFixed(0)} ms\n`);
   }, 60_000);
 
-  it('accepts the preview host name (the proxy forwards it) and serves nothing outside the project', async () => {
+  itFull('accepts the preview host name (the proxy forwards it) and serves nothing outside the project', async () => {
     const { port } = (await running('dev-a')) as DevServerState & { port: number };
     const viaProxy = await get(port, '/', 'dev-a.preview.localhost:3000');
     expect(viaProxy.status).toBe(200);
@@ -142,7 +146,7 @@ describe.each([
     }
   }, 60_000);
 
-  it('keeps the port and host it was given whatever vite.config says, and passes on no secrets', async () => {
+  itFull('keeps the port and host it was given whatever vite.config says, and passes on no secrets', async () => {
     const id = 'dev-config';
     await host.ensure(id);
     await host.writeFile(
@@ -177,7 +181,7 @@ export default defineConfig({
     expect(seen).toEqual(expect.arrayContaining(['PATH', 'HOME']));
   }, 60_000);
 
-  it('reports failed with the error when the dev server cannot start, and starts again once fixed', async () => {
+  itFull('reports failed with the error when the dev server cannot start, and starts again once fixed', async () => {
     const id = 'dev-broken';
     await host.ensure(id);
     await host.writeFile(id, 'vite.config.ts', "throw new Error('kiln-broken-config');\n");
@@ -215,12 +219,12 @@ export default defineConfig({
     expect(launchers.filter((l) => !l.endsWith(` ${after.port}`))).toEqual([]);
   }, 60_000);
 
-  it('rejects for a sandbox that does not exist', async () => {
+  itFull('rejects for a sandbox that does not exist', async () => {
     await expect(host.devServer('no-such-sandbox')).rejects.toThrow();
     await expect(host.restartDev('no-such-sandbox')).rejects.toThrow();
   });
 
-  it('stops the dev server before cleanup removes the files', async () => {
+  itFull('stops the dev server before cleanup removes the files', async () => {
     const id = 'dev-cleanup';
     await host.ensure(id);
     const { port } = (await running(id)) as DevServerState & { port: number };
@@ -282,5 +286,40 @@ describe('LocalSandboxHost dev servers: idle stop', () => {
     const again = await host.devServer(id);
     expect(again.status).toBe('starting');
     expect(events.map((s) => s.status)).toEqual(['starting', 'running', 'stopped']); // unsubscribed
+  }, 60_000);
+
+  it('the launcher exits when the process that started it dies, even killed outright', async () => {
+    const id = 'orphan';
+    await host.ensure(id);
+    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    // A stand-in for the API: starts the launcher the way the host does (stdin an idle pipe).
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const c = require('node:child_process').spawn(process.execPath, process.argv.slice(1), { detached: true, stdio: ['pipe', 'inherit', 'ignore'] });
+         setInterval(() => {}, 1000);`,
+        path.resolve(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH),
+        'dev',
+        path.join(root, id),
+        String(port),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    parent.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await waitFor('launcher ready', () => (out.includes('KILN_DEV_SERVER_READY') ? true : undefined));
+      expect(await acceptsConnections(port)).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+    try {
+      await waitFor('launcher gone', async () => ((await acceptsConnections(port, 200)) ? undefined : true), 10_000);
+      expect(processesMentioning(path.join(root, id))).toEqual([]);
+    } finally {
+      // Should the launcher have outlived its parent, end it here (by pid) rather than leak it.
+      for (const line of processesMentioning(path.join(root, id), true)) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    }
   }, 60_000);
 });

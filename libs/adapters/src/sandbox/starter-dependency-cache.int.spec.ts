@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { lstat, readdir, readlink, realpath, rm, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
@@ -86,7 +86,11 @@ describe('LocalSandboxHost: the starter dependency cache', () => {
     const { root: cold, close: closeCold } = await tempSandboxRoot('kiln-cold-cache-');
     try {
       const cacheDir = path.join(cold, 'cache');
-      const hosts = [1, 2, 3].map((i) => new LocalSandboxHost({ root: path.join(cold, `sandboxes-${i}`), cacheDir }));
+      // A one-package template keeps the three real installs quick (the race is what is tested).
+      const templateDir = path.join(cold, 'template');
+      await mkdir(templateDir);
+      await writeFile(path.join(templateDir, 'package.json'), JSON.stringify({ name: 'tiny', private: true, dependencies: { clsx: '2.1.1' } }));
+      const hosts = [1, 2, 3].map((i) => new LocalSandboxHost({ root: path.join(cold, `sandboxes-${i}`), cacheDir, templateDir }));
       // Each host also answers its own concurrent callers with one install.
       await Promise.all(hosts.flatMap((h) => [h.prepareTemplate(), h.ensure('p')]));
       const entries = await readdir(cacheDir);
@@ -94,7 +98,7 @@ describe('LocalSandboxHost: the starter dependency cache', () => {
       expect(entries.filter((e) => e.startsWith('.tmp-'))).toEqual([]);
       const targets = await Promise.all(hosts.map((_, i) => readlink(path.join(cold, `sandboxes-${i + 1}`, 'p', 'node_modules'))));
       expect(new Set(targets).size).toBe(1);
-      expect(existsSync(path.join(targets[0] ?? '', 'vite', 'package.json'))).toBe(true);
+      expect(existsSync(path.join(targets[0] ?? '', 'clsx', 'package.json'))).toBe(true);
     } finally {
       await closeCold();
     }

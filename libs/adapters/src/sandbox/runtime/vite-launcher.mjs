@@ -84,6 +84,11 @@ async function dev() {
   });
   await server.listen();
   process.stdout.write(`${READY_MARKER} ${port}\n`);
+  // The host keeps our stdin open and never writes to it: end of input means the host process is
+  // gone (even killed outright, and even when bubblewrap outlived it), so this server goes too.
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.on('error', () => process.exit(0));
+  process.stdin.resume();
   const stop = () => {
     server.close().finally(() => process.exit(0));
   };

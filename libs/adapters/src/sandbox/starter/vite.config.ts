@@ -1,6 +1,9 @@
+import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), tailwindcss()],
+  // `@/…` imports resolve to src/ (the "paths" in tsconfig.json).
+  resolve: { tsconfigPaths: true },
 });

@@ -65,13 +65,14 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       return id;
     };
 
+    // A real host may install the starter's dependencies first (once per template version).
     beforeAll(async () => {
       h = await makeHarness();
-    });
+    }, 180_000);
     afterAll(async () => {
       await h.host.stopAll();
       await h.close?.();
-    });
+    }, 30_000);
 
     it('creates the sandbox from the starter template once, then only describes it', async () => {
       const first = await h.host.ensure('contract-ensure');
@@ -124,19 +125,19 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       await h.host.writeFile(id, '.env', 'SECRET=1');
       await h.host.writeFile(id, 'tsconfig.tsbuildinfo', '{}');
       await h.host.writeFile(id, 'src/.kiln/bridge.ts', 'x');
-      await h.host.writeFile(id, 'src/lib/util.ts', 'x');
+      await h.host.writeFile(id, 'src/feature/util.ts', 'x');
       const tree = await h.host.getTree(id, '.');
       const all = (entries: typeof tree): string[] => entries.flatMap((e) => [e.path, ...all(e.children ?? [])]);
       const paths = all(tree);
-      expect(paths).toEqual(expect.arrayContaining(['src', 'src/lib', 'src/lib/util.ts', 'src/App.tsx', 'package.json']));
+      expect(paths).toEqual(expect.arrayContaining(['src', 'src/feature', 'src/feature/util.ts', 'src/App.tsx', 'package.json']));
       for (const hidden of ['node_modules', 'dist', 'build', '.env', 'tsconfig.tsbuildinfo', 'src/.kiln', '.git']) {
         expect(paths).not.toContain(hidden);
       }
       expect(paths.some((p) => p.startsWith('node_modules/') || p.startsWith('dist/'))).toBe(false);
       const src = tree.find((e) => e.path === 'src');
       expect(src).toMatchObject({ name: 'src', type: 'directory' });
-      const sub = await h.host.getTree(id, 'src/lib');
-      expect(sub).toEqual([{ name: 'util.ts', type: 'file', path: 'src/lib/util.ts' }]);
+      const sub = await h.host.getTree(id, 'src/feature');
+      expect(sub).toEqual([{ name: 'util.ts', type: 'file', path: 'src/feature/util.ts' }]);
       const everything = all(await h.host.getTree(id, '.', []));
       expect(everything).toEqual(expect.arrayContaining(['dist/index.html', 'build/assets/app.js', '.env', 'src/.kiln/bridge.ts']));
       expect(everything.some((p) => p.startsWith('node_modules/'))).toBe(false); // a link is never followed
@@ -283,7 +284,7 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       expect(second.port).toBe(first.port);
       await expect(h.host.devServer('contract-missing')).rejects.toThrow();
       await expect(h.host.restartDev('contract-missing')).rejects.toThrow();
-    });
+    }, 60_000);
 
     it('tells subscribers about dev-server changes until they unsubscribe; cleanup and stopAll stop servers', async () => {
       const id = await newProject();
@@ -320,7 +321,7 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       await h.host.restartDev(other);
       await h.host.stopAll();
       expect(seen.length).toBe(count);
-    });
+    }, 60_000); // a real host starts and stops processes here
 
     it('removes everything on cleanup; the next ensure starts fresh', async () => {
       const id = await newProject();
