@@ -12,3 +12,4 @@ export * from './auth/index.js';
 export * from './in-memory-payments.js';
 export * from './payment-event-builders.js';
 export * from './in-memory-sandbox-host.js';
+export * from './in-memory-vector-index.js';

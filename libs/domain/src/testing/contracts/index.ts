@@ -8,3 +8,4 @@ export * from './auth-one-time-code-store.contract.js';
 export * from './auth-session-store.contract.js';
 export * from './processed-payment-events.contract.js';
 export * from './sandbox-host.contract.js';
+export * from './vector-index.contract.js';
