@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -89,6 +89,39 @@ describe('LocalSandboxHost', () => {
     expect(await host.readFile(id, 'src/App.tsx')).toContain('export function App');
     expect(await readFile(outside, 'utf8')).toBe('original');
     expect(existsSync('/etc/hostname') || existsSync('/etc/passwd')).toBe(true);
+  });
+
+  it('refuses links to a sibling project, links up to the sandboxes folder, symlinked parent folders and link chains', async () => {
+    const id = await project();
+    const sibling = await project();
+    const dir = path.join(root, id);
+    await host.writeFile(sibling, 'secret.txt', 'sibling secret');
+    const outsideDir = path.join(root, 'outside-dir');
+    await mkdir(outsideDir, { recursive: true });
+    await symlink(path.join(root, sibling), path.join(dir, 'sibling-link')); // absolute
+    await symlink(`../${sibling}`, path.join(dir, 'sibling-relative')); // relative
+    await symlink('..', path.join(dir, 'up')); // the sandboxes folder
+    await mkdir(path.join(dir, 'src', 'nested'), { recursive: true });
+    await symlink(outsideDir, path.join(dir, 'src', 'nested', 'parent-link')); // a parent folder out
+    await symlink('parent-link', path.join(dir, 'src', 'nested', 'chain')); // inside → a link out
+    const refused = [
+      'sibling-link/secret.txt',
+      'sibling-relative/secret.txt',
+      `up/${sibling}/secret.txt`,
+      'up',
+      'src/nested/parent-link/new.txt',
+      'src/nested/chain/new.txt',
+      'src/nested/chain',
+    ];
+    for (const p of refused) {
+      await expect(host.readFile(id, p)).rejects.toMatchObject({ code: 'SANDBOX.PATH_OUTSIDE' });
+      await expect(host.writeFile(id, p, 'pwned')).rejects.toMatchObject({ code: 'SANDBOX.PATH_OUTSIDE' });
+      await expect(host.createDirectory(id, `${p}/sub`)).rejects.toMatchObject({ code: 'SANDBOX.PATH_OUTSIDE' });
+      await expect(host.readDirectory(id, p)).rejects.toMatchObject({ code: 'SANDBOX.PATH_OUTSIDE' });
+    }
+    await expect(host.deleteFile(id, 'sibling-link/secret.txt')).rejects.toMatchObject({ code: 'SANDBOX.PATH_OUTSIDE' });
+    expect(await host.readFile(sibling, 'secret.txt')).toBe('sibling secret');
+    expect(await readdir(outsideDir)).toEqual([]);
   });
 
   it('keeps the git repository out of the project folder (no planted hooks or config)', async () => {

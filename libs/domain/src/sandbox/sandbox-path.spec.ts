@@ -33,6 +33,10 @@ describe('resolveSandboxPath', () => {
   it('names the reason', () => {
     expect(resolveSandboxPath('/etc')).toEqual({ ok: false, error: sandboxPathOutside('/etc', 'absolute') });
     expect(resolveSandboxPath('../x')).toMatchObject({ ok: false, error: { reason: 'parent-escape' } });
+    for (const dots of ['...', '....//', '....//....//etc/passwd', 'src/.../x', '.../']) {
+      expect(resolveSandboxPath(dots)).toMatchObject({ ok: false, error: { reason: 'parent-escape' } });
+    }
+    expect(resolveSandboxPath('src/..a/...b/c..')).toEqual({ ok: true, value: 'src/..a/...b/c..' });
     expect(resolveSandboxPath('%2e%2e')).toMatchObject({ ok: false, error: { reason: 'encoded' } });
   });
 

@@ -52,10 +52,12 @@ const ENCODED = /%(2e|2f|5c|25|00)/i;
 // C0 controls and DEL, NUL included.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const DRIVE = /^[A-Za-z]:/;
+const DOTS_ONLY = /^\.{3,}$/;
 
 /**
  * Resolves a requested path (as a client sends it) inside the project root. Refuses absolute
- * paths ('/x', '~/x', 'C:x'), '..' that would climb above the root, NUL and control characters,
+ * paths ('/x', '~/x', 'C:x'), '..' that would climb above the root, names made only of dots
+ * ('....//'), NUL and control characters,
  * percent-encoded dots, slashes, backslashes and percent signs, and backslashes. A '..' that stays
  * inside ('src/../index.html') is folded away. The file system (symlinks) is the adapter's
  * second check.
@@ -71,6 +73,9 @@ export function resolveSandboxPath(requested: string): Result<SandboxPath, Sandb
   const segments: string[] = [];
   for (const segment of requested.split('/')) {
     if (segment === '' || segment === '.') continue;
+    // A name made only of dots ('...', '....'): no real file is called that, and a layer that
+    // strips '../' or '..' would turn '....//' into '../'.
+    if (DOTS_ONLY.test(segment)) return err(sandboxPathOutside(requested, 'parent-escape'));
     if (segment === '..') {
       if (segments.length === 0) return err(sandboxPathOutside(requested, 'parent-escape'));
       segments.pop();

@@ -30,6 +30,19 @@ export const HOSTILE_SANDBOX_PATHS: readonly string[] = [
   'a/%00/b',
   'src/\nfoo',
   'x'.repeat(5000),
+  '../x',
+  'a/../../x',
+  '%2e%2e%2fx',
+  '..%2fx',
+  '....//',
+  '....//....//etc/passwd',
+  '.../x',
+  '..\\x',
+  'C:\\x',
+  '~/x',
+  '\\\\server\\share',
+  'a/b/c/../../../../etc',
+  'src/./../../x',
 ];
 
 export interface SandboxHostHarness {
