@@ -37,6 +37,8 @@ export * from './payments/local-payment-gateway.adapter.js';
 
 // Sandbox
 export * from './sandbox/local-sandbox-host.adapter.js';
+export { DEV_SERVER_RUNNING_MESSAGE } from './sandbox/dev-servers.js';
+export * from './sandbox/testing/sandbox-test-dirs.js';
 
 // AI
 export * from './ai/offline/offline-assistant.adapter.js';

@@ -184,7 +184,7 @@ export class LocalSandboxHost implements SandboxHost {
       }
       return {
         status: 'created',
-        message: 'Sandbox files ready; the dev server is not started by this host yet',
+        message: 'Sandbox files ready; the dev server starts on its first request',
         appName: projectId,
         projectId,
         url: '',
