@@ -49,6 +49,7 @@ describe('createDataSource and migrate', () => {
       'profiles',
       'projects',
       'subscription_state_versions',
+      'vector_chunks',
     ]);
     expect(await db.dataSource.query('SHOW search_path')).toEqual([{ search_path: db.schema }]);
   });
@@ -94,7 +95,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(12);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(13);
     } finally {
       await other.drop();
     }

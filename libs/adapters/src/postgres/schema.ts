@@ -9,6 +9,7 @@ import { MailOutboxOrmEntity } from './mail-outbox.orm-entity.js';
 import { InitialSchema1795305600000 } from './migrations/1795305600000-initial-schema.js';
 import { AuthSchema1795392000000 } from './migrations/1795392000000-auth-schema.js';
 import { PaymentsSchema1795478400000 } from './migrations/1795478400000-payments-schema.js';
+import { VectorIndex1795570000000 } from './migrations/1795570000000-vector-index.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   InitialSchema1795305600000,
   AuthSchema1795392000000,
   PaymentsSchema1795478400000,
+  VectorIndex1795570000000,
 ];

@@ -4,8 +4,12 @@ import { SNIPPET_MAX_CHARS, bestPerFile, snippetFor } from './ranking.js';
 describe('snippetFor', () => {
   const content = 'import x from "y";\n\nexport function Header() {\n  return <header />;\n}\n';
 
-  it('starts at the first line holding a query term, whole lines, trailing spaces trimmed', () => {
+  it('starts at the line holding a query term, whole lines, trailing spaces trimmed', () => {
     expect(snippetFor(content, ['header'])).toBe('export function Header() {\n  return <header />;\n}');
+  });
+
+  it('prefers the line holding the most distinct query terms', () => {
+    expect(snippetFor('value one\nvalue two\nvalue7 target\n', ['value', 'target'], 14)).toBe('value7 target');
   });
 
   it('starts at the chunk when only the path matched, skipping blank lines', () => {

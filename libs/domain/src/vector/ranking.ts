@@ -6,15 +6,22 @@ import type { VectorMatch } from './vector-index.port.js';
 export const SNIPPET_MAX_CHARS = 240;
 
 /**
- * A short excerpt of a chunk for a query: from the first line holding one of the query's terms
- * (the chunk's start when only the path matched), whole lines while they fit, trailing spaces
- * trimmed; cut with '…' when the first line alone is too long.
+ * A short excerpt of a chunk for a query: from the line holding the most distinct query terms
+ * (the first of equals; the chunk's start when only the path matched), whole lines while they
+ * fit, trailing spaces trimmed; cut with '…' when that line alone is too long.
  */
 export function snippetFor(content: string, terms: readonly string[], maxChars: number = SNIPPET_MAX_CHARS): string {
   const wanted = new Set(terms);
   const lines = content.split('\n').map((line) => line.trimEnd());
-  const hit = lines.findIndex((line) => searchTerms(line).some((term) => wanted.has(term)));
-  let from = hit === -1 ? 0 : hit;
+  let from = 0;
+  let most = 0;
+  lines.forEach((line, i) => {
+    const distinct = new Set(searchTerms(line).filter((term) => wanted.has(term))).size;
+    if (distinct > most) {
+      most = distinct;
+      from = i;
+    }
+  });
   while (from < lines.length && lines[from] === '') from += 1;
   const taken: string[] = [];
   let length = 0;

@@ -9,7 +9,7 @@ export interface VectorMatch {
   readonly path: string;
   /** Greater than 0; the score of the file's best chunk. */
   readonly score: number;
-  /** A short excerpt of the best chunk, from its first line that holds a query term (snippetFor). */
+  /** A short excerpt of the best chunk, from its line holding the most query terms (snippetFor). */
   readonly snippet: string;
 }
 
