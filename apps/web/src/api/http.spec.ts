@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../app/ports';
-import { FetchHttpClient, type FetchFn, MAX_TRIES, REQUEST_FAILED } from './http';
+import { FetchHttpClient, type FetchFn, MAX_TRIES, REQUEST_FAILED, STREAM_UNSUPPORTED } from './http';
 
 type Step = Response | Error;
 
@@ -146,5 +146,61 @@ describe('FetchHttpClient', () => {
 
     expect(calls).toBe(1);
     expect(error).toMatchObject({ name: 'AbortError' });
+  });
+
+  it('tries once only when the request says retry: false (a 5xx or a network failure is final)', async () => {
+    const server = scriptedFetch(json(503, { code: 'UNAVAILABLE', detail: 'busy' }), json(200, {}));
+    const first = client(server.fetch);
+    await expect(first.http.post('/api/projects/p1/turns/t1/cancel', undefined, { retry: false })).rejects.toMatchObject({ status: 503, message: 'busy' });
+    expect(server.requests).toHaveLength(1);
+    expect(first.sleeps).toEqual([]);
+
+    const network = scriptedFetch(networkError(), json(200, {}));
+    await expect(client(network.fetch).http.get('/x', { retry: false })).rejects.toMatchObject({ message: REQUEST_FAILED, status: 0 });
+    expect(network.requests).toHaveLength(1);
+  });
+});
+
+describe('FetchHttpClient.postStream', () => {
+  const sse = (text: string) => new Response(text, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+
+  it('POSTs JSON with the bearer token, asks for an event stream and hands back the body', async () => {
+    const { fetch, requests } = scriptedFetch(sse('event: turn\ndata: {}\n\n'));
+    const body = await client(fetch).http.postStream('/api/projects/p1/turns', { message: 'Hi', idempotency_key: 'k1' });
+
+    expect(await new Response(body).text()).toBe('event: turn\ndata: {}\n\n');
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.init).toMatchObject({ method: 'POST', body: '{"message":"Hi","idempotency_key":"k1"}', cache: 'no-store' });
+    expect(requests[0]?.init.headers).toMatchObject({ Authorization: 'Bearer tok', Accept: 'text/event-stream', 'Content-Type': 'application/json' });
+  });
+
+  it('is never retried: a 5xx reply or a network failure throws after one request', async () => {
+    const server = scriptedFetch(json(500, { code: 'INTERNAL', detail: 'boom' }), sse(''));
+    await expect(client(server.fetch).http.postStream('/t')).rejects.toMatchObject({ status: 500, message: 'boom' });
+    expect(server.requests).toHaveLength(1);
+
+    const network = scriptedFetch(networkError(), sse(''));
+    const { http, sleeps } = client(network.fetch);
+    await expect(http.postStream('/t')).rejects.toMatchObject({ status: 0, code: 'NETWORK', message: REQUEST_FAILED });
+    expect(network.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('keeps a 402 refusal with its limit type', async () => {
+    const { fetch } = scriptedFetch(json(402, { code: 'CREDITS.LIMIT_REACHED', detail: 'No credits left', limit_type: 'credit' }));
+    const error = await client(fetch).http.postStream('/t').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 402, code: 'CREDITS.LIMIT_REACHED', body: { limit_type: 'credit' } });
+  });
+
+  it("says 'ReadableStream not supported' when a reply has no body, and passes aborts through", async () => {
+    const { fetch } = scriptedFetch(new Response(null, { status: 200 }));
+    await expect(client(fetch).http.postStream('/t')).rejects.toMatchObject({ message: STREAM_UNSUPPORTED });
+
+    const controller = new AbortController();
+    controller.abort();
+    const untouched = scriptedFetch(sse(''));
+    await expect(client(untouched.fetch).http.postStream('/t', {}, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(untouched.requests).toHaveLength(0);
   });
 });

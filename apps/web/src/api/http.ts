@@ -1,10 +1,12 @@
-import { ApiError, type HttpClient, type RequestOptions } from '../app/ports';
+import { ApiError, type HttpClient, type RequestOptions, type StreamingHttpClient } from '../app/ports';
 
 /** SPEC §7: a failed request is tried up to 3 times in total, then logged and rethrown. */
 export const MAX_TRIES = 3;
 /** Pause before the 2nd and 3rd try (ms). */
 export const RETRY_DELAYS_MS: readonly number[] = [300, 900];
 export const REQUEST_FAILED = 'Request failed';
+/** SPEC §8: a streaming reply without a body to read. */
+export const STREAM_UNSUPPORTED = 'ReadableStream not supported';
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -21,10 +23,11 @@ export interface HttpClientDeps {
 /**
  * HttpClient over fetch: JSON in and out, the session's bearer token, and SPEC §7's retries —
  * 3 tries in total on network failures and 5xx replies, never on 4xx replies or aborted
- * requests. A failure throws ApiError with the reply's `detail` (or `message`), else
- * 'Request failed'.
+ * requests; `retry: false` asks for one try only. A failure throws ApiError with the reply's
+ * `detail` (or `message`), else 'Request failed'. `postStream` opens a streaming reply
+ * (server-sent events), always with one try.
  */
-export class FetchHttpClient implements HttpClient {
+export class FetchHttpClient implements HttpClient, StreamingHttpClient {
   private readonly baseUrl: string;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly log: (message: string, error: unknown) => void;
@@ -51,9 +54,33 @@ export class FetchHttpClient implements HttpClient {
     return this.request<T>('DELETE', path, undefined, options);
   }
 
+  /**
+   * POST whose reply is read as it arrives. Never retried: the server may already be at work
+   * (an AI turn charges credits). Resolves with the body once a 2xx reply has started.
+   */
+  async postStream(path: string, body?: unknown, options: RequestOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    throwIfAborted(options.signal);
+    const init = await this.init('POST', body, { ...options, headers: { Accept: 'text/event-stream', ...options.headers } });
+    let response: Response;
+    try {
+      response = await this.deps.fetch(this.baseUrl + path, { ...init, cache: 'no-store' });
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason ?? error;
+      if (isAbort(error)) throw error;
+      const failure = new ApiError(REQUEST_FAILED, 0, 'NETWORK', null);
+      failure.cause = error;
+      this.log(`POST ${path} failed`, failure);
+      throw failure;
+    }
+    if (!response.ok) throw await toApiError(response);
+    if (response.body === null) throw new ApiError(STREAM_UNSUPPORTED, response.status, null, null);
+    return response.body;
+  }
+
   private async request<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+    const tries = options.retry === false ? 1 : MAX_TRIES;
     let lastError: ApiError | null = null;
-    for (let attempt = 1; attempt <= MAX_TRIES; attempt += 1) {
+    for (let attempt = 1; attempt <= tries; attempt += 1) {
       if (attempt > 1) await this.sleep(RETRY_DELAYS_MS[attempt - 2] ?? RETRY_DELAYS_MS[RETRY_DELAYS_MS.length - 1] ?? 0);
       throwIfAborted(options.signal);
       const init = await this.init(method, body, options);
@@ -73,7 +100,7 @@ export class FetchHttpClient implements HttpClient {
       lastError = failure;
     }
     const error = lastError ?? new ApiError(REQUEST_FAILED, 0, null, null);
-    this.log(`${method} ${path} failed after ${MAX_TRIES} tries`, error);
+    this.log(`${method} ${path} failed after ${tries} ${tries === 1 ? 'try' : 'tries'}`, error);
     throw error;
   }
 

@@ -23,6 +23,10 @@ export const TYPES = {
   SandboxApi: Symbol.for('SandboxApi'),
   SandboxFeed: Symbol.for('SandboxFeed'),
   BuilderPreferences: Symbol.for('BuilderPreferencesStore'),
+  // added with the builder's chat
+  StreamingHttp: Symbol.for('StreamingHttpClient'),
+  AiApi: Symbol.for('AiApi'),
+  ChatPreferences: Symbol.for('ChatPreferencesStore'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */
@@ -37,6 +41,11 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Send without a bearer token (public endpoints). */
   readonly anonymous?: boolean;
+  /**
+   * false: one try only, never repeated on a network failure or a 5xx reply (a request that
+   * must not run twice, like an AI turn). Default true (SPEC §7: 3 tries in total).
+   */
+  readonly retry?: boolean;
 }
 /** What a failed call throws: the reply's `detail` (or `message`), else 'Request failed'. */
 export class ApiError extends Error {
@@ -222,3 +231,28 @@ export interface BuilderPreferencesStore {
   load(): BuilderPreferences;
   save(preferences: BuilderPreferences): void;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Added by the builder's chat. Additions only.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A request whose reply is read as it arrives (server-sent events after a POST). Tried once:
+ * a stream that failed half-way cannot be repeated safely. A reply that is not 2xx throws
+ * ApiError as HttpClient does (a 402 keeps its body, with `limit_type`).
+ */
+export interface StreamingHttpClient {
+  postStream(path: string, body?: unknown, options?: RequestOptions): Promise<ReadableStream<Uint8Array>>;
+}
+
+/** The chat's own stored preference (beside the builder's layout preferences in local storage). */
+export interface ChatPreferences {
+  /** Plans of several tasks run at once, without asking (the turn's `auto_run`). */
+  readonly autoRun: boolean;
+}
+export interface ChatPreferencesStore {
+  load(): ChatPreferences;
+  save(preferences: ChatPreferences): void;
+}
+/** Local storage key of the chat's preferences (STORAGE_KEYS holds the older ones). */
+export const CHAT_PREFERENCES_KEY = 'kiln.builder_chat';
