@@ -17,6 +17,7 @@ import { SubscriptionStore } from './features/billing/subscription.store';
 import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
 import { CreationVm } from './features/creation/creation.vm';
 import { BuilderVm } from './features/builder/builder.vm';
+import { ChatVm } from './features/builder/chat/chat.vm';
 import { HomeVm } from './features/home/home.vm';
 import { PricingVm } from './features/pricing/pricing.vm';
 import { SettingsVm } from './features/settings/settings.vm';
@@ -53,6 +54,7 @@ describe('createContainer', () => {
     ['SettingsVm', SettingsVm],
     ['CreationVm', CreationVm],
     ['BuilderVm', BuilderVm],
+    ['ChatVm', ChatVm],
     ['BillingActionsVm', BillingActionsVm],
     ['CheckoutReturnFlow', CheckoutReturnFlow],
   ] as const)('resolves %s with all its ports', (_name, vm) => {
@@ -82,5 +84,12 @@ describe('createContainer', () => {
     expect(c.get(UpgradeDialogStore)).toBe(c.get(UpgradeDialogStore));
     expect(c.get(AddOnCreditsVm)).toBe(c.get(AddOnCreditsVm));
     expect(c.get(CheckoutReturnFlow)).toBe(c.get(CheckoutReturnFlow));
+  });
+
+  it('reads AI turns through the one HTTP client (streaming, never retried); each builder gets its own chat', () => {
+    const c = container();
+    expect(c.get(TYPES.StreamingHttp)).toBe(c.get(TYPES.Http));
+    expect(c.get(TYPES.AiApi)).toBe(c.get(TYPES.AiApi));
+    expect(c.get(ChatVm)).not.toBe(c.get(ChatVm));
   });
 });

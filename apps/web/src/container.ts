@@ -5,7 +5,10 @@ import { browserTimers } from './app/browser-timers';
 import { type BuilderPreferencesStore, type HttpClient, type KeyValueStorage, type Navigator, type SessionService, type Timers, TYPES } from './app/ports';
 import { HttpSandboxApi } from './api/sandbox.api';
 import { FetchSandboxFeed, type SandboxFeed, browserFeedScheduler } from './api/sandbox-feed';
+import { HttpAiApi } from './api/ai.api';
 import { StoredBuilderPreferences } from './features/builder/builder-preferences';
+import { StoredChatPreferences } from './features/builder/chat/chat-preferences';
+import { ChatVm } from './features/builder/chat/chat.vm';
 import { BuilderVm } from './features/builder/builder.vm';
 import { SandboxSetup } from './features/builder/sandbox-setup';
 import { AuthCallbackVm } from './features/auth/auth-callback.vm';
@@ -67,6 +70,8 @@ export function createContainer(options: ContainerOptions = {}): Container {
       return new FetchHttpClient({ fetch: (input, init) => fetch(input, init), accessToken: () => session.accessToken() });
     })
     .inSingletonScope();
+  // The same client reads streaming replies (an AI turn's events), tried once.
+  container.bind(TYPES.StreamingHttp).toService(TYPES.Http);
   container.bind(TYPES.ProfileApi).to(HttpProfileApi).inSingletonScope();
   container.bind(TYPES.ProjectsApi).to(HttpProjectsApi).inSingletonScope();
   container.bind(CreationVm).toSelf();
@@ -88,6 +93,11 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind<BuilderPreferencesStore>(TYPES.BuilderPreferences).to(StoredBuilderPreferences).inSingletonScope();
   container.bind(SandboxSetup).toSelf().inSingletonScope();
   container.bind(BuilderVm).toSelf();
+
+  // ── Builder chat: AI turns over the streaming client, the auto-run preference ───────────
+  container.bind(TYPES.AiApi).to(HttpAiApi).inSingletonScope();
+  container.bind(TYPES.ChatPreferences).to(StoredChatPreferences).inSingletonScope();
+  container.bind(ChatVm).toSelf();
 
   // ── Auth, routing, referral capture ─────────────────────────────────────────────────────
   container.bind(ReferralCapture).toSelf().inSingletonScope();

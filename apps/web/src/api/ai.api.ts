@@ -19,6 +19,8 @@ export interface TurnHistoryDto {
   /** 'kept', 'reverted', 'failed', 'awaiting_approval', 'cancelled', 'running'… (read leniently). */
   readonly status: string;
   readonly reply: string | null;
+  /** The last word on a finished turn (done's message, a failure's detail), when the server sends it. */
+  readonly outcome?: string | null;
   readonly plan: TurnPlanDto | null;
   readonly created_at: string;
   readonly commit_hash: string | null;

@@ -19,8 +19,13 @@
  * - sidebar (role complementary "Sidebar"): tabs "Chat" (tab1, default) and "Versions" (tab2);
  *   toolbar button "Hide sidebar" / "Show sidebar"; "Move sidebar to the left|right"; separator
  *   "Resize sidebar"
- * - Chat tab: heading "The assistant arrives in the next release"; button "Check for errors";
- *   list "Problems found" (each item: severity badge, file:line:col, message)
+ * - Chat tab: the assistant (names listed at the top of chat/chat.view.tsx: textbox "Message the
+ *   assistant", buttons "Send", "Enhance prompt", "Run plan", "Cancel plan", switch "Auto-run
+ *   plans", status "Assistant status", articles "User message" / "Assistant message"); under
+ *   the conversation the Problems fold: button "Problems" (aria-expanded) opens the list
+ *   "Problems found" (each item: severity badge, file:line:col, message, "Fix with AI");
+ *   button "Check for errors"
+ * - while the sidebar is hidden and the assistant works, the toolbar shows its phase words
  * - Versions tab: textbox "Describe this version", button "Save version"; list "Versions" whose
  *   listitems each have a "Restore" button; the confirmation dialog "Restore this version?" has
  *   "Cancel" and "Yes, restore"
@@ -37,6 +42,7 @@ import { Tooltip } from '../../ui/tooltip';
 import { useVm } from '../../use-vm';
 import { ColorModeStore } from '../color-mode/color-mode.store';
 import { type BuilderTab, BuilderVm, type DockTab } from './builder.vm';
+import { ChatVm } from './chat/chat.vm';
 import { CodePane } from './code-pane';
 import { ConsolePanel } from './console-panel';
 import { PreviewActions, PreviewPane } from './preview-pane';
@@ -55,6 +61,7 @@ const TONE_DOT = {
 export const BuilderView = observer(function BuilderView() {
   const { projectId = '' } = useParams();
   const vm = useVm(BuilderVm);
+  const chat = useVm(ChatVm);
   const colorMode = useVm(ColorModeStore);
   const dark = colorMode.resolved === 'dark';
 
@@ -62,6 +69,12 @@ export const BuilderView = observer(function BuilderView() {
     void vm.start(projectId);
     return () => vm.dispose();
   }, [vm, projectId]);
+
+  // The assistant follows the same project (its first turn waits for the sandbox).
+  useEffect(() => {
+    void chat.start(projectId, vm);
+    return () => chat.dispose();
+  }, [chat, vm, projectId]);
 
   // Narrow screens start with the bottom panel closed, so the preview keeps some room.
   useEffect(() => {
@@ -90,7 +103,7 @@ export const BuilderView = observer(function BuilderView() {
   const prefs = vm.preferences;
   return (
     <Tabs value={vm.activeTab} onValueChange={(value) => vm.setTab(value as BuilderTab)} className="flex h-full min-h-0 flex-col">
-      <Toolbar vm={vm} />
+      <Toolbar vm={vm} chat={chat} />
       <div className={cn('flex min-h-0 flex-1 flex-col md:flex-row', prefs.sidebarPosition === 'left' && 'md:flex-row-reverse')}>
         <section aria-label="Workspace" className="flex min-h-0 min-w-0 flex-1 flex-col">
           <TabsContent value="preview" forceMount className="mt-0 min-h-0 flex-1 data-[state=inactive]:hidden">
@@ -101,14 +114,14 @@ export const BuilderView = observer(function BuilderView() {
           </TabsContent>
           <Dock vm={vm} dark={dark} />
         </section>
-        {prefs.sidebarVisible && <Sidebar vm={vm} />}
+        {prefs.sidebarVisible && <Sidebar vm={vm} chat={chat} />}
       </div>
       <RestoreDialog versions={vm.versions} />
     </Tabs>
   );
 });
 
-const Toolbar = observer(function Toolbar({ vm }: { vm: BuilderVm }) {
+const Toolbar = observer(function Toolbar({ vm, chat }: { vm: BuilderVm; chat: ChatVm }) {
   const prefs = vm.preferences;
   const SidebarIcon = prefs.sidebarPosition === 'left' ? PanelLeftOpen : PanelRightOpen;
   return (
@@ -127,6 +140,11 @@ const Toolbar = observer(function Toolbar({ vm }: { vm: BuilderVm }) {
             </>
           )}
         </p>
+        {!prefs.sidebarVisible && chat.status.working && (
+          <Badge tone="brand" className="shrink-0">
+            <Spinner className="size-3" /> {chat.status.label}
+          </Badge>
+        )}
         {vm.phase === 'ready' && vm.feedState !== 'open' && (
           <Badge tone="outline" className="shrink-0" title="Live updates reconnect automatically">
             <Spinner className="size-3" /> Reconnecting

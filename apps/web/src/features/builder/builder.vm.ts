@@ -1,3 +1,4 @@
+import type { ErrorScan } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, type BuilderPreferencesStore, type Timers, type Toasts, TYPES } from '../../app/ports';
@@ -6,6 +7,7 @@ import type { ProjectsApi } from '../../api/projects.api';
 import type { SandboxApi, SandboxInfoDto } from '../../api/sandbox.api';
 import type { FeedConnection, FeedState, SandboxFeed, SandboxFeedEvent } from '../../api/sandbox-feed';
 import { BuilderPreferencesVm } from './builder-preferences';
+import type { ChatHost } from './chat/chat.vm';
 import { ConsoleVm } from './console.vm';
 import { ErrorsVm } from './errors.vm';
 import { FilesVm } from './files.vm';
@@ -40,7 +42,7 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
  * open files on files-changed, terminal output. Owns the smaller view-models of each panel.
  */
 @injectable()
-export class BuilderVm {
+export class BuilderVm implements ChatHost {
   projectId = '';
   projectName = '';
   phase: BuilderPhase = 'starting';
@@ -324,6 +326,32 @@ export class BuilderVm {
 
   setDockOpen(open: boolean): void {
     this.dockOpen = open;
+  }
+
+  // ── The chat's view of the builder (ChatHost) ────────────────────────────────────────────
+
+  /** The sandbox is up: the assistant can work on the project. */
+  get ready(): boolean {
+    return this.phase === 'ready';
+  }
+
+  get errorScan(): ErrorScan | null {
+    return this.errors.scan;
+  }
+
+  /** A turn's find-errors result: the Problems panel shows it. */
+  showScan(scan: ErrorScan): void {
+    this.errors.setScan(scan);
+  }
+
+  /** A turn was kept or reverted: the tree, the open files, the versions and the preview follow. */
+  async afterTurn(): Promise<void> {
+    await Promise.all([this.files.loadTree(), this.files.refreshOpenFiles(), this.versions.load(), this.reloadPreview()]);
+  }
+
+  /** The chat tab's "View version" link. */
+  showVersions(): void {
+    this.preferences.setChatTab('tab2');
   }
 
   /** Opens the code tab on a file (an error's location, later the AI's edits). */

@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Bug, CircleCheck, History, MessageSquare, RotateCcw, Save, Sparkles } from 'lucide-react';
+import { ArrowLeftRight, Bug, ChevronDown, ChevronRight, CircleCheck, History, LoaderCircle, MessageSquare, RotateCcw, Save, WandSparkles } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import { type FormEvent, type KeyboardEvent, type PointerEvent, useId, useRef } from 'react';
 import type { ChatTab } from '../../app/ports';
@@ -12,15 +12,17 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { Tooltip } from '../../ui/tooltip';
 import { MAX_CHAT_WIDTH, MIN_CHAT_WIDTH } from './builder-preferences';
 import type { BuilderVm } from './builder.vm';
+import { ChatPanel } from './chat/chat.view';
+import type { ChatVm } from './chat/chat.vm';
 import { errorLocation } from './errors.vm';
 import type { VersionsVm } from './versions.vm';
 
 /**
  * The sidebar (SPEC §2: right by default, visible by default, 400 px): the chat panel's two
- * tabs — tab1 "Chat" (the assistant's place, for now a notice, and the project's problems) and
+ * tabs — tab1 "Chat" (the assistant, with the project's problems under the conversation) and
  * tab2 "Versions". Its width is dragged on the inner edge (or set with the arrow keys there).
  */
-export const Sidebar = observer(function Sidebar({ vm }: { vm: BuilderVm }) {
+export const Sidebar = observer(function Sidebar({ vm, chat }: { vm: BuilderVm; chat: ChatVm }) {
   const prefs = vm.preferences;
   const left = prefs.sidebarPosition === 'left';
   return (
@@ -62,9 +64,8 @@ export const Sidebar = observer(function Sidebar({ vm }: { vm: BuilderVm }) {
             </button>
           </Tooltip>
         </div>
-        <TabsContent value="tab1" className="mt-0 min-h-0 flex-1 overflow-y-auto">
-          <AssistantNotice />
-          <ErrorsPanel vm={vm} />
+        <TabsContent value="tab1" className="mt-0 flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden" forceMount>
+          <ChatPanel chat={chat} problems={<ErrorsPanel vm={vm} chat={chat} />} />
         </TabsContent>
         <TabsContent value="tab2" className="mt-0 min-h-0 flex-1 overflow-y-auto">
           <VersionsPanel versions={vm.versions} />
@@ -132,70 +133,77 @@ const ResizeHandle = observer(function ResizeHandle({ vm }: { vm: BuilderVm }) {
   );
 });
 
-function AssistantNotice() {
-  return (
-    <section className="m-3 rounded-xl border border-dashed border-border bg-muted/40 p-5 text-center">
-      <span className="mx-auto inline-flex size-10 items-center justify-center rounded-xl bg-brand-soft text-brand">
-        <Sparkles className="size-5" aria-hidden />
-      </span>
-      <h2 className="mt-3 text-sm font-semibold">The assistant arrives in the next release</h2>
-      <p className="mt-1 text-sm text-muted-foreground">
-        Soon you will describe changes here and Kiln will make them. Until then, edit the code, run commands in the terminal and save versions yourself.
-      </p>
-    </section>
-  );
-}
-
 // ── Problems ───────────────────────────────────────────────────────────────────────────────
 
-const ErrorsPanel = observer(function ErrorsPanel({ vm }: { vm: BuilderVm }) {
+/**
+ * The project's problems, folded under the conversation: the header (counts, "Check for
+ * errors") always shows; the list opens with the "Problems" button. Each problem opens its file
+ * or asks the assistant to fix it.
+ */
+const ErrorsPanel = observer(function ErrorsPanel({ vm, chat }: { vm: BuilderVm; chat: ChatVm }) {
   const errors = vm.errors;
-  const headingId = useId();
+  const listId = useId();
   const scan = errors.scan;
+  const open = chat.problemsOpen;
+  const Chevron = open ? ChevronDown : ChevronRight;
   return (
-    <section aria-labelledby={headingId} className="border-t border-border px-3 py-4">
+    <section aria-label="Problems" className="shrink-0 border-t border-border px-3 py-2">
       <div className="flex items-center gap-2">
-        <Bug className="size-4 text-muted-foreground" aria-hidden />
-        <h2 id={headingId} className="text-sm font-semibold">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => chat.setProblemsOpen(!open)}
+          className="-ml-1 inline-flex min-w-0 items-center gap-1.5 rounded-md px-1 py-1 text-sm font-semibold outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <Chevron className="size-4 text-muted-foreground" aria-hidden />
+          <Bug className="size-4 text-muted-foreground" aria-hidden />
           Problems
-        </h2>
+        </button>
         {scan !== null && !errors.failed && (
-          <span className="text-xs text-muted-foreground">
+          <span className="truncate text-xs text-muted-foreground">
             {errors.errorCount} {errors.errorCount === 1 ? 'error' : 'errors'}, {errors.warningCount} {errors.warningCount === 1 ? 'warning' : 'warnings'}
           </span>
         )}
-        <Button size="sm" variant="outline" className="ml-auto" loading={errors.checking} onClick={() => void errors.check()}>
+        <Button size="sm" variant="outline" className="ml-auto h-7 px-2.5 text-xs" loading={errors.checking} onClick={() => void errors.check()}>
           Check for errors
         </Button>
       </div>
-      {scan === null && !errors.checking && (
-        <p className="mt-3 text-sm text-muted-foreground">Type-check and lint the project to find what would break it.</p>
-      )}
-      {errors.failed && <p className="mt-3 text-sm text-muted-foreground">The check could not run just now. Try again in a moment.</p>}
-      {scan !== null && !errors.failed && scan.errors.length === 0 && (
-        <p className="mt-3 flex items-center gap-2 text-sm text-success">
-          <CircleCheck className="size-4" aria-hidden /> No problems found.
-        </p>
-      )}
-      {scan !== null && scan.errors.length > 0 && (
-        <ul aria-label="Problems found" className="mt-3 grid gap-1.5">
-          {scan.errors.map((error, index) => (
-            <li key={`${errorLocation(error)}-${index}`}>
-              <button
-                type="button"
-                onClick={() => void vm.openFile(error.file)}
-                className="grid w-full gap-1 rounded-lg border border-border px-3 py-2 text-left outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
-              >
-                <span className="flex min-w-0 items-center gap-2">
-                  <Badge tone={error.severity === 'error' ? 'destructive' : 'warning'}>{error.severity}</Badge>
-                  <code className="truncate font-mono text-xs text-muted-foreground">{errorLocation(error)}</code>
-                </span>
-                <span className="text-sm break-words">{error.message}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <div id={listId} hidden={!open} className="max-h-56 overflow-y-auto pt-2 pb-1">
+        {scan === null && !errors.checking && <p className="text-sm text-muted-foreground">Type-check and lint the project to find what would break it.</p>}
+        {errors.failed && <p className="text-sm text-muted-foreground">The check could not run just now. Try again in a moment.</p>}
+        {scan !== null && !errors.failed && scan.errors.length === 0 && (
+          <p className="flex items-center gap-2 text-sm text-success">
+            <CircleCheck className="size-4" aria-hidden /> No problems found.
+          </p>
+        )}
+        {scan !== null && scan.errors.length > 0 && (
+          <ul aria-label="Problems found" className="grid gap-1.5">
+            {scan.errors.map((error, index) => {
+              const solving = chat.isSolving(error);
+              return (
+                <li key={`${errorLocation(error)}-${index}`} className="grid gap-1.5 rounded-lg border border-border px-3 py-2">
+                  <button
+                    type="button"
+                    onClick={() => void vm.openFile(error.file)}
+                    className="grid w-full gap-1 rounded-md text-left outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
+                  >
+                    <span className="flex min-w-0 items-center gap-2">
+                      <Badge tone={error.severity === 'error' ? 'destructive' : 'warning'}>{error.severity}</Badge>
+                      <code className="truncate font-mono text-xs text-muted-foreground">{errorLocation(error)}</code>
+                    </span>
+                    <span className="text-sm break-words">{error.message}</span>
+                  </button>
+                  <Button size="sm" variant="outline" className="h-7 w-fit px-2.5 text-xs" disabled={solving} onClick={() => chat.fixError(error)}>
+                    {solving ? <LoaderCircle className="animate-spin" aria-hidden /> : <WandSparkles aria-hidden />}
+                    {solving ? 'Fixing…' : 'Fix with AI'}
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
     </section>
   );
 });

@@ -1,0 +1,523 @@
+import { type CodeError, type ErrorScan, errorScanFrom } from '@kiln/domain';
+import { inject, injectable } from 'inversify';
+import { type IReactionDisposer, makeAutoObservable, reaction, runInAction } from 'mobx';
+import { type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
+import { type Ids, type Logger, UI_TYPES } from '../../../app/ui-ports';
+import { type AiApi, LimitReachedError } from '../../../api/ai.api';
+import type { TurnEvent } from '../../../api/turn-stream';
+import type { UsageApi } from '../../../api/usage.api';
+import { UpgradeDialogStore } from '../../billing/upgrade-dialog.store';
+import { AiStatusStore } from './ai-status.store';
+import {
+  type AssistantMessage,
+  type ChatMessage,
+  MAX_SHOWN_OPERATIONS,
+  type UserMessage,
+  fixErrorMessage,
+  messagesFromHistory,
+  newAssistantMessage,
+} from './chat-messages';
+import { CREDITS_PER_TASK, CreditsStore, creditsWord } from './credits.store';
+import { ErrorRecordsStore } from './error-records.store';
+
+/** docs/ai-api.md: a message is 1..20000 characters. */
+export const MAX_MESSAGE_LENGTH = 20_000;
+
+export const CONNECTION_LOST =
+  'The connection to the assistant was lost before the turn finished. Your project may still change: reload the page to see the result.';
+export const ENHANCE_FAILED_TOAST = { title: 'Could not enhance the prompt', description: 'Please try again in a moment.', variant: 'error' } as const;
+
+/** What the chat needs from the builder screen (BuilderVm implements it). */
+export interface ChatHost {
+  /** The sandbox is up: turns can run. */
+  readonly ready: boolean;
+  /** The Problems panel's latest scan. */
+  readonly errorScan: ErrorScan | null;
+  /** A turn's find-errors result becomes the Problems panel's scan. */
+  showScan(scan: ErrorScan): void;
+  /** A turn was kept or reverted: tree, open files, versions and preview show the project as it is. */
+  afterTurn(): Promise<void>;
+  /** Opens the Versions tab. */
+  showVersions(): void;
+}
+
+export interface QueuedMessage {
+  readonly id: string;
+  readonly text: string;
+  /** Sent as the turn's idempotency key: one message is one turn, charged once. */
+  readonly key: string;
+  /** Overrides the auto-run switch (the first build from a saved idea runs at once). */
+  readonly autoRun?: boolean;
+  /** Error records the message asks to fix. */
+  readonly fixing: readonly string[];
+}
+
+type HistoryState = 'idle' | 'loading' | 'ready' | 'failed';
+
+const errorText = (error: unknown): string => (error instanceof Error && error.message !== '' ? error.message : 'Request failed');
+
+/**
+ * The builder's chat (SPEC §2 tab1, §3 message queue, §4 AI phase): the conversation with the
+ * assistant over docs/ai-api.md turns. Messages typed while a turn runs (or while a plan waits
+ * for approval) are queued and sent in order. Each reply streams its text, plan, task progress,
+ * checks and outcome; a plan of several tasks waits for Run plan unless auto-run is on. A 402
+ * opens the upgrade dialog for 'credit'. A kept or reverted turn refreshes the builder.
+ *
+ * One instance per mounted builder: `start(projectId, host)` when it opens, `dispose()` when
+ * it closes (a stream under way is aborted and its late events ignored).
+ */
+@injectable()
+export class ChatVm {
+  projectId = '';
+  messages: ChatMessage[] = [];
+  history: HistoryState = 'idle';
+  input = '';
+  queue: QueuedMessage[] = [];
+  /** A limit refused the last message: the queue waits for the next send. */
+  paused = false;
+  /** The reply being streamed, or null. */
+  runningId: string | null = null;
+  enhancing = false;
+  cancelling = false;
+  autoRun: boolean;
+  problemsOpen = false;
+
+  readonly status: AiStatusStore;
+  readonly credits: CreditsStore;
+  readonly errorRecords: ErrorRecordsStore;
+
+  private host: ChatHost | null = null;
+  private generation = 0;
+  private controller: AbortController | null = null;
+  private disposers: IReactionDisposer[] = [];
+
+  constructor(
+    @inject(TYPES.AiApi) private readonly ai: AiApi,
+    @inject(TYPES.UsageApi) usage: UsageApi,
+    @inject(UpgradeDialogStore) private readonly upgrade: Pick<UpgradeDialogStore, 'openFor'>,
+    @inject(TYPES.SavedPrompts) private readonly savedPrompts: SavedPrompts,
+    @inject(TYPES.ChatPreferences) private readonly preferences: ChatPreferencesStore,
+    @inject(TYPES.Timers) timers: Timers,
+    @inject(TYPES.Toasts) private readonly toasts: Toasts,
+    @inject(UI_TYPES.Ids) private readonly ids: Ids,
+    @inject(UI_TYPES.Logger) private readonly logger: Logger,
+  ) {
+    this.status = new AiStatusStore(timers);
+    this.credits = new CreditsStore(usage, logger);
+    this.errorRecords = new ErrorRecordsStore(ids, timers);
+    this.autoRun = preferences.load().autoRun;
+    makeAutoObservable<
+      ChatVm,
+      'ai' | 'upgrade' | 'savedPrompts' | 'preferences' | 'toasts' | 'ids' | 'logger' | 'host' | 'generation' | 'controller' | 'disposers'
+    >(
+      this,
+      {
+        ai: false,
+        upgrade: false,
+        savedPrompts: false,
+        preferences: false,
+        toasts: false,
+        ids: false,
+        logger: false,
+        host: false,
+        generation: false,
+        controller: false,
+        disposers: false,
+        status: false,
+        credits: false,
+        errorRecords: false,
+      },
+      { autoBind: true },
+    );
+  }
+
+  // ── Life cycle ───────────────────────────────────────────────────────────────────────────
+
+  /** The builder opened `projectId`: load the history and the credits, follow the scans. */
+  async start(projectId: string, host: ChatHost): Promise<void> {
+    this.dispose();
+    const generation = this.generation;
+    this.host = host;
+    this.projectId = projectId;
+    this.messages = [];
+    this.queue = [];
+    this.paused = false;
+    this.history = 'loading';
+    this.errorRecords.clear();
+    this.disposers.push(
+      reaction(
+        () => host.errorScan,
+        (scan) => {
+          if (scan !== null) this.errorRecords.sync(scan);
+        },
+        { fireImmediately: true },
+      ),
+      reaction(
+        () => host.ready,
+        () => this.pump(),
+      ),
+    );
+    void this.credits.load();
+    await this.loadHistory(generation);
+  }
+
+  /** The builder closed: the stream under way stops, the dots stop, late answers are ignored. */
+  dispose(): void {
+    this.generation += 1;
+    this.controller?.abort();
+    this.controller = null;
+    for (const dispose of this.disposers) dispose();
+    this.disposers = [];
+    this.runningId = null;
+    this.status.dispose();
+  }
+
+  private async loadHistory(generation: number): Promise<void> {
+    const projectId = this.projectId;
+    try {
+      const turns = await this.ai.history(projectId);
+      runInAction(() => {
+        if (generation !== this.generation) return;
+        // Messages sent meanwhile stay after the history.
+        this.messages = [...messagesFromHistory(turns), ...this.messages];
+        this.history = 'ready';
+        if (turns.length === 0) this.sendSavedPrompt(projectId);
+      });
+    } catch (error) {
+      this.logger.warn('Loading the chat history failed', error);
+      runInAction(() => {
+        if (generation !== this.generation) return;
+        this.history = 'failed';
+        // Not knowing whether the idea was built yet, offer it instead of sending it.
+        const saved = this.savedPrompts.get(projectId);
+        if (saved !== null && this.input === '') this.input = saved;
+      });
+    }
+    if (generation === this.generation) this.pump();
+  }
+
+  /**
+   * A project opened for the first time from the landing page's idea: the idea is its first
+   * message, built at once (auto-run), and forgotten so that it is sent once only.
+   */
+  private sendSavedPrompt(projectId: string): void {
+    const saved = this.savedPrompts.get(projectId);
+    if (saved === null) return;
+    this.savedPrompts.remove(projectId);
+    this.enqueue(saved, { autoRun: true, first: true });
+  }
+
+  // ── Composer ─────────────────────────────────────────────────────────────────────────────
+
+  setInput(text: string): void {
+    this.input = text;
+  }
+
+  get canSend(): boolean {
+    const text = this.input.trim();
+    return text !== '' && text.length <= MAX_MESSAGE_LENGTH && this.projectId !== '' && !this.enhancing;
+  }
+
+  /** A turn is streaming or a plan waits for approval: new messages wait in the queue. */
+  get busy(): boolean {
+    return this.runningId !== null || this.pendingPlan !== null;
+  }
+
+  /** The reply whose plan waits for Run plan / Cancel plan. */
+  get pendingPlan(): AssistantMessage | null {
+    for (let i = this.messages.length - 1; i >= 0; i -= 1) {
+      const message = this.messages[i] as ChatMessage;
+      if (message.kind === 'assistant' && message.status === 'awaiting') return message;
+    }
+    return null;
+  }
+
+  /** Shown before sending: 'This message uses 1 credit' (with auto-run, one per task). */
+  get costText(): string {
+    return this.autoRun ? `This message uses ${CREDITS_PER_TASK} ${creditsWord(CREDITS_PER_TASK)} per task` : `This message uses ${CREDITS_PER_TASK} ${creditsWord(CREDITS_PER_TASK)}`;
+  }
+
+  /** Sends the composer's text now, or queues it behind the turn under way. */
+  send(): void {
+    if (!this.canSend) return;
+    const text = this.input.trim();
+    this.input = '';
+    this.enqueue(text);
+  }
+
+  removeQueued(id: string): void {
+    this.queue = this.queue.filter((item) => item.id !== id);
+  }
+
+  toggleAutoRun(): void {
+    this.autoRun = !this.autoRun;
+    this.preferences.save({ autoRun: this.autoRun });
+  }
+
+  /** Rewrites the composer's text as a clearer, more complete prompt. */
+  async enhance(): Promise<void> {
+    const prompt = this.input.trim();
+    if (prompt === '' || this.enhancing) return;
+    this.enhancing = true;
+    const generation = this.generation;
+    try {
+      const better = await this.ai.enhancePrompt(prompt);
+      runInAction(() => {
+        if (generation === this.generation && better.trim() !== '') this.input = better;
+      });
+    } catch (error) {
+      this.logger.warn('Prompt enhancement failed', error);
+      if (generation === this.generation) this.toasts.show(ENHANCE_FAILED_TOAST);
+    } finally {
+      runInAction(() => (this.enhancing = false));
+    }
+  }
+
+  setProblemsOpen(open: boolean): void {
+    this.problemsOpen = open;
+  }
+
+  // ── Fix with AI ──────────────────────────────────────────────────────────────────────────
+
+  /** Asks the assistant to fix an error of the Problems panel; its record is being solved. */
+  fixError(error: CodeError): void {
+    if (this.errorRecords.isSolving(error)) return;
+    const key = this.errorRecords.markSolving(error);
+    this.enqueue(fixErrorMessage(error), { fixing: [key] });
+  }
+
+  isSolving(error: CodeError): boolean {
+    return this.errorRecords.isSolving(error);
+  }
+
+  // ── Plans ────────────────────────────────────────────────────────────────────────────────
+
+  /** Run plan: the waiting plan runs (its cost is charged task by task). */
+  async acceptPlan(): Promise<void> {
+    const reply = this.pendingPlan;
+    if (reply === null || reply.turnId === null || this.runningId !== null) return;
+    const generation = this.generation;
+    const turnId = reply.turnId;
+    reply.status = 'running';
+    reply.planError = null;
+    this.runningId = reply.id;
+    this.status.setPhase('building');
+    const controller = new AbortController();
+    this.controller = controller;
+    let events: AsyncIterable<TurnEvent>;
+    try {
+      events = await this.ai.accept(this.projectId, turnId, controller.signal);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      runInAction(() => {
+        reply.status = 'awaiting';
+        reply.planError = error instanceof LimitReachedError ? 'You have no credits left to run this plan.' : errorText(error);
+        this.runningId = null;
+        this.controller = null;
+        this.status.setPhase('idle');
+      });
+      this.upgrade.openFor(error, 'credit');
+      return;
+    }
+    await this.consume(events, reply.id, generation, controller);
+  }
+
+  /** Cancel plan: the waiting plan is dropped, nothing is charged. */
+  async cancelPlan(): Promise<void> {
+    const reply = this.pendingPlan;
+    if (reply === null || reply.turnId === null || this.cancelling) return;
+    const generation = this.generation;
+    this.cancelling = true;
+    try {
+      await this.ai.cancel(this.projectId, reply.turnId);
+      runInAction(() => {
+        if (generation !== this.generation) return;
+        reply.status = 'cancelled';
+        reply.awaitingCost = null;
+        reply.tasks = [];
+        this.errorRecords.stopSolving(reply.fixing);
+      });
+    } catch (error) {
+      if (generation === this.generation) runInAction(() => (reply.planError = errorText(error)));
+    } finally {
+      runInAction(() => (this.cancelling = false));
+    }
+    if (generation === this.generation) this.pump();
+  }
+
+  /** The reply's commit in the Versions tab. */
+  showVersions(): void {
+    this.host?.showVersions();
+  }
+
+  // ── Turns ────────────────────────────────────────────────────────────────────────────────
+
+  private enqueue(text: string, options: { autoRun?: boolean; fixing?: readonly string[]; first?: boolean } = {}): void {
+    const item: QueuedMessage = { id: this.ids.next(), key: this.ids.next(), text, autoRun: options.autoRun, fixing: options.fixing ?? [] };
+    if (options.first) this.queue.unshift(item);
+    else this.queue.push(item);
+    this.paused = false;
+    this.pump();
+  }
+
+  /** Starts the next queued message when nothing runs, the history is loaded and the sandbox is up. */
+  private pump(): void {
+    if (this.busy || this.paused || this.queue.length === 0) return;
+    if (this.history === 'loading' || this.history === 'idle' || this.host === null || !this.host.ready) return;
+    const next = this.queue.shift() as QueuedMessage;
+    void this.runTurn(next);
+  }
+
+  private async runTurn(item: QueuedMessage): Promise<void> {
+    const generation = this.generation;
+    const user: UserMessage = { kind: 'user', id: item.id, text: item.text, state: 'sent' };
+    const replyId = `${item.id}:reply`;
+    this.messages.push(user, newAssistantMessage(replyId, item.fixing));
+    this.runningId = replyId;
+    this.status.setPhase('thinking');
+    const controller = new AbortController();
+    this.controller = controller;
+    let events: AsyncIterable<TurnEvent>;
+    try {
+      events = await this.ai.turn(this.projectId, { message: item.text, idempotencyKey: item.key, autoRun: item.autoRun ?? this.autoRun }, controller.signal);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.refused(item, replyId, error);
+      return;
+    }
+    await this.consume(events, replyId, generation, controller);
+  }
+
+  /** The turn did not start: a limit (the upgrade dialog opens, the queue waits) or a failure. */
+  private refused(item: QueuedMessage, replyId: string, error: unknown): void {
+    const limited = error instanceof LimitReachedError;
+    runInAction(() => {
+      const user = this.messages.find((m): m is UserMessage => m.kind === 'user' && m.id === item.id);
+      const reply = this.reply(replyId);
+      if (limited) {
+        if (user) user.state = 'refused';
+        this.messages = this.messages.filter((m) => m.id !== replyId);
+        this.paused = true;
+        if (this.input.trim() === '') this.input = item.text;
+      } else if (reply) {
+        reply.status = 'failed';
+        reply.outcome = errorText(error);
+      }
+      this.errorRecords.stopSolving(item.fixing);
+      this.runningId = null;
+      this.controller = null;
+      this.status.setPhase('idle');
+    });
+    if (limited) this.upgrade.openFor(error, 'credit');
+    else this.logger.warn('The turn could not start', error);
+    this.pump();
+  }
+
+  private async consume(events: AsyncIterable<TurnEvent>, replyId: string, generation: number, controller: AbortController): Promise<void> {
+    let ended = false;
+    try {
+      for await (const event of events) {
+        if (generation !== this.generation) return;
+        this.apply(replyId, event);
+        if (event.type === 'done' || event.type === 'error' || event.type === 'awaiting_approval') ended = true;
+      }
+    } catch (error) {
+      if (generation !== this.generation || controller.signal.aborted) return;
+      this.logger.warn('The turn stream broke', error);
+    }
+    if (generation !== this.generation) return;
+    this.finish(replyId, ended);
+  }
+
+  /** One event of the reply `replyId`. */
+  apply(replyId: string, event: TurnEvent): void {
+    const reply = this.reply(replyId);
+    if (reply === undefined) return;
+    switch (event.type) {
+      case 'turn':
+        reply.turnId = event.data.turn_id;
+        return;
+      case 'phase':
+        this.status.setPhase(event.data.phase);
+        return;
+      case 'plan':
+        reply.plan = event.data;
+        reply.tasks = event.data.tasks.map((task, index) => ({ id: task.id, index, title: task.title, state: 'pending' }));
+        return;
+      case 'awaiting_approval':
+        reply.turnId = event.data.turn_id;
+        reply.awaitingCost = event.data.cost;
+        reply.status = 'awaiting';
+        return;
+      case 'task': {
+        const { task_id: id, index, title, state } = event.data;
+        const task = reply.tasks.find((t) => t.id === id) ?? reply.tasks.find((t) => t.index === index);
+        if (task) {
+          task.state = state;
+          if (title !== '') task.title = title;
+        } else {
+          reply.tasks.push({ id, index, title: title || `Task ${index + 1}`, state });
+          reply.tasks.sort((a, b) => a.index - b.index);
+        }
+        return;
+      }
+      case 'text': {
+        const task = event.data.task_id;
+        if (reply.text !== '' && task !== reply.textTask && !reply.text.endsWith('\n')) reply.text += '\n\n';
+        reply.text += event.data.text;
+        reply.textTask = task;
+        return;
+      }
+      case 'operation':
+        if (reply.operations.length < MAX_SHOWN_OPERATIONS) reply.operations.push({ type: event.data.type, ...(event.data.path ? { path: event.data.path } : {}) });
+        return;
+      case 'checking':
+        reply.checkingRound = event.data.round;
+        return;
+      case 'errors': {
+        reply.checkingRound = null;
+        reply.check = { round: event.data.round, errorCount: event.data.error_count, warningCount: event.data.warning_count };
+        this.host?.showScan(errorScanFrom(event.data.errors.map((e) => ({ ...e }))));
+        return;
+      }
+      case 'credits':
+        this.credits.set(event.data.credits_remaining);
+        return;
+      case 'done':
+        reply.status = event.data.status;
+        reply.outcome = event.data.message;
+        reply.commitHash = event.data.commit_hash ?? null;
+        reply.checkingRound = null;
+        return;
+      case 'error':
+        reply.status = 'failed';
+        reply.outcome = event.data.detail;
+        reply.checkingRound = null;
+        return;
+    }
+  }
+
+  /** The stream ended: the status line goes idle, the builder refreshes, the queue moves on. */
+  private finish(replyId: string, ended: boolean): void {
+    const reply = this.reply(replyId);
+    if (reply !== undefined) {
+      if (!ended && reply.status === 'running') {
+        reply.status = 'failed';
+        reply.outcome = CONNECTION_LOST;
+      }
+      reply.checkingRound = null;
+      for (const task of reply.tasks) if (task.state === 'running' && reply.status !== 'awaiting') task.state = 'failed';
+      if (reply.status !== 'awaiting') this.errorRecords.stopSolving(reply.fixing);
+    }
+    this.runningId = null;
+    this.controller = null;
+    this.status.setPhase('idle');
+    const changed = reply !== undefined && (reply.status === 'kept' || reply.status === 'reverted' || (!ended && reply.status === 'failed'));
+    if (changed) void this.host?.afterTurn();
+    this.pump();
+  }
+
+  private reply(id: string): AssistantMessage | undefined {
+    return this.messages.find((m): m is AssistantMessage => m.kind === 'assistant' && m.id === id);
+  }
+}
