@@ -138,3 +138,19 @@ export * from './billing/buy-add-on-credits.use-case.js';
 export * from './billing/open-customer-portal.use-case.js';
 export * from './billing/cancel-subscription.use-case.js';
 export * from './billing/force-update-subscription.use-case.js';
+
+// AI turns
+export * from './ai/turn/turn.entity.js';
+export * from './ai/turn/turn.errors.js';
+export * from './ai/turn/turn-event.js';
+export * from './ai/turn/turn-repository.port.js';
+export * from './ai/turn/in-memory-turn-repository.js';
+export * from './ai/turn/project-turn-lock.js';
+export * from './ai/turn/event-channel.js';
+export * from './ai/turn/turn-context.js';
+export * from './ai/turn/turn-workspace.js';
+export * from './ai/turn/turn-engine.js';
+export * from './ai/turn/run-turn.use-case.js';
+export * from './ai/turn/accept-turn-plan.use-case.js';
+export * from './ai/turn/cancel-turn-plan.use-case.js';
+export * from './ai/turn/list-turns.use-case.js';

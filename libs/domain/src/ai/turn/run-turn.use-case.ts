@@ -1,0 +1,45 @@
+import type { ProjectNotFound } from '../../projects/project.errors.js';
+import { err, ok, type Result } from '../../shared/result.js';
+import { createTurn } from './turn.entity.js';
+import { type TurnIdempotencyConflict, type TurnInProgress, turnIdempotencyConflict, turnInProgress } from './turn.errors.js';
+import { replayTurn, startTurn, type TurnDependencies, type TurnRun } from './turn-engine.js';
+
+export interface RunTurnInput {
+  readonly userId: string;
+  readonly projectId: string;
+  /** What the person asked for. */
+  readonly message: string;
+  /** The client's key for this message: a retried request replays the turn instead of running it again. */
+  readonly idempotencyKey: string;
+  /** Run a plan of several tasks without waiting for approval. */
+  readonly autoRun: boolean;
+}
+
+export type RunTurnError = ProjectNotFound | TurnIdempotencyConflict | TurnInProgress;
+
+/**
+ * One chat message of a project (docs/ai-api.md): the turn is stored, queued behind the
+ * project's running turn, then read (tree, context files, baseline error scan), planned, and
+ * either stopped to wait for approval (several tasks, autoRun off, nothing charged) or run:
+ * each task is charged one credit (key `turn:<id>:task:<n>`) before the assistant is asked, its
+ * operations applied to the sandbox with every touched file remembered; then the project is
+ * checked and repaired (free rounds) if it got worse, and the turn is kept (one commit, the
+ * message as its text) or reverted (files restored exactly, every credit refunded). A refused
+ * first debit ends the stream with CREDITS.LIMIT_REACHED before anything was charged or changed.
+ * The returned run streams the events; the work goes on if nobody reads them.
+ */
+export class RunTurn {
+  constructor(private readonly deps: TurnDependencies) {}
+
+  async execute(input: RunTurnInput): Promise<Result<TurnRun, RunTurnError>> {
+    const owned = await this.deps.projects.find(input.userId, input.projectId);
+    if (!owned.ok) return owned;
+    const candidate = createTurn(input, { id: this.deps.ids.next(), now: this.deps.clock.now() });
+    const added = await this.deps.turns.add(candidate);
+    if (added.created) return ok(startTurn(this.deps, added.turn, 'message'));
+    const existing = added.turn;
+    if (existing.projectId !== input.projectId || existing.message !== input.message) return err(turnIdempotencyConflict(input.idempotencyKey));
+    if (existing.status === 'queued' || existing.status === 'running') return err(turnInProgress(existing.id));
+    return ok(replayTurn(existing));
+  }
+}

@@ -1,0 +1,502 @@
+import type { AiPhase } from '../../builder/ai-phase.js';
+import type { CodeError } from '../../builder/code-error.js';
+import { EMPTY_ERROR_SCAN, type ErrorScan } from '../../builder/error-scan.js';
+import { totalBalance } from '../../credits/credit-account.js';
+import type { ConsumePromptCredit } from '../../credits/consume-prompt-credit.use-case.js';
+import type { CreditError } from '../../credits/credit.errors.js';
+import type { CreditLedger } from '../../credits/credit-ledger.port.js';
+import type { RefundPromptCredit } from '../../credits/refund-prompt-credit.use-case.js';
+import type { ProjectNotFound } from '../../projects/project.errors.js';
+import type { SandboxHost } from '../../sandbox/sandbox-host.port.js';
+import type { Clock } from '../../shared/clock.port.js';
+import type { DomainError } from '../../shared/domain-error.js';
+import type { IdGenerator } from '../../shared/ids.port.js';
+import { err, ok, type Result } from '../../shared/result.js';
+import { type AiAssistant, type AiFailure, type AiMessage, type AiPlan, aiFailure, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
+import type { FileOperation } from '../file-operation.js';
+import { EventChannel } from './event-channel.js';
+import type { ProjectTurnLock } from './project-turn-lock.js';
+import { type Turn, planCost, turnTaskDebitKey } from './turn.entity.js';
+import { type ContextSelector, DEFAULT_CONTEXT_LIMIT_CHARS, selectContext } from './turn-context.js';
+import type { TurnEvent } from './turn-event.js';
+import type { TurnRepository } from './turn-repository.port.js';
+import { TurnWorkspace } from './turn-workspace.js';
+
+/** Enough of OwnedProjects for the turn use cases: someone else's project is PROJECTS.NOT_FOUND. */
+export interface ProjectOwnership {
+  find(userId: string, projectId: string): Promise<Result<unknown, ProjectNotFound>>;
+}
+
+export interface TurnSettings {
+  /** Free repair rounds when a turn leaves more errors than it found (default 2). */
+  readonly repairRounds: number;
+  /** Most characters of project files sent as context (default 200 000). */
+  readonly contextLimitChars: number;
+  /** Chooses the context files (default selectContext; the seam for a VectorIndex). */
+  readonly selectContext: ContextSelector;
+  /** Earlier turns of the project given to the assistant as chat history (default 10). */
+  readonly historyTurns: number;
+  /** How often one task may be asked again for a whole file (needFullFile) (default 2). */
+  readonly fullFileAsks: number;
+}
+
+export const DEFAULT_REPAIR_ROUNDS = 2;
+
+export const DEFAULT_TURN_SETTINGS: TurnSettings = Object.freeze({
+  repairRounds: DEFAULT_REPAIR_ROUNDS,
+  contextLimitChars: DEFAULT_CONTEXT_LIMIT_CHARS,
+  selectContext,
+  historyTurns: 10,
+  fullFileAsks: 2,
+});
+
+/** Everything the turn use cases need (one object, shared by RunTurn, AcceptTurnPlan, …). */
+export interface TurnDependencies {
+  readonly turns: TurnRepository;
+  readonly projects: ProjectOwnership;
+  readonly sandbox: SandboxHost;
+  readonly assistant: AiAssistant;
+  readonly consumeCredit: Pick<ConsumePromptCredit, 'execute'>;
+  readonly refundCredit: Pick<RefundPromptCredit, 'execute'>;
+  /** Read for the credits left after a refund. */
+  readonly ledger: Pick<CreditLedger, 'summary'>;
+  readonly lock: ProjectTurnLock;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly settings?: Partial<TurnSettings>;
+}
+
+/** A started (or replayed) turn: its events as they happen, and its end. */
+export interface TurnRun {
+  readonly turnId: string;
+  readonly events: AsyncIterable<TurnEvent>;
+  /** The turn as stored when it ended or began to wait for approval; null when it was forgotten (refused first debit). */
+  readonly finished: Promise<Turn | null>;
+}
+
+/** The turn could not finish: something other than the provider failed (the sandbox, a bug). */
+export type TurnFailed = DomainError<'TURNS.FAILED'>;
+const turnFailed = (): TurnFailed => ({
+  code: 'TURNS.FAILED',
+  message: 'Something went wrong while working on this message. Nothing was kept and any credits were refunded.',
+});
+
+export const OUT_OF_CREDITS_MESSAGE =
+  'You ran out of credits before the plan was finished, so its changes were undone and its credits refunded.';
+
+/** Longest commit message (the sandbox API's own limit). */
+export const MAX_COMMIT_MESSAGE_LENGTH = 2000;
+
+export function commitMessageFor(message: string): string {
+  const text = message.trim();
+  return text.length <= MAX_COMMIT_MESSAGE_LENGTH ? text : `${text.slice(0, MAX_COMMIT_MESSAGE_LENGTH - 1)}…`;
+}
+
+function titleOf(message: string): string {
+  const line = message.trim().split('\n')[0] ?? '';
+  return line.length <= 80 ? line : `${line.slice(0, 79)}…`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function textOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function pathOf(operation: FileOperation): string | undefined {
+  switch (operation.type) {
+    case 'write_file':
+    case 'edit_file':
+    case 'delete_file':
+      return operation.path;
+    case 'rename_file':
+      return operation.to;
+    case 'add_dependency':
+      return 'package.json';
+    case 'run_command':
+      return undefined;
+  }
+}
+
+/** Starts a stored turn (status queued) in the background and returns its event stream. */
+export function startTurn(deps: TurnDependencies, turn: Turn, mode: 'message' | 'accept'): TurnRun {
+  const out = new EventChannel<TurnEvent>();
+  const finished = new TurnExecution(deps, turn, mode, out).run();
+  return { turnId: turn.id, events: out, finished };
+}
+
+/** A finished or waiting turn told again (a retried request with the same idempotency key). */
+export function replayTurn(turn: Turn): TurnRun {
+  const out = new EventChannel<TurnEvent>();
+  out.push({ type: 'turn', turnId: turn.id, message: turn.message });
+  if (turn.status === 'awaiting_approval' && turn.plan !== null) {
+    out.push({ type: 'plan', plan: turn.plan, cost: planCost(turn.plan) });
+    out.push({ type: 'awaiting_approval', turnId: turn.id, cost: planCost(turn.plan) });
+  } else if (turn.status === 'kept' || turn.status === 'reverted') {
+    out.push({ type: 'done', status: turn.status, message: turn.outcome ?? '', ...(turn.commitHash ? { commitHash: turn.commitHash } : {}) });
+  } else {
+    out.push({ type: 'done', status: 'failed', message: turn.outcome ?? (turn.status === 'cancelled' ? 'This plan was cancelled.' : 'This message failed.') });
+  }
+  out.close();
+  return { turnId: turn.id, events: out, finished: Promise.resolve(turn) };
+}
+
+/** One run of a turn: the algorithm of docs/ai-api.md (plan, tasks, check, repair, keep or revert). */
+class TurnExecution {
+  private turn: Turn;
+  private readonly settings: TurnSettings;
+  /** Debit keys charged by this run, in order. */
+  private readonly charged: string[] = [];
+  private readonly refundedKeys = new Set<string>();
+  private workspace: TurnWorkspace | null = null;
+  private history: AiMessage[] = [];
+
+  constructor(
+    private readonly deps: TurnDependencies,
+    turn: Turn,
+    private readonly mode: 'message' | 'accept',
+    private readonly out: EventChannel<TurnEvent>,
+  ) {
+    this.turn = turn;
+    this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
+  }
+
+  async run(): Promise<Turn | null> {
+    this.emit({ type: 'turn', turnId: this.turn.id, message: this.turn.message });
+    try {
+      return await this.deps.lock.run(this.turn.projectId, async () => {
+        try {
+          return await this.body();
+        } catch (cause) {
+          return await this.crash(cause);
+        }
+      });
+    } finally {
+      this.out.close();
+    }
+  }
+
+  // ── The algorithm ────────────────────────────────────────────────────────────────────────
+
+  private async body(): Promise<Turn | null> {
+    const { sandbox } = this.deps;
+    const { projectId } = this.turn;
+    await this.update({ status: 'running' });
+    this.phase('fetching');
+    await sandbox.ensure(projectId);
+    const workspace = await TurnWorkspace.open(sandbox, projectId);
+    this.workspace = workspace;
+    this.history = await this.readHistory();
+    // The baseline: errors before the turn changes anything (runs while the plan is made).
+    const baseline = this.scan();
+
+    let plan: AiPlan;
+    if (this.mode === 'message') {
+      const files = await this.context();
+      this.phase('thinking');
+      const planned = await this.plan(files);
+      if (!planned.ok) return this.failBeforeStart(planned.error);
+      plan = planned.value;
+      await this.update({ plan });
+      const cost = planCost(plan);
+      this.emit({ type: 'plan', plan, cost });
+      if (plan.tasks.length > 1 && !this.turn.autoRun) {
+        await this.update({ status: 'awaiting_approval' });
+        this.phase('idle');
+        this.emit({ type: 'awaiting_approval', turnId: this.turn.id, cost });
+        return this.turn;
+      }
+    } else {
+      plan = this.turn.plan ?? { kind: 'edit', modules: [], tasks: [] };
+    }
+
+    this.phase('building');
+    const steps: readonly (PlannedTask | undefined)[] = plan.tasks.length === 0 ? [undefined] : plan.tasks;
+    for (const [index, task] of steps.entries()) {
+      const taskId = task?.id ?? 'task-1';
+      const title = task?.title ?? titleOf(this.turn.message);
+      const key = turnTaskDebitKey(this.turn.id, index);
+      // One credit per task, always before the provider is asked.
+      const debit = await this.deps.consumeCredit.execute({ userId: this.turn.userId, idempotencyKey: key });
+      if (!debit.ok) {
+        if (this.charged.length === 0) return this.refusedAtStart(debit.error);
+        this.emit({ type: 'task', taskId, index, title, state: 'failed' });
+        return this.undo(OUT_OF_CREDITS_MESSAGE);
+      }
+      this.charged.push(key);
+      this.emit({ type: 'credits', charged: this.charged.length, refunded: this.refundedKeys.size, creditsRemaining: debit.value.creditsRemaining });
+      this.emit({ type: 'task', taskId, index, title, state: 'running' });
+      const outcome = await this.step({ taskId, task, plan: plan.tasks.length > 0 ? plan : undefined });
+      if (!outcome.ok) {
+        this.emit({ type: 'task', taskId, index, title, state: 'failed' });
+        return this.failAfterStart(outcome.error);
+      }
+      this.emit({ type: 'task', taskId, index, title, state: 'done' });
+    }
+
+    if (!workspace.changed) return this.keep();
+    const before = await baseline;
+    let round = 0;
+    let scan = await this.check(round);
+    while (scan.errorCount > before.errorCount && round < this.settings.repairRounds) {
+      round += 1;
+      // Repair rounds are free: no debit.
+      const repaired = await this.step({ taskId: `repair-${round}`, plan: plan.tasks.length > 0 ? plan : undefined, previousErrors: scan.errors });
+      if (!repaired.ok) break;
+      scan = await this.check(round);
+    }
+    if (scan.errorCount > before.errorCount) return this.undo(this.brokeTheBuild(scan, before, round));
+    return this.keep();
+  }
+
+  /** Runs one task (or a repair round): asks the assistant, applies its answer, runs its commands. */
+  private async step(input: {
+    readonly taskId: string;
+    readonly task?: PlannedTask;
+    readonly plan?: AiPlan;
+    readonly previousErrors?: readonly CodeError[];
+  }): Promise<Result<void, AiFailure>> {
+    const workspace = this.open();
+    let needFullFile: string | undefined;
+    for (let ask = 0; ; ask += 1) {
+      const files = await this.context(needFullFile);
+      const answer = await this.ask(
+        {
+          prompt: this.turn.message,
+          ...(input.task ? { task: input.task } : {}),
+          ...(input.plan ? { plan: input.plan } : {}),
+          tree: workspace.tree(),
+          files,
+          history: this.history,
+          ...(input.previousErrors ? { previousErrors: input.previousErrors } : {}),
+          ...(needFullFile !== undefined ? { needFullFile } : {}),
+        },
+        input.taskId,
+      );
+      if (!answer.ok) return answer;
+      const applied = await workspace.apply(answer.value, { askForFullFile: ask < this.settings.fullFileAsks });
+      if (applied.kind === 'needs_full_file') {
+        // Never guess an edit: ask again for the whole file.
+        needFullFile = applied.path;
+        continue;
+      }
+      for (const operation of applied.operations) {
+        const path = pathOf(operation);
+        this.emit({ type: 'operation', taskId: input.taskId, operation: operation.type, ...(path !== undefined ? { path } : {}) });
+      }
+      for (const command of applied.commands) await workspace.runCommand(command);
+      return ok(undefined);
+    }
+  }
+
+  /** One answer of the assistant: its text streamed, its operations collected. */
+  private async ask(input: TaskInput, taskId: string): Promise<Result<FileOperation[], AiFailure>> {
+    const operations: FileOperation[] = [];
+    try {
+      for await (const event of this.deps.assistant.runTask(input)) {
+        if (event.type === 'text') this.say(taskId, event.text);
+        else if (event.type === 'operation') operations.push(event.operation);
+        else if (event.type === 'done') return ok(operations);
+        else if (event.type === 'error') return err(event.error);
+      }
+    } catch (error) {
+      return err(aiFailure('AI.PROVIDER_FAILED', textOf(error)));
+    }
+    return err(aiFailure('AI.PROVIDER_FAILED', 'The assistant stopped without finishing its answer.'));
+  }
+
+  private async plan(files: readonly ProjectFile[]): Promise<Result<AiPlan, AiFailure>> {
+    try {
+      for await (const event of this.deps.assistant.plan({ prompt: this.turn.message, tree: this.open().tree(), files, history: this.history })) {
+        if (event.type === 'done') return ok(event.plan);
+        if (event.type === 'error') return err(event.error);
+      }
+    } catch (error) {
+      return err(aiFailure('AI.PROVIDER_FAILED', textOf(error)));
+    }
+    return err(aiFailure('AI.PROVIDER_FAILED', 'The assistant stopped without finishing its plan.'));
+  }
+
+  private async check(round: number): Promise<ErrorScan> {
+    this.emit({ type: 'checking', round });
+    const scan = await this.scan();
+    this.emit({ type: 'errors', round, scan });
+    return scan;
+  }
+
+  /** find-errors; SPEC §8: a scan that fails counts as zero errors. */
+  private async scan(): Promise<ErrorScan> {
+    try {
+      return await this.deps.sandbox.findErrors(this.turn.projectId);
+    } catch {
+      return EMPTY_ERROR_SCAN;
+    }
+  }
+
+  private context(required?: string): Promise<readonly ProjectFile[]> {
+    const workspace = this.open();
+    return this.settings.selectContext({
+      prompt: this.turn.message,
+      tree: workspace.tree(),
+      read: (path) => workspace.read(path),
+      required: required === undefined ? [] : [required],
+      limitChars: this.settings.contextLimitChars,
+    });
+  }
+
+  private async readHistory(): Promise<AiMessage[]> {
+    const earlier = (await this.deps.turns.listByProject(this.turn.projectId)).filter(
+      (t) => t.id !== this.turn.id && (t.status === 'kept' || t.status === 'reverted' || t.status === 'failed'),
+    );
+    return earlier.slice(-this.settings.historyTurns).flatMap((t): AiMessage[] => {
+      const reply = [t.reply.trim(), t.outcome ?? ''].filter((s) => s !== '').join('\n\n');
+      return reply === '' ? [{ role: 'user', content: t.message }] : [{ role: 'user', content: t.message }, { role: 'assistant', content: reply }];
+    });
+  }
+
+  // ── Endings ──────────────────────────────────────────────────────────────────────────────
+
+  private async keep(): Promise<Turn> {
+    const workspace = this.open();
+    const paths = await workspace.changedPaths();
+    let commitHash: string | undefined;
+    if (workspace.changed) {
+      try {
+        const commit = await this.deps.sandbox.gitCommit(this.turn.projectId, commitMessageFor(this.turn.message));
+        if (commit.success && commit.hash !== undefined) commitHash = commit.hash;
+      } catch {
+        // SPEC §8: a failed commit is not the turn's failure; the changes stay, without a version.
+      }
+    }
+    const message = paths.length === 0 ? 'Nothing was changed.' : `Changed ${plural(paths.length, 'file')}.`;
+    await this.update({ status: 'kept', outcome: message, commitHash: commitHash ?? null });
+    if (paths.length > 0) this.emit({ type: 'files_changed', paths });
+    this.phase('idle');
+    this.emit({ type: 'done', status: 'kept', message, ...(commitHash !== undefined ? { commitHash } : {}) });
+    return this.turn;
+  }
+
+  /** Undo every change, refund every credit, done 'reverted' with the reason. */
+  private async undo(reason: string): Promise<Turn> {
+    const touched = await this.revert();
+    await this.refundAll();
+    await this.update({ status: 'reverted', outcome: reason });
+    if (touched) this.emit({ type: 'files_changed', paths: [] });
+    this.phase('idle');
+    this.emit({ type: 'done', status: 'reverted', message: reason });
+    return this.turn;
+  }
+
+  /** The provider failed during the tasks: undo, refund, error. */
+  private async failAfterStart(error: DomainError): Promise<Turn> {
+    const touched = await this.revert();
+    await this.refundAll();
+    await this.update({ status: 'failed', outcome: error.message, failureCode: error.code });
+    if (touched) this.emit({ type: 'files_changed', paths: [] });
+    this.phase('idle');
+    this.emit({ type: 'error', error, started: true });
+    return this.turn;
+  }
+
+  /** Planning failed: nothing was charged or changed. */
+  private async failBeforeStart(error: AiFailure): Promise<Turn> {
+    await this.update({ status: 'failed', outcome: error.message, failureCode: error.code });
+    this.phase('idle');
+    this.emit({ type: 'error', error, started: false });
+    return this.turn;
+  }
+
+  /** The first debit was refused: the turn never started (a new message is forgotten, a plan waits again). */
+  private async refusedAtStart(error: CreditError): Promise<Turn | null> {
+    let result: Turn | null = null;
+    if (this.mode === 'message') await this.deps.turns.remove(this.turn.id);
+    else result = await this.update({ status: 'awaiting_approval' });
+    this.phase('idle');
+    this.emit({ type: 'error', error, started: false });
+    return result;
+  }
+
+  /** Something other than the provider failed (the sandbox host, a bug): undo what can be undone. */
+  private async crash(cause: unknown): Promise<Turn | null> {
+    let touched = false;
+    try {
+      touched = await this.revert();
+    } catch {
+      touched = true;
+    }
+    try {
+      await this.refundAll();
+    } catch {
+      // the ledger is down too: the debits stay, and so does the failure
+    }
+    const error = turnFailed();
+    try {
+      await this.update({ status: 'failed', outcome: error.message, failureCode: error.code });
+    } catch {
+      // nowhere to record it
+    }
+    if (touched) this.emit({ type: 'files_changed', paths: [] });
+    this.phase('idle');
+    this.emit({ type: 'error', error, started: touched || this.charged.length > 0, cause });
+    return this.turn;
+  }
+
+  /** Restores every touched file; true when the turn had touched anything. */
+  private async revert(): Promise<boolean> {
+    const workspace = this.workspace;
+    if (workspace === null || !workspace.changed) return false;
+    await workspace.revert();
+    return true;
+  }
+
+  private async refundAll(): Promise<void> {
+    if (this.charged.length === 0) return;
+    for (const debitKey of this.charged) {
+      if (this.refundedKeys.has(debitKey)) continue;
+      const refund = await this.deps.refundCredit.execute({ userId: this.turn.userId, debitKey });
+      if (refund.ok || refund.error.code === 'CREDITS.ALREADY_REFUNDED') this.refundedKeys.add(debitKey);
+    }
+    const { balances } = await this.deps.ledger.summary(this.turn.userId);
+    this.emit({ type: 'credits', charged: this.charged.length, refunded: this.refundedKeys.size, creditsRemaining: totalBalance(balances) });
+  }
+
+  private brokeTheBuild(scan: ErrorScan, before: ErrorScan, rounds: number): string {
+    const first = scan.errors.find((e) => e.severity === 'error');
+    const where = first ? ` First error: ${first.file}:${first.line} ${first.message}` : '';
+    const repairs = rounds === 0 ? 'it could not be repaired' : `${plural(rounds, 'repair round')} did not fix it`;
+    return `The changes broke the app (${plural(scan.errorCount, 'error')}, ${before.errorCount} before) and ${repairs}, so they were undone and the credits refunded.${where}`;
+  }
+
+  // ── Small helpers ────────────────────────────────────────────────────────────────────────
+
+  private open(): TurnWorkspace {
+    if (this.workspace === null) throw new Error('The turn has no workspace yet');
+    return this.workspace;
+  }
+
+  private async update(patch: Partial<Omit<Turn, 'id' | 'userId' | 'projectId' | 'createdAt'>>): Promise<Turn> {
+    this.turn = {
+      ...this.turn,
+      ...patch,
+      creditsCharged: this.charged.length,
+      creditsRefunded: this.refundedKeys.size,
+      updatedAt: this.deps.clock.now(),
+    };
+    await this.deps.turns.save(this.turn);
+    return this.turn;
+  }
+
+  private emit(event: TurnEvent): void {
+    this.out.push(event);
+  }
+
+  private phase(phase: AiPhase): void {
+    this.emit({ type: 'phase', phase });
+  }
+
+  private say(taskId: string, text: string): void {
+    if (text === '') return;
+    this.turn = { ...this.turn, reply: this.turn.reply + text };
+    this.emit({ type: 'text', taskId, text });
+  }
+}
