@@ -10,6 +10,17 @@ const TAIL_LINES = 30;
 const TAIL_CHARS = 4000;
 /** A dev server that lost the race for its port is started again on another one, this often. */
 const PORT_RETRIES = 2;
+/**
+ * After a failure, requests answer 'failed' for this long before trying again, doubling per failure
+ * in a row: the preview's "starting" page reloads every second and must not relaunch a broken
+ * project (a bad vite.config) each time. restartDev always tries at once.
+ */
+export const FAILED_RETRY_BASE_MS = 2000;
+export const FAILED_RETRY_MAX_MS = 60_000;
+
+export function failedRetryDelayMs(failuresInARow: number): number {
+  return Math.min(FAILED_RETRY_MAX_MS, FAILED_RETRY_BASE_MS * 2 ** Math.max(0, failuresInARow - 1));
+}
 
 export interface DevServersOptions {
   /** A dev server nobody asked for during this long is stopped. */
@@ -24,6 +35,8 @@ export interface DevServersOptions {
   readonly launch: (sandboxId: string, port: number) => Promise<ChildProcess>;
   /** Every state change, in order. */
   readonly onChange: (sandboxId: string, state: DevServerState) => void;
+  /** Milliseconds now (default Date.now); tests pass their own. */
+  readonly now?: () => number;
 }
 
 interface Entry {
@@ -49,6 +62,8 @@ const STOPPED: DevServerState = Object.freeze({ status: 'stopped', port: null, m
 export class DevServers {
   private readonly entries = new Map<string, Entry>();
   private readonly locks = new KeyedQueue();
+  /** Failures in a row per sandbox, and when the last one happened (for the retry back-off). */
+  private readonly failures = new Map<string, { count: number; at: number }>();
 
   constructor(private readonly options: DevServersOptions) {}
 
@@ -60,12 +75,17 @@ export class DevServers {
         this.armIdleTimer(sandboxId, entry);
         return entry.state;
       }
+      const failed = this.failures.get(sandboxId);
+      if (entry?.state.status === 'failed' && failed !== undefined && this.now() - failed.at < failedRetryDelayMs(failed.count)) {
+        return entry.state;
+      }
       return this.start(sandboxId, 0);
     });
   }
 
   restart(sandboxId: string): Promise<DevServerState> {
     return this.serialised(sandboxId, async () => {
+      this.failures.delete(sandboxId);
       await this.stopNow(sandboxId, STOPPED);
       return this.start(sandboxId, 0);
     });
@@ -76,6 +96,7 @@ export class DevServers {
     return this.serialised(sandboxId, async () => {
       await this.stopNow(sandboxId, STOPPED);
       this.entries.delete(sandboxId);
+      this.failures.delete(sandboxId);
     });
   }
 
@@ -169,6 +190,7 @@ export class DevServers {
         if (this.entries.get(sandboxId) !== entry || entry.state.status !== 'starting') return;
         if (entry.startTimer !== null) clearTimeout(entry.startTimer);
         entry.state = { status: 'running', port, message: DEV_SERVER_RUNNING_MESSAGE };
+        this.failures.delete(sandboxId);
         this.armIdleTimer(sandboxId, entry); // idle time counts from when it can be used
         this.changed(sandboxId, entry);
         return;
@@ -177,8 +199,13 @@ export class DevServers {
     }
   }
 
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   private fail(sandboxId: string, entry: Entry, message: string): void {
     clearTimers(entry);
+    this.failures.set(sandboxId, { count: (this.failures.get(sandboxId)?.count ?? 0) + 1, at: this.now() });
     entry.state = { status: 'failed', port: null, message };
     this.changed(sandboxId, entry);
   }

@@ -184,7 +184,8 @@ export interface SandboxHost {
   /** Restarts the project's dev server (the live preview). */
   restartDev(sandboxId: string): Promise<void>;
   /**
-   * The dev server's state, starting it when it is stopped (or failed) and the sandbox exists; it
+   * The dev server's state, starting it when it is stopped (a failed one again after the host's
+   * retry back-off; restartDev retries at once) and the sandbox exists; it
    * answers at once (status 'starting') rather than waiting. Every call counts as activity: a dev
    * server nobody asked for during the host's idle time is stopped, and started again by the next
    * call. Rejects when there is no sandbox.
