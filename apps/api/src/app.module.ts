@@ -18,6 +18,7 @@ import { ProfilesModule } from './profiles/profiles.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ReferralsModule } from './referrals/referrals.module.js';
 import { SandboxHostModule, SandboxModule } from './sandbox/sandbox.module.js';
+import { VectorModule } from './vector/vector.module.js';
 
 export type ModuleImport = Type<unknown> | DynamicModule;
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -96,6 +97,7 @@ export class AppModule {
         ProjectsModule,
         SandboxHostModule.forRoot(options.sandboxHost),
         SandboxModule.forRoot({ heartbeatMs: options.sandboxFeedHeartbeatMs }),
+        VectorModule,
         PaymentsModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],

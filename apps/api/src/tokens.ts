@@ -25,6 +25,9 @@ export const DATABASE_HEALTH = Symbol('DatabaseHealth');
 /** SandboxHost: the project sandboxes (LocalSandboxHost in main.ts, in memory otherwise). */
 export const SANDBOX_HOST = Symbol('SandboxHost');
 
+/** VectorIndex: each project's searchable files (PgVectorIndex on PostgreSQL, in memory otherwise). */
+export const VECTOR_INDEX = Symbol('VectorIndex');
+
 /** The validated `AppConfig` (config.ts). */
 export const APP_CONFIG = Symbol('AppConfig');
 

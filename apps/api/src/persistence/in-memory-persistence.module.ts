@@ -8,6 +8,7 @@ import {
   InMemoryUnitOfWork,
   InMemoryProcessedPaymentEvents,
   InMemorySubscriptionStateVersions,
+  InMemoryVectorIndex,
 } from '@kiln/domain/testing';
 import {
   CLOCK,
@@ -21,6 +22,7 @@ import {
   REFERRAL_CODES,
   SUBSCRIPTION_STATE_VERSIONS,
   UNIT_OF_WORK,
+  VECTOR_INDEX,
 } from '../tokens.js';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
 import { LedgerBackedProfileRepository } from './ledger-backed-profile-repository.js';
@@ -42,6 +44,7 @@ export const PERSISTENCE_TOKENS = [
   MAIL_OUTBOX,
   PROCESSED_PAYMENT_EVENTS,
   SUBSCRIPTION_STATE_VERSIONS,
+  VECTOR_INDEX,
 ] as const;
 
 /**
@@ -75,6 +78,7 @@ export class InMemoryPersistenceModule {
         { provide: MAIL_OUTBOX, useExisting: InMemoryMailOutbox },
         { provide: PROCESSED_PAYMENT_EVENTS, useFactory: () => new InMemoryProcessedPaymentEvents() },
         { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: () => new InMemorySubscriptionStateVersions() },
+        { provide: VECTOR_INDEX, useFactory: () => new InMemoryVectorIndex() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

@@ -8,6 +8,7 @@ import {
   PgProjectRepository,
   PgReferralCodes,
   PgUnitOfWork,
+  PgVectorIndex,
   type PostgresOptions,
   SmtpMailer,
   createDataSource,
@@ -25,6 +26,7 @@ import {
   REFERRAL_CODES,
   SUBSCRIPTION_STATE_VERSIONS,
   UNIT_OF_WORK,
+  VECTOR_INDEX,
 } from '../tokens.js';
 
 /** The initialized, migrated TypeORM DataSource (for adapters that need more tables, e.g. auth's). */
@@ -92,6 +94,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: REFERRAL_CODES, useFactory: (tx: PgUnitOfWork) => new PgReferralCodes(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: PROCESSED_PAYMENT_EVENTS, useFactory: (tx: PgUnitOfWork) => new PgProcessedPaymentEvents(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: (tx: PgUnitOfWork) => new PgSubscriptionStateVersions(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: VECTOR_INDEX, useFactory: (tx: PgUnitOfWork) => new PgVectorIndex(tx), inject: [PG_UNIT_OF_WORK] },
       {
         provide: PgMailOutbox,
         useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
@@ -131,6 +134,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         MAIL_OUTBOX,
         PROCESSED_PAYMENT_EVENTS,
         SUBSCRIPTION_STATE_VERSIONS,
+        VECTOR_INDEX,
       ],
     };
   }
