@@ -30,7 +30,7 @@ export const Sidebar = observer(function Sidebar({ vm, chat }: { vm: BuilderVm; 
       aria-label="Sidebar"
       style={{ '--sidebar-width': `${prefs.chatWidth}px` } as React.CSSProperties}
       className={cn(
-        'relative flex h-[42%] min-h-0 shrink-0 flex-col border-t border-border bg-background',
+        'relative flex h-[58%] min-h-0 shrink-0 flex-col border-t border-border bg-background',
         'md:h-auto md:w-(--sidebar-width) md:max-w-[55%] md:border-t-0',
         left ? 'md:border-r' : 'md:border-l',
       )}
@@ -169,7 +169,7 @@ const ErrorsPanel = observer(function ErrorsPanel({ vm, chat }: { vm: BuilderVm;
           Check for errors
         </Button>
       </div>
-      <div id={listId} hidden={!open} className="max-h-56 overflow-y-auto pt-2 pb-1">
+      <div id={listId} hidden={!open} className="max-h-32 overflow-y-auto pt-2 pb-1 md:max-h-56">
         {scan === null && !errors.checking && <p className="text-sm text-muted-foreground">Type-check and lint the project to find what would break it.</p>}
         {errors.failed && <p className="text-sm text-muted-foreground">The check could not run just now. Try again in a moment.</p>}
         {scan !== null && !errors.failed && scan.errors.length === 0 && (

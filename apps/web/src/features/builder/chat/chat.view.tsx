@@ -71,7 +71,7 @@ const Conversation = observer(function Conversation({ chat }: { chat: ChatVm }) 
   useEffect(() => {
     const element = scroller.current;
     if (element !== null && pinned.current) element.scrollTop = element.scrollHeight;
-  }, [chat.messages.length, lastSize]);
+  }, [chat.messages.length, lastSize, chat.problemsOpen, chat.queue.length]);
   const onScroll = () => {
     const element = scroller.current;
     if (element !== null) pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
@@ -283,7 +283,7 @@ const Outcome = observer(function Outcome({ chat, message }: { chat: ChatVm; mes
 export const AssistantStatus = observer(function AssistantStatus({ chat }: { chat: ChatVm }) {
   const status = chat.status;
   return (
-    <p role="status" aria-label="Assistant status" className={cn('flex items-center gap-2 text-xs font-medium text-brand', status.working ? 'min-h-5' : 'min-h-0')}>
+    <p role="status" aria-label="Assistant status" className={cn('flex items-center gap-2 text-xs font-medium text-brand', status.working ? 'min-h-5' : '-mb-2 min-h-0')}>
       {status.working && status.label !== null && (
         <>
           <Sparkles className="size-3.5 shrink-0 animate-pulse" aria-hidden />
@@ -310,7 +310,7 @@ const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
   };
   const credits = chat.credits;
   return (
-    <div className="grid shrink-0 gap-2 border-t border-border bg-background p-3">
+    <div className="grid shrink-0 gap-2 border-t border-border bg-background p-2 md:p-3">
       <AssistantStatus chat={chat} />
       <QueuedMessages chat={chat} />
       <form onSubmit={onSubmit} className="grid gap-2 rounded-xl border border-input bg-background p-2 shadow-xs focus-within:ring-2 focus-within:ring-ring/40 dark:bg-input/20">
@@ -318,12 +318,12 @@ const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
           aria-label="Message the assistant"
           value={chat.input}
           readOnly={chat.enhancing}
-          rows={2}
+          rows={1}
           maxLength={20_000}
-          placeholder={chat.busy ? 'Type your next message: it is sent when the assistant is done' : 'Describe what to build or change…'}
+          placeholder={chat.busy ? 'Queued until the assistant is done…' : 'Describe what to build or change…'}
           onChange={(event) => chat.setInput(event.target.value)}
           onKeyDown={onKeyDown}
-          className="max-h-40 min-h-14 w-full resize-none bg-transparent px-1.5 py-1 text-sm outline-none placeholder:text-muted-foreground"
+          className="max-h-40 min-h-9 w-full resize-none bg-transparent px-1.5 py-1 text-sm outline-none placeholder:text-muted-foreground md:min-h-14"
         />
         <div className="flex items-center gap-2">
           <AutoRunSwitch chat={chat} />
