@@ -15,6 +15,7 @@ import { ErrorResponse } from '../common/error-response.dto.js';
 import { unwrap, validationFailed } from '../error-mapping.js';
 import { PreviewTokens } from '../preview/preview-tokens.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
+import { ProjectIndexer } from '../vector/project-indexer.js';
 import { SANDBOX_HOST } from '../tokens.js';
 import {
   CommandResultResponse,
@@ -64,6 +65,8 @@ export class SandboxController {
     @Inject(SANDBOX_HOST) private readonly host: SandboxHost,
     @Inject(SandboxFeed) private readonly feed: SandboxFeed,
     @Inject(PreviewTokens) private readonly tokens: PreviewTokens,
+    // Keeps the project's search index (the assistant's context) in step with every change.
+    @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
   ) {}
 
   @Post('ensure')
@@ -74,6 +77,7 @@ export class SandboxController {
   async ensure(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<SandboxInfoResponse> {
     await this.own(user, id);
     const info = await this.call(id, () => this.host.ensure(id));
+    if (info.machineCreated) void this.indexer.reindexAll(id);
     return this.infoBody(id, info, await this.devState(id));
   }
 
@@ -128,6 +132,7 @@ export class SandboxController {
     if (path === '.') throw validationFailed(['path: must name a file, not the project root']);
     await this.call(id, () => this.host.writeFile(id, path, body.content), path);
     this.feed.publish(id, { event: 'files-changed', data: { paths: [path], reason: 'write' } });
+    void this.indexer.indexChanged(id, [path]);
     return { success: true };
   }
 
@@ -142,6 +147,7 @@ export class SandboxController {
     if (path === '.') throw validationFailed(['path: cannot be the project root (use cleanup)']);
     await this.call(id, () => this.host.deleteFile(id, path), path);
     this.feed.publish(id, { event: 'files-changed', data: { paths: [path], reason: 'delete' } });
+    void this.indexer.indexChanged(id, [path]);
     return { success: true };
   }
 
@@ -199,6 +205,7 @@ export class SandboxController {
     }
     // A command may have changed any file: the builder reloads its tree.
     this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'command' } });
+    void this.indexer.indexChanged(id, []);
     return CommandResultResponse.from(result);
   }
 
@@ -226,6 +233,7 @@ export class SandboxController {
     await this.call(id, () => this.host.cleanup(id));
     this.feed.publish(id, { event: 'status', data: await this.feed.statusOf(id, { status: 'stopped', port: null, message: 'The sandbox was removed' }) });
     this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'delete' } });
+    void this.indexer.remove(id);
     return { success: true };
   }
 
@@ -274,7 +282,10 @@ export class SandboxController {
       this.logger.warn(`git restore failed for ${id}: ${text(error)}`);
       return { success: false, message: 'Could not restore this version' };
     }
-    if (result.success) this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'restore' } });
+    if (result.success) {
+      this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'restore' } });
+      void this.indexer.indexChanged(id, []);
+    }
     return result;
   }
 

@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicat
 import { CheckPublishAllowed, type Clock, OwnedProjects, type ProjectRepository, type SandboxHost } from '@kiln/domain';
 import { PreviewModule } from '../preview/preview.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
+import { VectorModule } from '../vector/vector.module.js';
 import { CLOCK, PROJECT_REPOSITORY, SANDBOX_HOST } from '../tokens.js';
 import { SandboxController } from './sandbox.controller.js';
 import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './sandbox-feed.js';
@@ -44,7 +45,7 @@ export class SandboxModule {
   static forRoot(options: SandboxModuleOptions = {}): DynamicModule {
     return {
       module: SandboxModule,
-      imports: [ProjectsModule, PreviewModule],
+      imports: [ProjectsModule, PreviewModule, VectorModule],
       controllers: [SandboxController],
       providers: [
         { provide: SANDBOX_FEED_OPTIONS, useValue: { heartbeatMs: options.heartbeatMs ?? DEFAULT_FEED_HEARTBEAT_MS } },
@@ -55,6 +56,8 @@ export class SandboxModule {
           inject: [PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
         },
       ],
+      // The AI turns publish files-changed on the same feed.
+      exports: [SandboxFeed],
     };
   }
 }
