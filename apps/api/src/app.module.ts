@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import type { Clock, SandboxHost } from '@kiln/domain';
+import type { AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/domain';
 import { LoggerModule } from 'nestjs-pino';
+import { AiModule } from './ai/ai.module.js';
+import type { AiQueryEngine } from './ai/ai-query.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
 import { CoreModule } from './common/core.module.js';
@@ -39,6 +41,12 @@ export interface AppModuleOptions {
   readonly sandboxHost: SandboxHost;
   /** The realtime feed's heartbeat (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
+  /** The model behind the AI routes (bootstrap: from config, the offline assistant by default). */
+  readonly aiAssistant: AiAssistant;
+  /** What answers POST /api/ai/query (default: built from aiAssistant). */
+  readonly aiQueryEngine?: AiQueryEngine;
+  /** Where chat turns are kept (default: in memory). */
+  readonly turnRepository?: TurnRepository;
 }
 
 /** Re-exports a module's providers to the whole application, whether or not it is @Global itself. */
@@ -65,6 +73,8 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
     const { config } = options;
+    // One instance: the AI module imports it too, for the feed it publishes file changes on.
+    const sandbox = SandboxModule.forRoot({ heartbeatMs: options.sandboxFeedHeartbeatMs });
     return {
       module: AppModule,
       imports: [
@@ -96,7 +106,14 @@ export class AppModule {
         ProfilesModule,
         ProjectsModule,
         SandboxHostModule.forRoot(options.sandboxHost),
-        SandboxModule.forRoot({ heartbeatMs: options.sandboxFeedHeartbeatMs }),
+        sandbox,
+        AiModule.forRoot({
+          assistant: options.aiAssistant,
+          repairRounds: config.aiRepairRounds,
+          sandbox,
+          ...(options.aiQueryEngine ? { queryEngine: options.aiQueryEngine } : {}),
+          ...(options.turnRepository ? { turns: options.turnRepository } : {}),
+        }),
         VectorModule,
         PaymentsModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),

@@ -3,11 +3,13 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { AccessTokenVerifier, Clock, SandboxHost } from '@kiln/domain';
+import type { AccessTokenVerifier, AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/domain';
 import { InMemorySandboxHost } from '@kiln/domain/testing';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { assistantFromConfig } from './ai/ai-provider.js';
+import type { AiQueryEngine } from './ai/ai-query.js';
 import { AppModule, type LogLevel, type ModuleImport } from './app.module.js';
 import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-token-verifier.js';
 import type { AppConfig } from './config.js';
@@ -36,6 +38,12 @@ export interface AppOverrides {
   readonly sandboxHost?: SandboxHost;
   /** The sandbox feed's heartbeat in ms (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
+  /** The AI assistant (default: createAiAssistant from the config — the offline one unless a provider is configured). */
+  readonly aiAssistant?: AiAssistant;
+  /** What answers POST /api/ai/query (default: built from the assistant). */
+  readonly aiQueryEngine?: AiQueryEngine;
+  /** Where chat turns are kept (default: a fresh in-memory repository). */
+  readonly turnRepository?: TurnRepository;
 }
 
 export const OPENAPI_PATH = 'api/docs';
@@ -83,6 +91,9 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     logLevel: overrides.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
     sandboxHost: overrides.sandboxHost ?? new InMemorySandboxHost(overrides.clock),
     sandboxFeedHeartbeatMs: overrides.sandboxFeedHeartbeatMs,
+    aiAssistant: overrides.aiAssistant ?? assistantFromConfig(config.ai),
+    ...(overrides.aiQueryEngine ? { aiQueryEngine: overrides.aiQueryEngine } : {}),
+    ...(overrides.turnRepository ? { turnRepository: overrides.turnRepository } : {}),
   });
 
   const app = await NestFactory.create<NestExpressApplication>(module, {

@@ -30,7 +30,7 @@ describe('loadConfig — defaults', () => {
   });
 
   it('treats blank values as unset', () => {
-    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET'];
+    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS'];
     expect(loadConfig(Object.fromEntries(blank.map((k) => [k, '  '])))).toEqual(loadConfig({}));
   });
 });
@@ -316,5 +316,59 @@ describe('loadConfig — live preview', () => {
   it('needs a PREVIEW_TOKEN_SECRET of 32+ characters, never echoing it', () => {
     expect(loadConfig({ PREVIEW_TOKEN_SECRET: 'x'.repeat(32) }).previewTokenSecret).toBe('x'.repeat(32));
     expect(problems({ PREVIEW_TOKEN_SECRET: 'short-secret' })).toEqual(['PREVIEW_TOKEN_SECRET must be at least 32 characters, got 12']);
+  });
+});
+
+describe('loadConfig — AI provider', () => {
+  it('is the offline assistant with 2 repair rounds by default', () => {
+    expect(loadConfig({})).toMatchObject({ ai: { provider: 'offline' }, aiRepairRounds: 2 });
+  });
+
+  it('ANTHROPIC_API_KEY selects Anthropic, with ANTHROPIC_MODEL or the adapter default', () => {
+    expect(loadConfig({ ANTHROPIC_API_KEY: 'sk-ant-test' }).ai).toEqual({ provider: 'anthropic', apiKey: 'sk-ant-test', model: null });
+    expect(loadConfig({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_MODEL: 'claude-opus-4-1' }).ai).toMatchObject({ model: 'claude-opus-4-1' });
+  });
+
+  it('OPENAI_BASE_URL (+ key, model) selects an OpenAI-compatible endpoint named after its host', () => {
+    expect(loadConfig({ OPENAI_BASE_URL: 'http://localhost:11434/v1/', OPENAI_MODEL: 'llama3.1' }).ai).toEqual({
+      provider: 'openai-compatible',
+      name: 'ollama',
+      baseURL: 'http://localhost:11434/v1',
+      apiKey: null,
+      model: 'llama3.1',
+    });
+    expect(loadConfig({ OPENAI_BASE_URL: 'https://openrouter.ai/api/v1', OPENAI_API_KEY: 'sk-or-1', OPENAI_MODEL: 'anthropic/claude-sonnet-4.5' }).ai).toMatchObject({
+      name: 'openrouter',
+      apiKey: 'sk-or-1',
+    });
+    // A key alone means OpenAI itself.
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-1', OPENAI_MODEL: 'gpt-4.1-mini' }).ai).toMatchObject({ name: 'openai', baseURL: 'https://api.openai.com/v1' });
+  });
+
+  it('reports every inconsistent AI setting clearly, never echoing a key', () => {
+    expect(problems({ ANTHROPIC_API_KEY: 'sk-ant-secret', OPENAI_MODEL: 'gpt-4.1' })).toEqual([
+      'ANTHROPIC_API_KEY and OPENAI_* are both set: configure one AI provider (Anthropic, or an OpenAI-compatible endpoint), or neither for the offline assistant',
+    ]);
+    expect(problems({ ANTHROPIC_MODEL: 'claude-sonnet-4-5' })).toEqual([
+      'ANTHROPIC_MODEL is set but ANTHROPIC_API_KEY is not: set the key too (or unset the model for the offline assistant)',
+    ]);
+    expect(problems({ ANTHROPIC_API_KEY: 'sk-ant secret' })).toEqual(['ANTHROPIC_API_KEY must not contain spaces or line breaks (check how it was pasted)']);
+    expect(problems({ OPENAI_BASE_URL: 'https://api.example.com/v1' })).toEqual([
+      "OPENAI_MODEL is required with OPENAI_BASE_URL or OPENAI_API_KEY (the endpoint's model id, e.g. gpt-4.1-mini or llama3.1)",
+    ]);
+    expect(problems({ OPENAI_MODEL: 'gpt-4.1' })).toEqual([
+      'OPENAI_MODEL is set but neither OPENAI_BASE_URL nor OPENAI_API_KEY is: set the endpoint (and its key, if it needs one)',
+    ]);
+    expect(problems({ OPENAI_BASE_URL: 'ftp://models.example.com', OPENAI_MODEL: 'm' })).toEqual(['OPENAI_BASE_URL must be a http:// or https:// URL, got one starting with ftp://']);
+    expect(problems({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_MODEL: 'bad model' })[0]).toMatch(/^ANTHROPIC_MODEL must be a model id/);
+    for (const message of problems({ ANTHROPIC_API_KEY: 'sk-ant secret', OPENAI_API_KEY: 'sk-openai-secret' })) expect(message).not.toContain('secret');
+  });
+
+  it('reads AI_REPAIR_ROUNDS between 0 and 5', () => {
+    expect(loadConfig({ AI_REPAIR_ROUNDS: '0' }).aiRepairRounds).toBe(0);
+    expect(loadConfig({ AI_REPAIR_ROUNDS: '5' }).aiRepairRounds).toBe(5);
+    for (const value of ['6', '-1', '1.5', 'two']) {
+      expect(problems({ AI_REPAIR_ROUNDS: value })).toEqual([`AI_REPAIR_ROUNDS must be a whole number between 0 and 5, got "${value}"`]);
+    }
   });
 });

@@ -29,6 +29,22 @@ export const STRIPE_PRICE_VARIABLES = {
   addon: { USD: 'STRIPE_PRICE_ADDON_USD', INR: 'STRIPE_PRICE_ADDON_INR' },
 } as const;
 
+/**
+ * Which model answers the AI routes (ANTHROPIC_*, OPENAI_*): Anthropic, any OpenAI-compatible
+ * endpoint, or the deterministic offline generator when none is configured.
+ */
+export type AiProviderConfig =
+  | { readonly provider: 'offline' }
+  | { readonly provider: 'anthropic'; readonly apiKey: string; readonly model: string | null }
+  | {
+      readonly provider: 'openai-compatible';
+      /** A short name of the endpoint ('openai', 'openrouter', 'ollama' or its host name). */
+      readonly name: string;
+      readonly baseURL: string;
+      readonly apiKey: string | null;
+      readonly model: string;
+    };
+
 /** The API's settings, read once from the environment at start-up. */
 export interface AppConfig {
   readonly port: number;
@@ -80,6 +96,10 @@ export interface AppConfig {
    * API instance behind one preview domain needs the same secret).
    */
   readonly previewTokenSecret: string | null;
+  /** The AI provider (ANTHROPIC_API_KEY, ANTHROPIC_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL). */
+  readonly ai: AiProviderConfig;
+  /** AI_REPAIR_ROUNDS: free repair rounds when a turn leaves more errors than it found (0-5, default 2). */
+  readonly aiRepairRounds: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -89,6 +109,9 @@ export const DEFAULT_DATA_DIR = '.data';
 export const DEFAULT_MAIL_FROM = 'Kiln <no-reply@kiln.localhost>';
 export const DEFAULT_WEB_ORIGINS: readonly string[] = ['http://localhost:5173', 'http://localhost:3000'];
 export const DEFAULT_PREVIEW_IDLE_MINUTES = 10;
+export const DEFAULT_AI_REPAIR_ROUNDS = 2;
+export const MAX_AI_REPAIR_ROUNDS = 5;
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const MAX_PREVIEW_IDLE_MINUTES = 24 * 60;
 const MIN_PORT = 1;
 const MAX_PORT = 65_535;
@@ -141,6 +164,9 @@ export function loadConfig(env: Env): AppConfig {
     problems.push(`PREVIEW_TOKEN_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters, got ${previewTokenSecret.length}`);
   }
 
+  const ai = read((report) => parseAiProvider(env, report));
+  const aiRepairRounds = read((report) => parseRepairRounds(env['AI_REPAIR_ROUNDS'], report));
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -161,7 +187,72 @@ export function loadConfig(env: Env): AppConfig {
     previewUrlTemplate,
     previewIdleMinutes,
     previewTokenSecret,
+    ai,
+    aiRepairRounds,
   };
+}
+
+const MODEL_ID = /^[\w.:/@-]{1,200}$/;
+
+function parseAiProvider(env: Env, report: Report): AiProviderConfig {
+  const anthropicKey = blankToNull(env['ANTHROPIC_API_KEY']);
+  const anthropicModel = blankToNull(env['ANTHROPIC_MODEL']);
+  const openaiBase = blankToNull(env['OPENAI_BASE_URL']);
+  const openaiKey = blankToNull(env['OPENAI_API_KEY']);
+  const openaiModel = blankToNull(env['OPENAI_MODEL']);
+  const openaiSet = openaiBase !== null || openaiKey !== null || openaiModel !== null;
+  const offline: AiProviderConfig = { provider: 'offline' };
+  const checkModel = (name: string, model: string | null) => {
+    if (model !== null && !MODEL_ID.test(model)) report(`${name} must be a model id such as claude-sonnet-4-5 or gpt-4.1-mini (letters, digits, . _ : / @ -), got "${model}"`);
+  };
+  // Keys are never echoed: they are secrets.
+  const checkKey = (name: string, key: string | null) => {
+    if (key !== null && /\s/.test(key)) report(`${name} must not contain spaces or line breaks (check how it was pasted)`);
+  };
+  if (anthropicKey !== null && openaiSet) {
+    report('ANTHROPIC_API_KEY and OPENAI_* are both set: configure one AI provider (Anthropic, or an OpenAI-compatible endpoint), or neither for the offline assistant');
+    return offline;
+  }
+  if (anthropicModel !== null && anthropicKey === null) {
+    report('ANTHROPIC_MODEL is set but ANTHROPIC_API_KEY is not: set the key too (or unset the model for the offline assistant)');
+    return offline;
+  }
+  if (anthropicKey !== null) {
+    checkKey('ANTHROPIC_API_KEY', anthropicKey);
+    checkModel('ANTHROPIC_MODEL', anthropicModel);
+    return { provider: 'anthropic', apiKey: anthropicKey, model: anthropicModel };
+  }
+  if (!openaiSet) return offline;
+  checkKey('OPENAI_API_KEY', openaiKey);
+  checkModel('OPENAI_MODEL', openaiModel);
+  if (openaiBase === null && openaiKey === null) {
+    report('OPENAI_MODEL is set but neither OPENAI_BASE_URL nor OPENAI_API_KEY is: set the endpoint (and its key, if it needs one)');
+    return offline;
+  }
+  if (openaiModel === null) report('OPENAI_MODEL is required with OPENAI_BASE_URL or OPENAI_API_KEY (the endpoint\'s model id, e.g. gpt-4.1-mini or llama3.1)');
+  const baseURL = openaiBase === null ? DEFAULT_OPENAI_BASE_URL : parseUrl('OPENAI_BASE_URL', openaiBase, ['http:', 'https:'], report);
+  if (baseURL === null || openaiModel === null) return offline;
+  return { provider: 'openai-compatible', name: endpointName(baseURL), baseURL: baseURL.replace(/\/+$/, ''), apiKey: openaiKey, model: openaiModel };
+}
+
+/** 'openai' for OpenAI itself, 'openrouter', 'ollama' (its default port), else the endpoint's host name. */
+function endpointName(baseURL: string): string {
+  const url = new URL(baseURL);
+  if (url.hostname === 'api.openai.com') return 'openai';
+  if (url.hostname.endsWith('openrouter.ai')) return 'openrouter';
+  if (url.port === '11434') return 'ollama';
+  return url.hostname;
+}
+
+function parseRepairRounds(raw: string | undefined, report: Report): number {
+  const text = blankToNull(raw);
+  if (text === null) return DEFAULT_AI_REPAIR_ROUNDS;
+  const rounds = /^\d{1,2}$/.test(text) ? Number(text) : NaN;
+  if (!(rounds >= 0 && rounds <= MAX_AI_REPAIR_ROUNDS)) {
+    report(`AI_REPAIR_ROUNDS must be a whole number between 0 and ${MAX_AI_REPAIR_ROUNDS}, got "${text}"`);
+    return DEFAULT_AI_REPAIR_ROUNDS;
+  }
+  return rounds;
 }
 
 function parsePreviewTemplate(raw: string | undefined, port: number, report: Report): string {

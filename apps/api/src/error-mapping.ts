@@ -77,6 +77,13 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   [SANDBOX_NOT_A_FILE]: { status: HttpStatus.BAD_REQUEST },
   [SANDBOX_NOT_A_DIRECTORY]: { status: HttpStatus.BAD_REQUEST },
   [SANDBOX_PATH_TAKEN]: { status: HttpStatus.CONFLICT },
+  // AI (docs/ai-api.md): the provider failed or was cancelled; turns
+  'AI.PROVIDER_FAILED': { status: HttpStatus.BAD_GATEWAY },
+  'AI.ABORTED': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  'TURNS.NOT_FOUND': { status: HttpStatus.NOT_FOUND },
+  'TURNS.NOT_AWAITING_APPROVAL': { status: HttpStatus.CONFLICT },
+  'TURNS.IDEMPOTENCY_CONFLICT': { status: HttpStatus.CONFLICT },
+  'TURNS.IN_PROGRESS': { status: HttpStatus.CONFLICT },
   // Billing
   'BILLING.NO_CUSTOMER': { status: HttpStatus.NOT_FOUND },
   'BILLING.NO_SUBSCRIPTION': { status: HttpStatus.NOT_FOUND },
@@ -101,6 +108,14 @@ export function httpErrorFor(error: DomainError): HttpError | null {
   const mapping = MAPPINGS[error.code];
   if (!mapping) return null;
   return { status: mapping.status, body: { ...dataOf(error), code: mapping.wireCode ?? error.code, detail: error.message } };
+}
+
+/**
+ * The `{ code, detail, ...data }` body of any domain error, mapped or not (for errors sent inside
+ * an event stream, where there is no HTTP status to choose).
+ */
+export function errorBodyOf(error: DomainError): ErrorBody {
+  return { ...dataOf(error), code: MAPPINGS[error.code]?.wireCode ?? error.code, detail: error.message };
 }
 
 /** camelCase → snake_case ('limitType' → 'limit_type'). */

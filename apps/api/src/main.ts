@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { type EmbeddedPostgres, LocalSandboxHost, startEmbeddedPostgres } from '@kiln/adapters';
 import { AuthModule } from './auth/auth.module.js';
+import { assistantFromConfig } from './ai/ai-provider.js';
 import { createApp } from './bootstrap.js';
 import { type AppConfig, loadConfig } from './config.js';
 import { postgresAuthStores } from './persistence/postgres-auth-stores.js';
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
   // Project sandboxes under DATA_DIR; their dev servers stop after PREVIEW_IDLE_MINUTES without a
   // preview request, and all of them on shutdown (SandboxModule).
   const sandboxHost = new LocalSandboxHost({ root: join(config.dataDir, 'sandboxes'), idleStopMs: config.previewIdleMinutes * 60_000 });
+  // The AI assistant: the configured provider, or the deterministic offline generator.
+  const aiAssistant = assistantFromConfig(config.ai);
   try {
     const app = await createApp(config, {
       persistence: PostgresPersistenceModule.forRoot({
@@ -41,8 +44,11 @@ async function main(): Promise<void> {
       }),
       auth: AuthModule.register({ stores: postgresAuthStores }),
       sandboxHost,
+      aiAssistant,
     });
     await app.listen(config.port);
+    const model = aiAssistant.model;
+    log.log(`AI assistant: ${model.offline ? 'offline generator (no AI provider configured)' : `${model.provider} ${model.id}`}`);
     log.log(`Kiln API listening on port ${config.port} (OpenAPI at /api/docs)`);
     // The starter's dependencies, installed once in the background so the first project does not wait.
     sandboxHost.prepareTemplate().then(

@@ -47,3 +47,14 @@ export interface MailOutbox {
   list(email: string): Promise<OutboxMessage[]>;
 }
 export const MAIL_OUTBOX = Symbol('MailOutbox');
+
+/** AiAssistant: the model behind the AI routes (createAiAssistant from config; offline by default). */
+export const AI_ASSISTANT = Symbol('AiAssistant');
+/** TurnRepository: a project's chat turns (in memory for now). */
+export const TURN_REPOSITORY = Symbol('TurnRepository');
+/** ProjectTurnLock: one turn at a time per project (in this process). */
+export const TURN_LOCK = Symbol('ProjectTurnLock');
+/** The TurnDependencies object the turn use cases share. */
+export const TURN_DEPENDENCIES = Symbol('TurnDependencies');
+/** AiQueryEngine behind POST /api/ai/query. */
+export const AI_QUERY_ENGINE = Symbol('AiQueryEngine');

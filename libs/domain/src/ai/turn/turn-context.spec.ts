@@ -17,12 +17,12 @@ describe('selectContext (the default context of a turn)', () => {
   const tree = Object.keys(files);
 
   it('sends package.json, index.html and the entry points first, then the text files under src/ within the limit', async () => {
-    const chosen = await selectContext({ prompt: 'x', tree, read, required: [], limitChars: 50 });
+    const chosen = await selectContext({ projectId: 'p', prompt: 'x', tree, read, required: [], limitChars: 50 });
     expect(chosen.map((f) => f.path)).toEqual(['package.json', 'index.html', 'src/main.tsx', 'src/App.tsx', 'src/small.ts']);
   });
 
   it('always sends a required file, even over the limit', async () => {
-    const chosen = await selectContext({ prompt: 'x', tree, read, required: ['src/big.ts'], limitChars: 5 });
+    const chosen = await selectContext({ projectId: 'p', prompt: 'x', tree, read, required: ['src/big.ts'], limitChars: 5 });
     expect(chosen.map((f) => f.path)).toEqual(['src/big.ts']);
   });
 

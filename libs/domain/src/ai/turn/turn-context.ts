@@ -60,6 +60,7 @@ export function folderPaths(tree: readonly FileTreeEntry[]): string[] {
 }
 
 export interface ContextRequest {
+  readonly projectId: string;
   /** What the person asked for (a relevance-based selector would use it). */
   readonly prompt: string;
   /** The project's file paths, as the assistant sees them. */
@@ -73,7 +74,8 @@ export interface ContextRequest {
 
 /**
  * Chooses the files the assistant reads for a turn. This is the seam for a relevance-based
- * selection (the VectorIndex port): replace `selectContext` through the RunTurn settings.
+ * selection (the VectorIndex port): replace `selectContext` through the turn settings (the API
+ * uses the project's vector index, with this default as its fallback).
  */
 export type ContextSelector = (request: ContextRequest) => Promise<readonly ProjectFile[]>;
 

@@ -336,6 +336,7 @@ class TurnExecution {
   private context(required?: string): Promise<readonly ProjectFile[]> {
     const workspace = this.open();
     return this.settings.selectContext({
+      projectId: this.turn.projectId,
       prompt: this.turn.message,
       tree: workspace.tree(),
       read: (path) => workspace.read(path),

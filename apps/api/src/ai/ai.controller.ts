@@ -1,0 +1,217 @@
+import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  type AccessClaims,
+  type AiAssistant,
+  type AiFailure,
+  type AiMessage,
+  type AiPlan,
+  aiFailure,
+  DEFAULT_CONTEXT_LIMIT_CHARS,
+  OwnedProjects,
+  type ProjectFile,
+} from '@kiln/domain';
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../common/current-user.decorator.js';
+import { ErrorResponse } from '../common/error-response.dto.js';
+import { ApiErrorException, type ErrorBody, httpErrorFor, INTERNAL_ERROR, unwrap } from '../error-mapping.js';
+import { AI_ASSISTANT, AI_QUERY_ENGINE } from '../tokens.js';
+import { ProjectIndexer } from '../vector/project-indexer.js';
+import type { AiQueryEngine } from './ai-query.js';
+import {
+  type ChatMessageDto,
+  EnhancedPromptResponse,
+  EnhancePromptDto,
+  ModelResponse,
+  PlanRequestDto,
+  QueryDto,
+  QueryResponse,
+  SummarizeDto,
+  SummaryResponse,
+} from './dto/ai.dto.js';
+import { abortOnClose, SseResponse } from './sse-response.js';
+import { errorData, planData } from './turn-wire.js';
+
+const isAiFailure = (value: unknown): value is AiFailure =>
+  typeof value === 'object' && value !== null && ((value as { code?: unknown }).code === 'AI.PROVIDER_FAILED' || (value as { code?: unknown }).code === 'AI.ABORTED');
+
+/** The AiFailure behind a rejected assistant call (its `cause`), or a provider failure with its message. */
+function failureOf(error: unknown): AiFailure {
+  if (isAiFailure(error)) return error;
+  if (error instanceof Error && isAiFailure(error.cause)) return error.cause;
+  return aiFailure('AI.PROVIDER_FAILED', error instanceof Error ? error.message : String(error));
+}
+
+/** Chat messages for the port: 'system' messages become instructions. */
+function conversation(messages: readonly ChatMessageDto[]): { messages: AiMessage[]; system: string[] } {
+  const system: string[] = [];
+  const chat: AiMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') system.push(m.content);
+    else chat.push({ role: m.role, content: m.content });
+  }
+  return { messages: chat, system };
+}
+
+const joined = (...parts: (string | undefined)[]): string | undefined => {
+  const text = parts.filter((p): p is string => p !== undefined && p.trim() !== '').join('\n\n');
+  return text === '' ? undefined : text;
+};
+
+/**
+ * The AI helpers of SPEC §7 (docs/ai-api.md): prompt enhancement, summaries, planning streams
+ * (free, nothing applied), a general query and the model in use. A provider failure is 502
+ * AI.PROVIDER_FAILED (or an `error` event once a stream has started).
+ */
+@ApiTags('ai')
+@ApiBearerAuth()
+@ApiResponse({ status: 401, type: ErrorResponse })
+@ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
+@Controller('api/ai')
+export class AiController {
+  private readonly logger = new Logger('Ai');
+
+  constructor(
+    @Inject(AI_ASSISTANT) private readonly assistant: AiAssistant,
+    @Inject(AI_QUERY_ENGINE) private readonly queryEngine: AiQueryEngine,
+    @Inject(OwnedProjects) private readonly owned: OwnedProjects,
+    @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
+  ) {}
+
+  @Get('model')
+  @ApiOperation({ summary: 'The model that answers: provider, id, and whether it is the offline generator' })
+  @ApiOkResponse({ type: ModelResponse })
+  model(): ModelResponse {
+    return ModelResponse.from(this.assistant.model);
+  }
+
+  @Post('enhance-prompt')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Rewrite a prompt into a clearer, more complete one (free)' })
+  @ApiOkResponse({ type: EnhancedPromptResponse })
+  @ApiResponse({ status: 502, type: ErrorResponse, description: 'AI.PROVIDER_FAILED' })
+  async enhancePrompt(@Body() body: EnhancePromptDto, @Res({ passthrough: true }) res: Response): Promise<EnhancedPromptResponse> {
+    const prompt = await this.call(() => this.assistant.enhancePrompt(body.prompt, body.template_id, abortOnClose(res)));
+    return { prompt };
+  }
+
+  @Post('summarize')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'A shorter text carrying the conversation’s substance (free)' })
+  @ApiOkResponse({ type: SummaryResponse })
+  @ApiResponse({ status: 502, type: ErrorResponse, description: 'AI.PROVIDER_FAILED' })
+  async summarize(@Body() body: SummarizeDto, @Res({ passthrough: true }) res: Response): Promise<SummaryResponse> {
+    const { messages, system } = conversation(body.messages);
+    const instruction = joined(body.system, ...system, body.instruction);
+    const summary = await this.call(() => this.assistant.summarize(messages, { ...(instruction ? { instruction } : {}), signal: abortOnClose(res) }));
+    return { summary };
+  }
+
+  @Post('stream-modules')
+  @ApiOperation({ summary: 'Plan a prompt for a project: module events, then done with the plan (free, nothing applied)' })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'SSE: module…, done {kind, modules, tasks, cost} | error {code, detail}' })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
+  async streamModules(@CurrentUser() user: AccessClaims, @Body() body: PlanRequestDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.streamPlan(user, body, req, res, 'modules');
+  }
+
+  @Post('stream-tasks')
+  @ApiOperation({ summary: 'Plan a prompt for a project: module and task events, then done with the plan (free, nothing applied)' })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'SSE: module…, task…, done {kind, modules, tasks, cost} | error {code, detail}' })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
+  async streamTasks(@CurrentUser() user: AccessClaims, @Body() body: PlanRequestDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.streamPlan(user, body, req, res, 'tasks');
+  }
+
+  @Post('query')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Ask the model: { content }, or with stream: true SSE chunk / complete / error' })
+  @ApiOkResponse({ type: QueryResponse, description: 'With stream: true a text/event-stream: chunk {content}…, complete {content} | error {code, detail}' })
+  @ApiResponse({ status: 502, type: ErrorResponse, description: 'AI.PROVIDER_FAILED (without stream)' })
+  async query(@Body() body: QueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const { messages, system } = conversation(body.messages);
+    const instruction = joined(body.system, ...system);
+    const signal = abortOnClose(res);
+    const pieces = this.queryEngine.answer({
+      messages,
+      ...(instruction !== undefined ? { system: instruction } : {}),
+      ...(body.model !== undefined ? { model: body.model } : {}),
+      ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
+      ...(body.tools !== undefined ? { tools: body.tools } : {}),
+      ...(body.response_format !== undefined ? { responseFormat: body.response_format } : {}),
+      signal,
+    });
+    if (body.stream !== true) {
+      const content = await this.call(async () => {
+        let text = '';
+        for await (const piece of pieces) text += piece;
+        return text;
+      });
+      res.status(200).json({ content } satisfies QueryResponse);
+      return;
+    }
+    const sse = SseResponse.start(req, res);
+    let content = '';
+    try {
+      for await (const piece of pieces) {
+        content += piece;
+        sse.send('chunk', { content: piece });
+      }
+      sse.send('complete', { content });
+    } catch (error) {
+      const failure = failureOf(error);
+      this.logger.warn(`ai/query failed: ${failure.message}`);
+      sse.send('error', errorData(failure));
+    }
+    sse.end();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async streamPlan(user: AccessClaims, body: PlanRequestDto, req: Request, res: Response, kind: 'modules' | 'tasks'): Promise<void> {
+    unwrap(await this.owned.find(user.userId, body.project_id));
+    const signal = abortOnClose(res);
+    // The project's files when its sandbox exists (through its vector index); a project without one is planned from the prompt.
+    let tree: string[] = [];
+    let files: ProjectFile[] = [];
+    try {
+      const context = await this.indexer.contextFor({ projectId: body.project_id, prompt: body.prompt, budgetChars: DEFAULT_CONTEXT_LIMIT_CHARS });
+      tree = [...context.tree];
+      files = [...context.files];
+    } catch (error) {
+      this.logger.debug(`Planning ${body.project_id} without its files: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const sse = SseResponse.start(req, res);
+    let plan: AiPlan | null = null;
+    let failure: AiFailure | null = null;
+    try {
+      for await (const event of this.assistant.plan({ prompt: body.prompt, tree, files, history: [], signal })) {
+        if (event.type === 'module') sse.send('module', { id: event.module.id, title: event.module.title, description: event.module.description });
+        else if (event.type === 'task' && kind === 'tasks') {
+          sse.send('task', { id: event.task.id, module_id: event.task.moduleId, title: event.task.title, description: event.task.description });
+        } else if (event.type === 'done') plan = event.plan;
+        else if (event.type === 'error') failure = event.error;
+        if (plan !== null || failure !== null) break;
+      }
+    } catch (error) {
+      failure = failureOf(error);
+    }
+    if (plan !== null) sse.send('done', planData(plan));
+    else sse.send('error', errorData(failure ?? aiFailure('AI.PROVIDER_FAILED', 'The assistant stopped without finishing its plan.')));
+    sse.end();
+  }
+
+  /** Runs an assistant call; a failure is answered 502 AI.PROVIDER_FAILED (503 AI.ABORTED). */
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const failure = failureOf(error);
+      this.logger.warn(`AI call failed: ${failure.message}`);
+      const mapped = httpErrorFor(failure);
+      throw new ApiErrorException(mapped ? { status: mapped.status, body: errorData(failure) as ErrorBody } : INTERNAL_ERROR);
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { aiFailure } from '@kiln/domain';
+import { type TestApp, type TestUser, newUser, startTestApp } from '../testing/e2e.js';
+import { postStream } from './testing/post-sse.js';
+import { planOf, ScriptedAiAssistant } from './testing/scripted-ai-assistant.js';
+
+describe('AI helper routes (HTTP)', () => {
+  let t: TestApp;
+  let offline: TestApp;
+  let assistant: ScriptedAiAssistant;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    assistant = new ScriptedAiAssistant();
+    t = await startTestApp({ overrides: { aiAssistant: assistant } });
+    offline = await startTestApp();
+    user = newUser();
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await offline.close();
+  });
+
+  const url = (app: TestApp, path: string) => `http://127.0.0.1:${(app.app.getHttpServer().address() as AddressInfo).port}${path}`;
+
+  it('GET /api/ai/model names the model; the default is the offline generator', async () => {
+    expect((await t.http().get('/api/ai/model').set(user.auth).expect(200)).body).toEqual({ provider: 'scripted', id: 'scripted-1', offline: true });
+    expect((await offline.http().get('/api/ai/model').set(user.auth).expect(200)).body).toEqual({ provider: 'offline', id: 'kiln-offline-1', offline: true });
+    await t.http().get('/api/ai/model').expect(401);
+  });
+
+  describe('enhance-prompt', () => {
+    it('answers { prompt }', async () => {
+      const response = await t.http().post('/api/ai/enhance-prompt').set(user.auth).send({ prompt: 'a todo app', template_id: 'blank' });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ prompt: 'Enhanced for blank: a todo app' });
+    });
+
+    it('with the offline assistant, rewrites a request into a fuller one', async () => {
+      const response = await offline.http().post('/api/ai/enhance-prompt').set(user.auth).send({ prompt: 'a todo app called Chores' });
+      expect(response.status).toBe(200);
+      expect(response.body.prompt).toContain('Chores');
+      expect(response.body.prompt.length).toBeGreaterThan('a todo app called Chores'.length);
+    });
+
+    it('refuses a missing or blank prompt and unknown fields', async () => {
+      for (const [body, problem] of [
+        [{}, 'prompt: is required'],
+        [{ prompt: ' ' }, 'prompt: must not be blank'],
+        [{ prompt: 'x', model: 'gpt' }, 'model: is not allowed'],
+      ] as const) {
+        const response = await t.http().post('/api/ai/enhance-prompt').set(user.auth).send(body);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ code: 'VALIDATION_FAILED', detail: expect.stringContaining(problem) });
+      }
+    });
+
+    it('a provider failure is 502 AI.PROVIDER_FAILED', async () => {
+      assistant.failure = aiFailure('AI.PROVIDER_FAILED', 'Rate limited', 429);
+      try {
+        const response = await t.http().post('/api/ai/enhance-prompt').set(user.auth).send({ prompt: 'x' });
+        expect(response.status).toBe(502);
+        expect(response.body).toEqual({ code: 'AI.PROVIDER_FAILED', detail: 'Rate limited', provider_status: 429 });
+      } finally {
+        assistant.failure = null;
+      }
+    });
+  });
+
+  describe('summarize', () => {
+    it('answers { summary }; system messages and `system` join the instruction', async () => {
+      const response = await t
+        .http()
+        .post('/api/ai/summarize')
+        .set(user.auth)
+        .send({
+          messages: [
+            { role: 'system', content: 'Be short' },
+            { role: 'user', content: 'Build a todo app' },
+            { role: 'assistant', content: 'Done' },
+          ],
+          instruction: 'the data model',
+          system: 'You are Kiln',
+        });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ summary: 'Summary of 2 messages (You are Kiln\n\nBe short\n\nthe data model)' });
+    });
+
+    it('with the offline assistant, keeps the requests', async () => {
+      const response = await offline
+        .http()
+        .post('/api/ai/summarize')
+        .set(user.auth)
+        .send({ messages: [{ role: 'user', content: 'Build a todo app called Chores.' }, { role: 'assistant', content: 'Built it.' }] });
+      expect(response.status).toBe(200);
+      expect(response.body.summary).toContain('First request: Build a todo app called Chores.');
+    });
+
+    it('refuses bad messages', async () => {
+      for (const [body, problem] of [
+        [{}, 'messages: is required'],
+        [{ messages: [] }, 'messages: must contain at least 1 elements'],
+        [{ messages: [{ role: 'robot', content: 'x' }] }, 'messages.0.role: must be one of the following values'],
+        [{ messages: [{ role: 'user' }] }, 'messages.0.content: is required'],
+      ] as const) {
+        const response = await t.http().post('/api/ai/summarize').set(user.auth).send(body);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ code: 'VALIDATION_FAILED', detail: expect.stringContaining(problem) });
+      }
+    });
+  });
+
+  describe('query', () => {
+    const messages = [
+      { role: 'user', content: 'Build a notes app.' },
+      { role: 'assistant', content: 'Here it is.' },
+    ];
+
+    it('answers { content } without stream', async () => {
+      const response = await t.http().post('/api/ai/query').set(user.auth).send({ messages, model: 'any', temperature: 0.2, tools: [{ name: 'x', cache_control: { type: 'ephemeral' } }], response_format: { type: 'text' } });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ content: 'Summary of 2 messages' });
+    });
+
+    it('streams chunk events then complete with the whole content when stream is true', async () => {
+      const reply = await postStream(url(offline, '/api/ai/query'), user.auth, { messages, stream: true, system: 'Answer briefly' });
+      expect(reply.status).toBe(200);
+      expect(reply.contentType).toBe('text/event-stream; charset=utf-8');
+      const chunks = reply.events.filter((e) => e.event === 'chunk');
+      expect(chunks.length).toBeGreaterThan(1);
+      const complete = reply.events[reply.events.length - 1];
+      expect(complete?.event).toBe('complete');
+      expect(chunks.map((c) => c.data['content']).join('')).toBe(complete?.data['content']);
+      expect(complete?.data['content']).toContain('Focus: Answer briefly');
+    });
+
+    it('a provider failure is 502 without stream, and an error event with it', async () => {
+      assistant.failure = aiFailure('AI.PROVIDER_FAILED', 'Down');
+      try {
+        const plain = await t.http().post('/api/ai/query').set(user.auth).send({ messages });
+        expect(plain.status).toBe(502);
+        expect(plain.body).toMatchObject({ code: 'AI.PROVIDER_FAILED', detail: 'Down' });
+        const streamed = await postStream(url(t, '/api/ai/query'), user.auth, { messages, stream: true });
+        expect(streamed.events).toEqual([{ event: 'error', data: { code: 'AI.PROVIDER_FAILED', detail: 'Down' } }]);
+      } finally {
+        assistant.failure = null;
+      }
+    });
+
+    it('refuses bad bodies', async () => {
+      for (const [body, problem] of [
+        [{ messages, temperature: 3 }, 'temperature: must not be greater than 2'],
+        [{ messages, stream: 'yes' }, 'stream: must be a boolean value'],
+        [{ messages, tools: 'x' }, 'tools: must be an array'],
+      ] as const) {
+        const response = await t.http().post('/api/ai/query').set(user.auth).send(body);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ code: 'VALIDATION_FAILED', detail: expect.stringContaining(problem) });
+      }
+    });
+  });
+
+  describe('stream-modules and stream-tasks', () => {
+    const project = async (app: TestApp, owner: TestUser) => (await app.http().post('/api/projects').set(owner.auth).send({ name: 'Plans' }).expect(201)).body.id as string;
+
+    it('stream the plan (modules, tasks), then done with the whole plan — free, nothing applied', async () => {
+      const owner = newUser();
+      const id = await project(t, owner);
+      assistant.plans.push(planOf(2), planOf(2));
+      const modules = await postStream(url(t, '/api/ai/stream-modules'), owner.auth, { prompt: 'Build a blog', project_id: id });
+      expect(modules.events.map((e) => e.event)).toEqual(['module', 'done']);
+      expect(modules.events[0]?.data).toEqual({ id: 'm1', title: 'App', description: 'The app' });
+      const tasks = await postStream(url(t, '/api/ai/stream-tasks'), owner.auth, { prompt: 'Build a blog', project_id: id });
+      expect(tasks.events.map((e) => e.event)).toEqual(['module', 'task', 'task', 'done']);
+      expect(tasks.events[1]?.data).toEqual({ id: 't1', module_id: 'm1', title: 'Task 1', description: 'Step 1' });
+      expect(tasks.events[3]?.data).toEqual({
+        kind: 'build',
+        modules: [{ id: 'm1', title: 'App', description: 'The app' }],
+        tasks: [
+          { id: 't1', module_id: 'm1', title: 'Task 1', description: 'Step 1' },
+          { id: 't2', module_id: 'm1', title: 'Task 2', description: 'Step 2' },
+        ],
+        cost: 2,
+      });
+      expect((await t.http().get('/api/usage').set(owner.auth)).body.credits_remaining).toBe(5);
+    });
+
+    it('plans with the offline assistant from the project files', async () => {
+      const owner = newUser();
+      const id = await project(offline, owner);
+      await offline.http().post(`/api/sandbox/${id}/ensure`).set(owner.auth).expect(200);
+      const reply = await postStream(url(offline, '/api/ai/stream-tasks'), owner.auth, { prompt: 'Build a todo list app called Chores', project_id: id });
+      const done = reply.events[reply.events.length - 1];
+      expect(done?.event).toBe('done');
+      expect((done?.data['tasks'] as unknown[]).length).toBeGreaterThan(1);
+      expect(reply.events.filter((e) => e.event === 'task')).toHaveLength((done?.data['tasks'] as unknown[]).length);
+    });
+
+    it('a failed plan is an error event; another user’s project is 404; a bad project id is 400', async () => {
+      const owner = newUser();
+      const id = await project(t, owner);
+      assistant.plans.push(aiFailure('AI.PROVIDER_FAILED', 'No plan'));
+      const failed = await postStream(url(t, '/api/ai/stream-tasks'), owner.auth, { prompt: 'x', project_id: id });
+      expect(failed.events).toEqual([{ event: 'error', data: { code: 'AI.PROVIDER_FAILED', detail: 'No plan' } }]);
+      const stranger = await postStream(url(t, '/api/ai/stream-modules'), newUser().auth, { prompt: 'x', project_id: id });
+      expect(stranger.status).toBe(404);
+      expect(stranger.json).toMatchObject({ code: 'PROJECTS.NOT_FOUND' });
+      const bad = await postStream(url(t, '/api/ai/stream-modules'), owner.auth, { prompt: 'x', project_id: 'nope' });
+      expect(bad.status).toBe(400);
+      expect(bad.json).toMatchObject({ code: 'VALIDATION_FAILED', detail: 'project_id: must be a project id' });
+    });
+  });
+});

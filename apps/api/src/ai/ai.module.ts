@@ -1,0 +1,126 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import {
+  AcceptTurnPlan,
+  type AiAssistant,
+  CancelTurnPlan,
+  CheckPublishAllowed,
+  type Clock,
+  ConsumePromptCredit,
+  type CreditLedger,
+  type IdGenerator,
+  InMemoryTurnRepository,
+  InProcessTurnLock,
+  ListTurns,
+  OwnedProjects,
+  type ProjectRepository,
+  type ProjectTurnLock,
+  RefundPromptCredit,
+  RunTurn,
+  type SandboxHost,
+  type TurnDependencies,
+  type TurnRepository,
+} from '@kiln/domain';
+import type { ModuleImport } from '../app.module.js';
+import { CreditsModule } from '../credits/credits.module.js';
+import { ProjectsModule } from '../projects/projects.module.js';
+import { ProjectIndexer } from '../vector/project-indexer.js';
+import { VectorModule } from '../vector/vector.module.js';
+import {
+  AI_ASSISTANT,
+  AI_QUERY_ENGINE,
+  CLOCK,
+  CREDIT_LEDGER,
+  ID_GENERATOR,
+  PROJECT_REPOSITORY,
+  SANDBOX_HOST,
+  TURN_DEPENDENCIES,
+  TURN_LOCK,
+  TURN_REPOSITORY,
+} from '../tokens.js';
+import { AiController } from './ai.controller.js';
+import { type AiQueryEngine, AssistantQueryEngine } from './ai-query.js';
+import { TurnsController } from './turns.controller.js';
+import { vectorContextSelector } from './vector-context.js';
+
+export interface AiModuleOptions {
+  /** The model behind every AI route. */
+  readonly assistant: AiAssistant;
+  /** Free repair rounds per turn (AI_REPAIR_ROUNDS). */
+  readonly repairRounds: number;
+  /** The sandbox module instance of the app (it exports SandboxFeed, where file changes are published). */
+  readonly sandbox: ModuleImport;
+  /** What answers POST /api/ai/query (default: AssistantQueryEngine over `assistant`). */
+  readonly queryEngine?: AiQueryEngine;
+  /** Where turns are kept (default: in this process's memory). */
+  readonly turns?: TurnRepository;
+}
+
+/** The AI routes (docs/ai-api.md): a project's turns and the /api/ai helpers. */
+@Module({})
+export class AiModule {
+  static forRoot(options: AiModuleOptions): DynamicModule {
+    const queryEngine = options.queryEngine ?? new AssistantQueryEngine(options.assistant);
+    return {
+      module: AiModule,
+      imports: [CreditsModule, ProjectsModule, VectorModule, options.sandbox],
+      controllers: [TurnsController, AiController],
+      providers: [
+        { provide: AI_ASSISTANT, useValue: options.assistant },
+        { provide: AI_QUERY_ENGINE, useValue: queryEngine },
+        { provide: TURN_REPOSITORY, useValue: options.turns ?? new InMemoryTurnRepository() },
+        { provide: TURN_LOCK, useValue: new InProcessTurnLock() },
+        {
+          provide: OwnedProjects,
+          useFactory: (projects: ProjectRepository, check: CheckPublishAllowed, clock: Clock) => new OwnedProjects(projects, check, clock),
+          inject: [PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
+        },
+        {
+          provide: TURN_DEPENDENCIES,
+          useFactory: (
+            turns: TurnRepository,
+            projects: OwnedProjects,
+            sandbox: SandboxHost,
+            assistant: AiAssistant,
+            consumeCredit: ConsumePromptCredit,
+            refundCredit: RefundPromptCredit,
+            ledger: CreditLedger,
+            lock: ProjectTurnLock,
+            clock: Clock,
+            ids: IdGenerator,
+            indexer: ProjectIndexer,
+          ): TurnDependencies => ({
+            turns,
+            projects,
+            sandbox,
+            assistant,
+            consumeCredit,
+            refundCredit,
+            ledger,
+            lock,
+            clock,
+            ids,
+            settings: { repairRounds: options.repairRounds, selectContext: vectorContextSelector(indexer) },
+          }),
+          inject: [
+            TURN_REPOSITORY,
+            OwnedProjects,
+            SANDBOX_HOST,
+            AI_ASSISTANT,
+            ConsumePromptCredit,
+            RefundPromptCredit,
+            CREDIT_LEDGER,
+            TURN_LOCK,
+            CLOCK,
+            ID_GENERATOR,
+            ProjectIndexer,
+          ],
+        },
+        { provide: RunTurn, useFactory: (deps: TurnDependencies) => new RunTurn(deps), inject: [TURN_DEPENDENCIES] },
+        { provide: AcceptTurnPlan, useFactory: (deps: TurnDependencies) => new AcceptTurnPlan(deps), inject: [TURN_DEPENDENCIES] },
+        { provide: CancelTurnPlan, useFactory: (deps: TurnDependencies) => new CancelTurnPlan(deps), inject: [TURN_DEPENDENCIES] },
+        { provide: ListTurns, useFactory: (deps: TurnDependencies) => new ListTurns(deps), inject: [TURN_DEPENDENCIES] },
+      ],
+      exports: [AI_ASSISTANT],
+    };
+  }
+}
