@@ -71,7 +71,10 @@ describe('RunTurn with LocalSandboxHost and the offline assistant (slow)', () =>
     const tree = await host.getTree(projectId, 'src');
     const files: string[] = [];
     const walk = (entries: typeof tree) => {
-      for (const e of entries) e.type === 'file' ? files.push(e.path) : walk(e.children ?? []);
+      for (const e of entries) {
+        if (e.type === 'file') files.push(e.path);
+        else walk(e.children ?? []);
+      }
     };
     walk(tree);
     return (await Promise.all([...files, 'index.html'].map((p) => host.readFile(projectId, p)))).join('\n');
