@@ -1,5 +1,5 @@
 import { type Frame, type Page, expect, test } from '@playwright/test';
-import { accessToken, newEmail, signUpAndVerify } from './helpers';
+import { accessToken, continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
 
 // Issue 5's builder journey against `npm start` (real sandbox, real Vite dev server behind the
 // API's preview proxy): the starter app shows, an edit reaches the preview by HMR (no reload), the
@@ -18,8 +18,7 @@ async function previewFrame(page: Page): Promise<Frame> {
 test('builder: preview, HMR edit, code viewer, terminal, versions and restore', async ({ page, request }) => {
   test.setTimeout(180_000);
   await signUpAndVerify(page, request, newEmail('builder'), 'correct horse battery');
-  await page.getByRole('main').getByRole('button', { name: 'Continue' }).click();
-  await expect(page).not.toHaveURL(/profile-setup/);
+  await continueProfileSetup(page);
   const token = await accessToken(page);
   const auth = { authorization: `Bearer ${token}` };
   const created = await request.post('/api/projects', { headers: auth, data: { name: 'Builder journey' } });

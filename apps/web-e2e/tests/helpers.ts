@@ -37,3 +37,11 @@ export async function accessToken(page: Page): Promise<string> {
   expect(raw).not.toBeNull();
   return (JSON.parse(raw as string) as { access_token: string }).access_token;
 }
+
+/** Leaves /profile-setup with Continue (retried: a click before the page is ready does nothing). */
+export async function continueProfileSetup(page: Page) {
+  await expect(async () => {
+    await page.getByRole('main').getByRole('button', { name: 'Continue' }).click({ timeout: 2000 });
+    await expect(page).not.toHaveURL(/profile-setup/, { timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
+}

@@ -27,7 +27,7 @@ describe('credits (HTTP) — concurrency', () => {
 
     const usage = await t.http().get('/api/usage').set(user.auth);
     expect(usage.body).toMatchObject({ credits_remaining: 0, prompts_used: 5 });
-  });
+  }, 30_000); // 100 real HTTP requests and transactions: slow on a busy 2-core machine
 
   it('the same key sent 20 times at once is charged once', async () => {
     const user = newUser();

@@ -61,8 +61,14 @@ describe('DevServers failure back-off', () => {
     expect((await servers.request(id)).status).toBe('failed');
     expect(launches).toBe(2);
 
-    expect((await servers.restart(id)).status).toBe('starting');
+    // A change to the project's files (perhaps the fix) allows the next request to try at once.
+    servers.filesChanged(id);
+    expect((await servers.request(id)).status).toBe('starting');
     expect(launches).toBe(3);
+    await until(() => states.at(-1)?.status === 'failed');
+
+    expect((await servers.restart(id)).status).toBe('starting');
+    expect(launches).toBe(4);
     await until(() => states.at(-1)?.status === 'failed');
     await servers.stopAll();
   });

@@ -83,6 +83,11 @@ export class DevServers {
     });
   }
 
+  /** The project's files changed (perhaps a fix): a failed server may be tried again at once. */
+  filesChanged(sandboxId: string): void {
+    this.failures.delete(sandboxId);
+  }
+
   restart(sandboxId: string): Promise<DevServerState> {
     return this.serialised(sandboxId, async () => {
       this.failures.delete(sandboxId);

@@ -201,6 +201,7 @@ export class LocalSandboxHost implements SandboxHost {
 
   async writeFile(sandboxId: string, requested: string, content: string): Promise<void> {
     const file = await this.resolve(sandboxId, requested);
+    this.devServers.filesChanged(sandboxId);
     await mkdir(path.dirname(file), { recursive: true });
     // The parents now exist: check again that none of them was a link out of the project.
     const again = await this.resolve(sandboxId, requested);
@@ -211,6 +212,7 @@ export class LocalSandboxHost implements SandboxHost {
     const relative = resolveSandboxPath(requested);
     if (!relative.ok) throw new SandboxPathRefused(relative.error);
     if (relative.value === '.') throw new Error('Refusing to delete the project root');
+    this.devServers.filesChanged(sandboxId);
     // Resolve the parent only: deleting a link removes the link, never what it points to.
     const parent = await this.resolve(sandboxId, path.posix.dirname(relative.value));
     const entry = path.join(parent, path.posix.basename(relative.value));
@@ -271,6 +273,7 @@ export class LocalSandboxHost implements SandboxHost {
     const cwd = await this.resolve(sandboxId, options.workingDir ?? DEFAULT_WORKING_DIR);
     if (!(await stat(cwd)).isDirectory()) return notRunnable(`Not a folder: ${options.workingDir ?? ''}`);
     const timeoutMs = Math.max(1, options.timeoutSeconds ?? DEFAULT_COMMAND_TIMEOUT_SECONDS) * 1000;
+    this.devServers.filesChanged(sandboxId); // a command may change files
 
     let argv: readonly string[];
     if (typeof command === 'string') {
@@ -331,6 +334,7 @@ export class LocalSandboxHost implements SandboxHost {
 
   async gitRestore(sandboxId: string, commitHash: string): Promise<GitRestoreResult> {
     if (!/^[0-9a-f]{4,40}$/i.test(commitHash)) return { success: false, message: `Unknown version: ${commitHash}` };
+    this.devServers.filesChanged(sandboxId);
     return this.serialised(sandboxId, async () => {
       try {
         await this.existingProjectDir(sandboxId);
