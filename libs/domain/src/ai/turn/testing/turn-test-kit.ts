@@ -3,6 +3,7 @@ import { OwnedProjects } from '../../../projects/owned-projects.js';
 import type { CodeError } from '../../../builder/code-error.js';
 import { createTestKit, signUp, type TestKit } from '../../../testing/test-kit.js';
 import { InMemorySandboxHost } from '../../../testing/in-memory-sandbox-host.js';
+import type { Pause } from '../../../testing/in-memory-credit-ledger.js';
 import { SequentialIds } from '../../../testing/sequential-ids.js';
 import { filePaths } from '../turn-context.js';
 import { InMemoryTurnRepository } from '../in-memory-turn-repository.js';
@@ -42,9 +43,9 @@ export interface TurnTestKit {
 }
 
 export async function createTurnTestKit(
-  options: { settings?: Partial<TurnSettings>; assistant?: AiAssistant; host?: (inner: InMemorySandboxHost) => SandboxHost } = {},
+  options: { settings?: Partial<TurnSettings>; assistant?: AiAssistant; host?: (inner: InMemorySandboxHost) => SandboxHost; pause?: Pause } = {},
 ): Promise<TurnTestKit> {
-  const kit = createTestKit();
+  const kit = createTestKit(options.pause ? { pause: options.pause } : {});
   const host = new InMemorySandboxHost(kit.clock);
   const assistant = new ScriptedAiAssistant();
   const turns = new InMemoryTurnRepository();
