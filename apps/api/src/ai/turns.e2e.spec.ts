@@ -123,6 +123,16 @@ describe('AI turns API (HTTP, scripted assistant)', () => {
     expect(turns.body).toEqual([]);
   });
 
+  it('7 simultaneous messages to one project with 5 credits: they queue, 5 are kept and 2 answer 402', async () => {
+    const { user, id } = await ready();
+    const replies = await Promise.all(Array.from({ length: 7 }, (_, i) => send(user, id, { message: `Message ${i}` })));
+    expect(replies.filter((r) => r.status === 200 && r.events[r.events.length - 1]?.data['status'] === 'kept')).toHaveLength(5);
+    expect(replies.filter((r) => r.status === 402 && r.json?.['code'] === 'CREDITS.LIMIT_REACHED')).toHaveLength(2);
+    expect(await creditsOf(user)).toBe(0);
+    const turns = await t.http().get(`/api/projects/${id}/turns`).set(user.auth).expect(200);
+    expect(turns.body.map((x: { status: string }) => x.status)).toEqual(Array(5).fill('kept'));
+  });
+
   it("another user's project, an unknown one and a malformed id are 404 PROJECTS.NOT_FOUND", async () => {
     const { id } = await ready();
     const stranger = newUser();
