@@ -178,7 +178,7 @@ const ErrorsPanel = observer(function ErrorsPanel({ vm, chat }: { vm: BuilderVm;
           </p>
         )}
         {scan !== null && scan.errors.length > 0 && (
-          <ul aria-label="Problems found" className="grid gap-1.5">
+          <ul aria-label="Problems found" className="grid grid-cols-1 gap-1.5">
             {scan.errors.map((error, index) => {
               const solving = chat.isSolving(error);
               return (
@@ -217,7 +217,7 @@ const VersionsPanel = observer(function VersionsPanel({ versions }: { versions: 
     void versions.saveVersion();
   };
   return (
-    <div className="grid gap-4 p-3">
+    <div className="grid grid-cols-1 gap-4 p-3">
       <form onSubmit={onSubmit} className="grid gap-2 rounded-xl border border-border p-3">
         <label htmlFor={inputId} className="text-sm font-medium">
           Describe this version
@@ -245,7 +245,7 @@ const VersionsPanel = observer(function VersionsPanel({ versions }: { versions: 
       ) : versions.rows.length === 0 ? (
         <p className="px-1 text-sm text-muted-foreground">No versions yet. Save one to be able to come back to it.</p>
       ) : (
-        <ul aria-label="Versions" className="grid gap-2">
+        <ul aria-label="Versions" className="grid grid-cols-1 gap-2">
           {versions.rows.map((row) => (
             <li key={row.hash} className="flex items-start gap-3 rounded-xl border border-border p-3">
               <div className="min-w-0 flex-1">

@@ -80,12 +80,18 @@ export function newAssistantMessage(id: string, fixing: readonly string[] = []):
   };
 }
 
-/** The words of a reply's final line: 'Kept as a new version', 'Reverted: …'; null while it runs. */
-export function outcomeText(message: Pick<AssistantMessage, 'status' | 'outcome'>): string | null {
+/** A kept turn that changed nothing (no operation, no commit). */
+export const NOTHING_CHANGED = 'Done: nothing in your project needed to change.';
+
+/**
+ * The words of a reply's final line: 'Kept as a new version', 'Reverted: …'; null while it
+ * runs. A kept turn without a commit and without operations made no version: it says so.
+ */
+export function outcomeText(message: Pick<AssistantMessage, 'status' | 'outcome'> & Partial<Pick<AssistantMessage, 'commitHash' | 'operations'>>): string | null {
   const detail = message.outcome.trim();
   switch (message.status) {
     case 'kept':
-      return 'Kept as a new version';
+      return message.commitHash === null && (message.operations?.length ?? 0) === 0 ? NOTHING_CHANGED : 'Kept as a new version';
     case 'reverted':
       return `Reverted: ${detail || 'your project was put back as it was, and the credits refunded.'}`;
     case 'failed':

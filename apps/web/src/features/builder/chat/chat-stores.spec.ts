@@ -126,6 +126,9 @@ describe('chat preferences', () => {
 describe('chat messages', () => {
   it('words outcomes and fix requests', () => {
     expect(outcomeText({ status: 'kept', outcome: 'whatever' })).toBe('Kept as a new version');
+    expect(outcomeText({ status: 'kept', outcome: '', commitHash: 'abc1234', operations: [] })).toBe('Kept as a new version');
+    expect(outcomeText({ status: 'kept', outcome: '', commitHash: null, operations: [{ type: 'write_file', path: 'a.ts' }] })).toBe('Kept as a new version');
+    expect(outcomeText({ status: 'kept', outcome: '', commitHash: null, operations: [] })).toBe('Done: nothing in your project needed to change.');
     expect(outcomeText({ status: 'reverted', outcome: '' })).toBe('Reverted: your project was put back as it was, and the credits refunded.');
     expect(outcomeText({ status: 'running', outcome: '' })).toBeNull();
     expect(outcomeText({ status: 'awaiting', outcome: '' })).toBeNull();

@@ -18,7 +18,8 @@
  *   waits: buttons "Run plan" and "Cancel plan"
  * - final line of an assistant message: "Kept as a new version" (with a button "View version
  *   <short hash>" that opens the Versions tab), "Reverted: <reason>", "Failed: <reason>",
- *   "Plan cancelled. Nothing was charged."
+ *   "Plan cancelled. Nothing was charged."; a kept turn that changed nothing (no commit, no
+ *   operation) reads "Done: nothing in your project needed to change."
  * - a refused user message says "Not sent: you have no credits left."
  * - Problems (under the conversation): button "Problems" (aria-expanded) shows the list
  *   "Problems found"; each problem has "Fix with AI" (disabled, "Fixing…", while the
@@ -87,7 +88,7 @@ const Conversation = observer(function Conversation({ chat }: { chat: ChatVm }) 
       ) : chat.messages.length === 0 ? (
         <Welcome failed={chat.history === 'failed'} />
       ) : (
-        <div className="grid gap-4">
+        <div className="grid grid-cols-1 gap-4">
           {chat.messages.map((message) =>
             message.kind === 'user' ? <UserBubble key={message.id} message={message} /> : <AssistantReply key={message.id} chat={chat} message={message} />,
           )}
@@ -129,18 +130,16 @@ const AssistantReply = observer(function AssistantReply({ chat, message }: { cha
       <span aria-hidden className="mt-0.5 inline-flex size-7 shrink-0 items-center justify-center rounded-lg bg-muted text-muted-foreground">
         <Bot className="size-4" />
       </span>
-      <div className="grid min-w-0 flex-1 gap-2.5">
+      <div className="grid min-w-0 flex-1 grid-cols-1 gap-2.5">
         {waitingForWords && (
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
             <LoaderCircle className="size-3.5 animate-spin" aria-hidden /> Working on it…
           </p>
         )}
+        {/* A plan comes first (it is decided before any words); a single task's progress follows the words. */}
+        {message.plan !== null && message.plan.tasks.length > 1 && <PlanCard chat={chat} message={message} />}
         {message.text !== '' && <p className="text-sm leading-relaxed break-words whitespace-pre-wrap">{message.text}</p>}
-        {message.plan !== null && message.plan.tasks.length > 1 ? (
-          <PlanCard chat={chat} message={message} />
-        ) : (
-          message.tasks.length > 0 && <TaskList tasks={message.tasks} />
-        )}
+        {(message.plan === null || message.plan.tasks.length <= 1) && message.tasks.length > 0 && <TaskList tasks={message.tasks} />}
         {message.operations.length > 0 && <Operations message={message} />}
         {message.checkingRound !== null && (
           <p className="flex items-center gap-2 text-xs text-muted-foreground">
@@ -170,7 +169,7 @@ function TaskIcon({ state }: { state: TaskProgress['state'] }) {
 
 const TaskList = observer(function TaskList({ tasks, label = 'Tasks' }: { tasks: readonly TaskProgress[]; label?: string }) {
   return (
-    <ol aria-label={label} className="grid gap-1">
+    <ol aria-label={label} className="grid grid-cols-1 gap-1">
       {tasks.map((task) => (
         <li key={task.id} className="flex min-w-0 items-center gap-2 text-sm">
           <TaskIcon state={task.state} />
@@ -189,7 +188,7 @@ const PlanCard = observer(function PlanCard({ chat, message }: { chat: ChatVm; m
   const awaiting = message.status === 'awaiting';
   const cost = message.awaitingCost ?? plan.cost;
   return (
-    <section aria-labelledby={headingId} className={cn('grid gap-2.5 rounded-xl border p-3', awaiting ? 'border-brand/40 bg-brand-soft/40' : 'border-border')}>
+    <section aria-labelledby={headingId} className={cn('grid grid-cols-1 gap-2.5 rounded-xl border p-3', awaiting ? 'border-brand/40 bg-brand-soft/40' : 'border-border')}>
       <div className="flex items-center gap-2">
         <ListChecks className="size-4 text-muted-foreground" aria-hidden />
         <h3 id={headingId} className="text-sm font-semibold">
@@ -239,7 +238,7 @@ const Operations = observer(function Operations({ message }: { message: Assistan
       <summary className="cursor-pointer list-none px-2.5 py-1.5 text-muted-foreground outline-none select-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring">
         {count} {count === 1 ? 'change' : 'changes'} to your project
       </summary>
-      <ul className="grid gap-0.5 border-t border-border px-2.5 py-1.5">
+      <ul className="grid grid-cols-1 gap-0.5 border-t border-border px-2.5 py-1.5">
         {message.operations.map((operation, index) => (
           <li key={index} className="flex min-w-0 gap-1.5">
             <span className="shrink-0 text-muted-foreground">{OPERATION_WORDS[operation.type]}</span>
@@ -258,7 +257,7 @@ const Outcome = observer(function Outcome({ chat, message }: { chat: ChatVm; mes
     message.status === 'kept' ? 'text-success' : message.status === 'reverted' ? 'text-warning' : message.status === 'failed' ? 'text-destructive' : 'text-muted-foreground';
   const Icon = message.status === 'kept' ? CircleCheck : message.status === 'reverted' ? Undo2 : message.status === 'failed' ? CircleX : CircleDashed;
   return (
-    <div className="grid gap-1.5">
+    <div className="grid grid-cols-1 gap-1.5">
       <p className={cn('flex items-start gap-1.5 text-sm font-medium', tone)}>
         <Icon className="mt-0.5 size-4 shrink-0" aria-hidden />
         <span className="min-w-0 break-words">{text}</span>
@@ -310,10 +309,10 @@ const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
   };
   const credits = chat.credits;
   return (
-    <div className="grid shrink-0 gap-2 border-t border-border bg-background p-2 md:p-3">
+    <div className="grid shrink-0 grid-cols-1 gap-2 border-t border-border bg-background p-2 md:p-3">
       <AssistantStatus chat={chat} />
       <QueuedMessages chat={chat} />
-      <form onSubmit={onSubmit} className="grid gap-2 rounded-xl border border-input bg-background p-2 shadow-xs focus-within:ring-2 focus-within:ring-ring/40 dark:bg-input/20">
+      <form onSubmit={onSubmit} className="grid grid-cols-1 gap-2 rounded-xl border border-input bg-background p-2 shadow-xs focus-within:ring-2 focus-within:ring-ring/40 dark:bg-input/20">
         <textarea
           aria-label="Message the assistant"
           value={chat.input}
@@ -380,7 +379,7 @@ const AutoRunSwitch = observer(function AutoRunSwitch({ chat }: { chat: ChatVm }
 const QueuedMessages = observer(function QueuedMessages({ chat }: { chat: ChatVm }) {
   if (chat.queue.length === 0) return null;
   return (
-    <div className="grid gap-1">
+    <div className="grid grid-cols-1 gap-1">
       <p className="text-xs text-muted-foreground">
         {chat.paused
           ? 'Waiting: send a message again when you have credits.'
@@ -388,7 +387,7 @@ const QueuedMessages = observer(function QueuedMessages({ chat }: { chat: ChatVm
             ? 'Waiting for you to run or cancel the plan.'
             : 'Sent in order when the assistant is done.'}
       </p>
-      <ul aria-label="Queued messages" className="grid max-h-28 gap-1 overflow-y-auto">
+      <ul aria-label="Queued messages" className="grid max-h-28 grid-cols-1 gap-1 overflow-y-auto">
         {chat.queue.map((item) => (
           <li key={item.id} className="flex items-center gap-2 rounded-lg border border-dashed border-border px-2.5 py-1.5 text-sm">
             <span className="min-w-0 flex-1 truncate" title={item.text}>
