@@ -147,7 +147,9 @@ async function oneRun(auth, label) {
   const exchange = await previewRequest(host, url.pathname + url.search);
   const cookie = String(exchange.headers['set-cookie']?.[0] ?? '').split(';')[0];
   if (exchange.status !== 302 || cookie === '') throw new Error(`preview token exchange failed: ${exchange.status}`);
+  const deadline = performance.now() + 60_000;
   for (;;) {
+    if (performance.now() > deadline) throw new Error(`${label}: the preview did not come up within 60 s`);
     const page = await previewRequest(host, '/', { cookie, accept: 'text/html' });
     debug(page.status, page.body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 300));
     if (page.status === 200 && page.body.includes('id="root"')) {
@@ -165,7 +167,8 @@ async function oneRun(auth, label) {
   const wsToken = /wsToken\s*=\s*"([^"]+)"/.exec(client.body)?.[1];
   if (!wsToken) throw new Error('no HMR token in /@vite/client');
   const socket = await openHmrSocket(host, cookie, wsToken);
-  await socket.next((m) => m.type === 'connected');
+  const connected = await Promise.race([socket.next((m) => m.type === 'connected'), sleep(15_000).then(() => null)]);
+  if (connected === null) throw new Error(`${label}: the HMR websocket did not connect`);
   const { content } = await json(await fetch(`${BASE}/api/sandbox/${project.id}/read-file?path=src/App.tsx`, { headers: auth }));
   const marker = `Edited ${label}`;
   const t2 = performance.now();
