@@ -93,10 +93,12 @@ function openHmrSocket(host, cookie, token) {
         'sec-websocket-protocol': 'vite-hmr',
       },
     });
-    req.on('upgrade', (_res, socket) => {
+    req.on('upgrade', (_res, socket, head) => {
+      // Messages are kept until asked for: the first ones may come with the upgrade itself (head).
+      const received = [];
       const listeners = new Set();
       let buffer = Buffer.alloc(0);
-      socket.on('data', (chunk) => {
+      const onData = (chunk) => {
         buffer = Buffer.concat([buffer, chunk]);
         for (;;) {
           if (buffer.length < 2) return;
@@ -115,15 +117,25 @@ function openHmrSocket(host, cookie, token) {
           const opcode = buffer[0] & 0x0f;
           const payload = buffer.subarray(offset, offset + length).toString('utf8');
           buffer = buffer.subarray(offset + length);
-          if (opcode === 1) for (const l of listeners) l(JSON.parse(payload));
+          if (opcode === 1) {
+            const message = JSON.parse(payload);
+            received.push(message);
+            for (const l of [...listeners]) l(message);
+          }
         }
-      });
+      };
+      socket.on('data', onData);
+      if (head.length > 0) onData(head);
       resolve({
+        /** The next message matching `predicate` that nobody took yet (earlier ones included). */
         next: (predicate) =>
           new Promise((done) => {
+            const waiting = received.findIndex(predicate);
+            if (waiting >= 0) return done(received.splice(waiting, 1)[0]);
             const l = (message) => {
               if (predicate(message)) {
                 listeners.delete(l);
+                received.splice(received.indexOf(message), 1);
                 done(message);
               }
             };
