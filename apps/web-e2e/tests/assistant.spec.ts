@@ -54,5 +54,6 @@ test('an idea becomes a working app, an edit changes it, credits follow the prom
   expect(usage.prompts_used).toBe(prompts);
   expect(usage.credits_remaining).toBe(5 - prompts);
   const left = 5 - prompts;
+  await page.getByRole('tab', { name: 'Chat' }).click();
   await expect(page.getByText(left === 0 ? 'No credits left' : `${left} credit${left === 1 ? '' : 's'} left`)).toBeVisible();
 });

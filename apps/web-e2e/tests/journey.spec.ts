@@ -70,7 +70,7 @@ test('an idea typed on the landing page becomes a project after sign-up', async 
   await page.getByRole('textbox', { name: 'Describe the app you want to build' }).fill('A habit tracker with streaks');
   await page.getByRole('button', { name: 'Build it' }).click();
   await expect(page).toHaveURL(/\/get-started/);
-  await expect(page.getByRole('heading', { name: 'A habit tracker with streaks' })).toBeVisible();
+  await expect(page.getByText('A habit tracker with streaks')).toBeVisible();
 
   await signUpAndVerify(page, request, newEmail('idea'), 'correct horse battery');
   await page.getByRole('main').getByRole('button', { name: 'Continue' }).click();
