@@ -7,73 +7,13 @@
 // Median and p90 over BENCH_RUNS (default 10) runs, after one warm-up run (template cache warm).
 //
 //   npm run bench preview            BENCH_RUNS=10 (default)
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { BASE, PORT, debug, json, previewRequest, signUp, sleep, startApi, stopApi, summary } from '../lib/kiln-api.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
-const PORT = 3400 + Math.floor(Math.random() * 500);
-const BASE = `http://127.0.0.1:${PORT}`;
 const STARTER_TEXT = 'Welcome to your Kiln app';
-const V = { 'content-type': 'application/json', 'X-Supabase-Api-Version': '2024-01-01' };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const debug = (...a) => process.env.BENCH_DEBUG && console.error(...a);
-
-async function startApi() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'kiln-bench-preview-'));
-  chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as postgres when we are root
-  const { DATABASE_URL: _ignored, ...env } = process.env;
-  const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
-    cwd: root,
-    env: { ...env, PORT: String(PORT), DATA_DIR: dataDir, NODE_ENV: 'development', WEB_ORIGIN: `http://localhost:${PORT}`, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${BASE}/health`)).ok) return { child, dataDir };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error('API did not start');
-}
-
-async function json(res) {
-  const body = await res.text();
-  if (!res.ok) throw new Error(`${res.status} ${body}`);
-  return body === '' ? null : JSON.parse(body);
-}
-
-async function signUp() {
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  await json(await fetch(`${BASE}/auth/v1/signup`, { method: 'POST', headers: V, body: JSON.stringify({ email, password: 'correct horse battery' }) }));
-  const mails = await json(await fetch(`${BASE}/api/dev/outbox?email=${encodeURIComponent(email)}`));
-  const token = /(\d{6})/.exec(mails[0].subject)[1];
-  const session = await json(await fetch(`${BASE}/auth/v1/verify`, { method: 'POST', headers: V, body: JSON.stringify({ type: 'signup', email, token }) }));
-  const auth = { authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' };
-  await json(await fetch(`${BASE}/api/profile`, { headers: auth }));
-  return auth;
-}
-
-/** A request to the preview origin (its Host) on the loopback address. */
-function previewRequest(host, pathname, headers = {}) {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: PORT, path: pathname, headers: { host, ...headers } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** A minimal websocket client (text frames from the server are unmasked): enough for Vite's HMR. */
 function openHmrSocket(host, cookie, token) {
@@ -205,13 +145,7 @@ async function oneRun(auth, label) {
   return { createToPreview, writeToHmr, writeToServed, hmrType: message.type };
 }
 
-function summary(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return `median ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, min ${sorted[0].toFixed(0)} ms, max ${sorted.at(-1).toFixed(0)} ms`;
-}
-
-const { child, dataDir } = await startApi();
+const api = await startApi();
 try {
   const auth = await signUp();
   const warm = await oneRun(auth, 'warm-up'); // installs nothing if the template cache is warm, primes the OS caches
@@ -223,7 +157,5 @@ try {
   console.log(`write-file → HMR update through the proxy:  ${summary(runs.map((r) => r.writeToHmr))} (${runs.map((r) => r.hmrType).join(',')})`);
   console.log(`write-file → edited module served:        ${summary(runs.map((r) => r.writeToServed))}`);
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
+  await stopApi(api);
 }

@@ -1,0 +1,107 @@
+// Prompt → preview showing the generated app, with the offline assistant, end to end through the
+// built API (embedded PostgreSQL, real sandbox host, Vite dev server behind the preview proxy).
+// Per run: a fresh project whose preview is already up (as in the builder); then, timed,
+// POST /api/projects/{id}/turns "A todo list app called Chores" (auto-run) until the turn's
+// `done` (kept: planned, tasks applied, type-checked and built, committed), and until the preview
+// serves the new src/App.tsx. Median and p90 over BENCH_RUNS (default 10) after one warm-up run.
+//
+//   npm run bench turn            BENCH_RUNS=10 (default)
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { BASE, json, previewRequest, signUp, sleep, startApi, stopApi, summary } from '../lib/kiln-api.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const PROMPT = 'A todo list app called Chores';
+const STARTER_TEXT = 'Welcome to your Kiln app';
+
+/** Reads an SSE reply until `done` (or `error`); returns the events by name. */
+async function readTurn(response) {
+  if (!response.ok) throw new Error(`turn refused: ${response.status} ${await response.text()}`);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const events = [];
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event === undefined) continue;
+      events.push({ event, data: data === undefined ? null : JSON.parse(data) });
+      if (event === 'done' || event === 'error') return events;
+    }
+  }
+  return events;
+}
+
+async function previewUp(id, auth) {
+  const info = await json(await fetch(`${BASE}/api/sandbox/${id}/ensure`, { method: 'POST', headers: auth }));
+  const url = new URL(info.url);
+  const exchange = await previewRequest(url.host, url.pathname + url.search);
+  const cookie = String(exchange.headers['set-cookie']?.[0] ?? '').split(';')[0];
+  const deadline = performance.now() + 60_000;
+  for (;;) {
+    if (performance.now() > deadline) throw new Error('the preview did not come up');
+    const app = await previewRequest(url.host, '/src/App.tsx', { cookie });
+    if (app.status === 200 && app.body.includes(STARTER_TEXT)) return { host: url.host, cookie };
+    await sleep(20);
+  }
+}
+
+async function oneRun(auth, label) {
+  const project = await json(await fetch(`${BASE}/api/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `Turn ${label}` }) }));
+  const { host, cookie } = await previewUp(project.id, auth);
+
+  const t0 = performance.now();
+  const events = await readTurn(
+    await fetch(`${BASE}/api/projects/${project.id}/turns`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ message: PROMPT, idempotency_key: randomUUID(), auto_run: true }),
+    }),
+  );
+  const done = events.at(-1);
+  if (done?.event !== 'done' || done.data.status !== 'kept') throw new Error(`${label}: turn not kept: ${JSON.stringify(done)}`);
+  const turnMs = performance.now() - t0;
+  const deadline = performance.now() + 30_000;
+  let served;
+  for (;;) {
+    if (performance.now() > deadline) throw new Error(`${label}: the preview never served the generated app`);
+    served = await previewRequest(host, `/src/App.tsx?t=${Date.now()}`, { cookie });
+    if (served.status === 200 && !served.body.includes(STARTER_TEXT)) break;
+    await sleep(10);
+  }
+  const previewMs = performance.now() - t0;
+  const tasks = events.filter((e) => e.event === 'task' && e.data.state === 'done').length;
+
+  await fetch(`${BASE}/api/sandbox/${project.id}/cleanup`, { method: 'DELETE', headers: auth });
+  await fetch(`${BASE}/api/projects/${project.id}`, { method: 'DELETE', headers: auth });
+  return { turnMs, previewMs, tasks };
+}
+
+const api = await startApi();
+try {
+  // Each build costs one credit per task and a free account has 5: a new account when needed.
+  let auth = await signUp();
+  let credits = 5;
+  const run = async (label) => {
+    if (credits < 4) {
+      auth = await signUp();
+      credits = 5;
+    }
+    const result = await oneRun(auth, label);
+    credits -= result.tasks;
+    return result;
+  };
+  const warm = await run('warm-up');
+  console.log(`warm-up: prompt→turn done ${warm.turnMs.toFixed(0)} ms, prompt→preview ${warm.previewMs.toFixed(0)} ms`);
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await run(`run ${i + 1}`));
+  console.log(`turn bench, offline assistant, "${PROMPT}", ${RUNS} runs (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
+  console.log(`prompt → turn kept (plan, ${runs[0].tasks} tasks, type-check + build, commit): ${summary(runs.map((r) => r.turnMs))}`);
+  console.log(`prompt → preview serving the generated app:                 ${summary(runs.map((r) => r.previewMs))}`);
+} finally {
+  await stopApi(api);
+}
