@@ -29,7 +29,7 @@ async function readTurn(response) {
       const event = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
       if (event === undefined) continue;
-      events.push({ event, data: data === undefined ? null : JSON.parse(data) });
+      events.push({ event, at: performance.now(), data: data === undefined ? null : JSON.parse(data) });
       if (event === 'done' || event === 'error') return events;
     }
   }
@@ -78,7 +78,13 @@ async function oneRun(auth, label) {
 
   await fetch(`${BASE}/api/sandbox/${project.id}/cleanup`, { method: 'DELETE', headers: auth });
   await fetch(`${BASE}/api/projects/${project.id}`, { method: 'DELETE', headers: auth });
-  return { turnMs, previewMs, tasks };
+  // Where the time goes: offsets of the turn's events from the request (first occurrence each).
+  const phases = {};
+  for (const e of events) {
+    const name = e.event === 'task' ? `task ${e.data.index} ${e.data.state}` : e.event === 'checking' ? `checking round ${e.data.round}` : e.event;
+    phases[name] ??= Math.round(e.at - t0);
+  }
+  return { turnMs, previewMs, tasks, phases };
 }
 
 const api = await startApi();
@@ -102,6 +108,7 @@ try {
   console.log(`turn bench, offline assistant, "${PROMPT}", ${RUNS} runs (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
   console.log(`prompt → turn kept (plan, ${runs[0].tasks} tasks, type-check + build, commit): ${summary(runs.map((r) => r.turnMs))}`);
   console.log(`prompt → preview serving the generated app:                 ${summary(runs.map((r) => r.previewMs))}`);
+  console.log(`event offsets of the last run (ms): ${JSON.stringify(runs.at(-1).phases)}`);
 } finally {
   await stopApi(api);
 }
