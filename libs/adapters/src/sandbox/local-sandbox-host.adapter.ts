@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, realpath, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, readlink, realpath, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
@@ -50,6 +50,8 @@ const GIT_AUTHOR = { name: 'Kiln', email: 'builder@kiln.local' };
 const GIT_EXCLUDES = ['node_modules', 'dist/', 'build/', '.kiln-build/', '*.tsbuildinfo', ''].join('\n');
 const GIT_DIRS = '.kiln-git';
 const MAX_TREE_ENTRIES = 20_000;
+/** find-errors results kept per host (by the files, dependencies and launcher they were made from). */
+const SCAN_CACHE_ENTRIES = 500;
 /** Largest file read-file (and read-directory with contents) returns. */
 export const MAX_READ_BYTES = 10 * 1024 * 1024;
 
@@ -118,6 +120,8 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly locks = new KeyedQueue();
   /** One scan at a time per sandbox: scans share the build folder. */
   private readonly scans = new KeyedQueue();
+  /** Scan results by scanKey, most recent last. */
+  private readonly scanResults = new Map<string, ErrorScan>();
 
   constructor(options: LocalSandboxHostOptions) {
     this.root = path.resolve(options.root);
@@ -365,21 +369,58 @@ export class LocalSandboxHost implements SandboxHost {
   async findErrors(sandboxId: string): Promise<ErrorScan> {
     const projectDir = await this.existingProjectDir(sandboxId);
     return this.scans.run(sandboxId, async () => {
-      const timeoutSeconds = FIND_ERRORS_TIMEOUT_SECONDS;
-      const tsc = await this.runCommand(sandboxId, [process.execPath, TSC_ENTRY, '--noEmit', '--pretty', 'false', '-p', '.'], { timeoutSeconds });
-      if (tsc.timedOut) throw new Error(`Type-checking did not finish within ${timeoutSeconds} s`);
-      const typeErrors = parseTscOutput(`${tsc.stdout}\n${tsc.stderr}`, projectDir);
-      if (tsc.exitCode !== 0 && typeErrors.length === 0) throw new Error(`Type-checking could not run: ${lastLines(tsc.stderr || tsc.stdout)}`);
-      const typeScan = errorScanFrom(typeErrors);
-      if (typeScan.errorCount > 0) return typeScan;
-
-      const build = await this.runCommand(sandboxId, [process.execPath, await this.launcher(), 'build', projectDir], { timeoutSeconds });
-      if (build.timedOut) throw new Error(`The build did not finish within ${timeoutSeconds} s`);
-      if (build.exitCode === 0) return typeScan;
-      const buildErrors = parseViteBuildErrors(build.stdout, projectDir);
-      if (buildErrors === null) throw new Error(`The build could not run: ${lastLines(build.stderr || build.stdout)}`);
-      return errorScanFrom([...typeErrors, ...buildErrors]);
+      // The same files with the same dependencies give the same scan: an AI turn's baseline is
+      // usually the previous turn's result, and every new project starts from the same starter.
+      const key = await this.scanKey(sandboxId, projectDir);
+      const known = key === null ? undefined : this.scanResults.get(key);
+      if (known !== undefined) return known;
+      const scan = await this.scanNow(sandboxId, projectDir);
+      // Kept only when nothing changed while it ran.
+      if (key !== null && (await this.scanKey(sandboxId, projectDir)) === key) this.rememberScan(key, scan);
+      return scan;
     });
+  }
+
+  private async scanNow(sandboxId: string, projectDir: string): Promise<ErrorScan> {
+    const timeoutSeconds = FIND_ERRORS_TIMEOUT_SECONDS;
+    const tsc = await this.runCommand(sandboxId, [process.execPath, TSC_ENTRY, '--noEmit', '--pretty', 'false', '-p', '.'], { timeoutSeconds });
+    if (tsc.timedOut) throw new Error(`Type-checking did not finish within ${timeoutSeconds} s`);
+    const typeErrors = parseTscOutput(`${tsc.stdout}\n${tsc.stderr}`, projectDir);
+    if (tsc.exitCode !== 0 && typeErrors.length === 0) throw new Error(`Type-checking could not run: ${lastLines(tsc.stderr || tsc.stdout)}`);
+    const typeScan = errorScanFrom(typeErrors);
+    if (typeScan.errorCount > 0) return typeScan;
+
+    const build = await this.runCommand(sandboxId, [process.execPath, await this.launcher(), 'build', projectDir], { timeoutSeconds });
+    if (build.timedOut) throw new Error(`The build did not finish within ${timeoutSeconds} s`);
+    if (build.exitCode === 0) return typeScan;
+    const buildErrors = parseViteBuildErrors(build.stdout, projectDir);
+    if (buildErrors === null) throw new Error(`The build could not run: ${lastLines(build.stderr || build.stdout)}`);
+    return errorScanFrom([...typeErrors, ...buildErrors]);
+  }
+
+  /**
+   * What a scan's result depends on: the project's files (the git tree of the working copy, staged
+   * into a private index so the real one is untouched), where node_modules points (one installed
+   * tree per template version) and Kiln's launcher. null when it cannot be told (no cache then).
+   * Files the project's own .gitignore hides are not part of it.
+   */
+  private async scanKey(sandboxId: string, projectDir: string): Promise<string | null> {
+    try {
+      const index = { GIT_INDEX_FILE: path.join(await this.gitDir(sandboxId), 'kiln-scan-index') };
+      await this.git(sandboxId, ['add', '--all'], index);
+      const tree = (await this.git(sandboxId, ['write-tree'], index)).trim();
+      const deps = await readlink(path.join(projectDir, 'node_modules')).catch(() => 'none');
+      return `${tree}|${deps}|${this.launcherFile}`;
+    } catch {
+      return null;
+    }
+  }
+
+  private rememberScan(key: string, scan: ErrorScan): void {
+    this.scanResults.delete(key);
+    this.scanResults.set(key, scan);
+    // Oldest first in a Map: keep the most recent SCAN_CACHE_ENTRIES.
+    while (this.scanResults.size > SCAN_CACHE_ENTRIES) this.scanResults.delete(this.scanResults.keys().next().value as string);
   }
 
   async restartDev(sandboxId: string): Promise<void> {
@@ -612,7 +653,7 @@ export class LocalSandboxHost implements SandboxHost {
   }
 
   /** git with our own config only: the repository lives outside the project's reach. */
-  private async git(sandboxId: string, args: readonly string[]): Promise<string> {
+  private async git(sandboxId: string, args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<string> {
     const workTree = await this.projectDir(sandboxId);
     const gitDir = await this.gitDir(sandboxId);
     const env = {
@@ -628,6 +669,7 @@ export class LocalSandboxHost implements SandboxHost {
       GIT_COMMITTER_NAME: GIT_AUTHOR.name,
       GIT_COMMITTER_EMAIL: GIT_AUTHOR.email,
       GIT_TERMINAL_PROMPT: '0',
+      ...extraEnv,
     };
     const safe = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'core.quotePath=false'];
     return new Promise((resolve, reject) => {

@@ -13,9 +13,19 @@ const APP_WITH_TYPE_ERROR = `export function App() {
 
 const label = hasBwrap ? 'in bubblewrap' : 'without bubblewrap';
 
+/** Counts the commands find-errors runs (tsc, the build). */
+class CountingHost extends LocalSandboxHost {
+  commands = 0;
+  override runCommand(...args: Parameters<LocalSandboxHost['runCommand']>): ReturnType<LocalSandboxHost['runCommand']> {
+    this.commands += 1;
+    return super.runCommand(...args);
+  }
+}
+
 describe(`LocalSandboxHost find-errors (${label})`, () => {
   let close: () => Promise<void>;
-  let host: LocalSandboxHost;
+  let host: CountingHost;
+  const commandsRun = () => host.commands;
   let n = 0;
   const project = async () => {
     const id = `scan-${++n}`;
@@ -26,7 +36,7 @@ describe(`LocalSandboxHost find-errors (${label})`, () => {
   beforeAll(async () => {
     let root: string;
     ({ root, close } = await tempSandboxRoot());
-    host = new LocalSandboxHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR });
+    host = new CountingHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR });
     await host.prepareTemplate();
   }, 120_000);
   afterAll(async () => {
@@ -45,6 +55,23 @@ describe(`LocalSandboxHost find-errors (${label})`, () => {
     expect(tree.map((e) => e.name)).not.toContain('.kiln-build');
     process.stdout.write(`find-errors on the clean starter (${label}): ${ms.toFixed(0)} ms\n`);
   }, 60_000);
+
+  it('reuses a scan for the same files (another project from the starter, or nothing changed), never after a change', async () => {
+    const first = await project();
+    await host.findErrors(first); // the starter's scan (maybe already known)
+    const second = await project();
+    const ran = commandsRun();
+    expect(await host.findErrors(second)).toEqual({ errors: [], errorCount: 0, warningCount: 0 });
+    expect(commandsRun()).toBe(ran); // no compiler ran
+    // A change is scanned for real.
+    await host.writeFile(second, 'src/App.tsx', APP_WITH_TYPE_ERROR);
+    expect((await host.findErrors(second)).errorCount).toBe(1);
+    expect(commandsRun()).toBeGreaterThan(ran);
+    await host.writeFile(first, 'src/App.tsx', APP_WITH_TYPE_ERROR);
+    expect((await host.findErrors(first)).errors).toEqual([expect.objectContaining({ file: 'src/App.tsx', line: 2, column: 9 })]);
+    await host.deleteFile(second, 'src/App.tsx');
+    expect((await host.findErrors(second)).errorCount).toBeGreaterThan(0); // main.tsx imports App
+  }, 90_000);
 
   it('reports a type error with its message, file, line, column and severity', async () => {
     const id = await project();

@@ -58,6 +58,39 @@ describe('RunTurn', () => {
     expect(t.assistant.taskInputs[0]?.task?.id).toBe('t1');
   });
 
+  it('takes the baseline scan of the files as they were: nothing is written until it has finished', async () => {
+    const log: string[] = [];
+    let finishScan: () => void = () => undefined;
+    const t = await createTurnTestKit({
+      // A slow scan (a real one reads the files for seconds) and a log of writes.
+      host: (inner) =>
+        Object.assign(Object.create(inner) as typeof inner, {
+          findErrors: async (id: string) => {
+            log.push('scan started');
+            if (log.filter((l) => l === 'scan started').length === 1) await new Promise<void>((resolve) => (finishScan = resolve));
+            log.push('scan finished');
+            return inner.findErrors(id);
+          },
+          writeFile: async (id: string, path: string, content: string) => {
+            log.push(`write ${path}`);
+            return inner.writeFile(id, path, content);
+          },
+        }),
+    });
+    t.scriptErrors([]);
+    t.assistant.answers.push({ operations: [{ type: 'edit_file', path: APP, search: 'Welcome to your Kiln app', replace: 'Chores' }] });
+    const started = await t.runTurn.execute(t.input('Call the app Chores'));
+    if (!started.ok) throw new Error('not started');
+    const collecting = collect(started.value);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(log).toEqual(['scan started']);
+    finishScan();
+    const events = await collecting;
+    expect(last(events)).toMatchObject({ type: 'done', status: 'kept' });
+    expect(log.indexOf('scan finished')).toBeLessThan(log.indexOf(`write ${APP}`));
+  });
+
   it('charges the debit under turn:<id>:task:<n> in the ledger', async () => {
     const t = await createTurnTestKit();
     const started = await t.runTurn.execute(t.input('Anything'));

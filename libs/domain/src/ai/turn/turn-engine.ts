@@ -210,6 +210,8 @@ class TurnExecution {
       plan = this.turn.plan ?? { kind: 'edit', modules: [], tasks: [] };
     }
 
+    // The baseline must see the files before the turn changes any (a scan reads them for seconds).
+    const before = await baseline;
     this.phase('building');
     const steps: readonly (PlannedTask | undefined)[] = plan.tasks.length === 0 ? [undefined] : plan.tasks;
     for (const [index, task] of steps.entries()) {
@@ -235,7 +237,6 @@ class TurnExecution {
     }
 
     if (!workspace.changed) return this.keep();
-    const before = await baseline;
     let round = 0;
     let scan = await this.check(round);
     while (scan.errorCount > before.errorCount && round < this.settings.repairRounds) {
