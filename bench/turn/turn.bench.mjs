@@ -11,7 +11,11 @@ import { performance } from 'node:perf_hooks';
 import { BASE, json, previewRequest, signUp, sleep, startApi, stopApi, summary } from '../lib/kiln-api.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
-const PROMPT = 'A todo list app called Chores';
+// A different app name per run, so every generated app is new and its final scan really runs
+// (find-errors reuses results for identical files; the starter's baseline scan is reused, as for
+// every new project in production).
+const NAMES = ['Chores', 'Errands', 'Tasks', 'Jobs', 'Duties', 'Goals', 'Plans', 'Steps', 'Lists', 'Notes', 'Items', 'Todos'];
+const promptFor = (i) => `A todo list app called ${NAMES[i % NAMES.length]}`;
 const STARTER_TEXT = 'Welcome to your Kiln app';
 
 /** Reads an SSE reply until `done` (or `error`); returns the events by name. */
@@ -50,7 +54,7 @@ async function previewUp(id, auth) {
   }
 }
 
-async function oneRun(auth, label) {
+async function oneRun(auth, label, prompt) {
   const project = await json(await fetch(`${BASE}/api/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `Turn ${label}` }) }));
   const { host, cookie } = await previewUp(project.id, auth);
 
@@ -59,7 +63,7 @@ async function oneRun(auth, label) {
     await fetch(`${BASE}/api/projects/${project.id}/turns`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ message: PROMPT, idempotency_key: randomUUID(), auto_run: true }),
+      body: JSON.stringify({ message: prompt, idempotency_key: randomUUID(), auto_run: true }),
     }),
   );
   const done = events.at(-1);
@@ -92,20 +96,20 @@ try {
   // Each build costs one credit per task and a free account has 5: a new account when needed.
   let auth = await signUp();
   let credits = 5;
-  const run = async (label) => {
+  const run = async (label, prompt) => {
     if (credits < 4) {
       auth = await signUp();
       credits = 5;
     }
-    const result = await oneRun(auth, label);
+    const result = await oneRun(auth, label, prompt);
     credits -= result.tasks;
     return result;
   };
-  const warm = await run('warm-up');
+  const warm = await run('warm-up', promptFor(NAMES.length - 1));
   console.log(`warm-up: prompt→turn done ${warm.turnMs.toFixed(0)} ms, prompt→preview ${warm.previewMs.toFixed(0)} ms`);
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await run(`run ${i + 1}`));
-  console.log(`turn bench, offline assistant, "${PROMPT}", ${RUNS} runs (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
+  for (let i = 0; i < RUNS; i++) runs.push(await run(`run ${i + 1}`, promptFor(i)));
+  console.log(`turn bench, offline assistant, "${promptFor(0)}" (a new name each run), ${RUNS} runs (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
   console.log(`prompt → turn kept (plan, ${runs[0].tasks} tasks, type-check + build, commit): ${summary(runs.map((r) => r.turnMs))}`);
   console.log(`prompt → preview serving the generated app:                 ${summary(runs.map((r) => r.previewMs))}`);
   console.log(`event offsets of the last run (ms): ${JSON.stringify(runs.at(-1).phases)}`);
