@@ -70,6 +70,7 @@ export * from './builder/error-scan.js';
 export * from './builder/console-log.js';
 export * from './builder/code-display.js';
 export * from './builder/ai-phase.js';
+export * from './builder/theme.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/tree-ignore.js';
 export * from './sandbox/sandbox-path.js';

@@ -29,6 +29,8 @@
  * - Versions tab: textbox "Describe this version", button "Save version"; list "Versions" whose
  *   listitems each have a "Restore" button; the confirmation dialog "Restore this version?" has
  *   "Cancel" and "Yes, restore"
+ * - toolbar button "Theme" opens the dialog "Theme builder" (names at the top of
+ *   theme/theme-builder.view.tsx)
  */
 import { ChevronDown, ChevronUp, Code2, Eye, PanelLeftOpen, PanelRightOpen, SquareTerminal, TerminalSquare, Trash2 } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
@@ -47,6 +49,7 @@ import { CodePane } from './code-pane';
 import { ConsolePanel } from './console-panel';
 import { PreviewActions, PreviewPane } from './preview-pane';
 import { RestoreDialog, Sidebar } from './sidebar';
+import { ThemeBuilderDialog, ThemeButton } from './theme/theme-builder.view';
 
 // xterm.js is a chunk of its own, fetched when the terminal first shows.
 const TerminalPanel = lazy(() => import('./terminal.panel'));
@@ -117,6 +120,7 @@ export const BuilderView = observer(function BuilderView() {
         {prefs.sidebarVisible && <Sidebar vm={vm} chat={chat} />}
       </div>
       <RestoreDialog versions={vm.versions} />
+      <ThemeBuilderDialog vm={vm.theme} />
     </Tabs>
   );
 });
@@ -163,6 +167,7 @@ const Toolbar = observer(function Toolbar({ vm, chat }: { vm: BuilderVm; chat: C
           </TabsTrigger>
         </TabsList>
         {vm.activeTab === 'preview' && <PreviewActions vm={vm} />}
+        <ThemeButton vm={vm.theme} />
         <Tooltip content={prefs.sidebarVisible ? 'Hide sidebar' : 'Show sidebar'}>
           <button
             type="button"

@@ -14,6 +14,7 @@ import { FilesVm } from './files.vm';
 import { DEFAULT_DEVICE, type Device } from './preview';
 import { SandboxSetup } from './sandbox-setup';
 import { TerminalVm } from './terminal.vm';
+import { ThemeBuilderVm } from './theme/theme-builder.vm';
 import { VersionsVm } from './versions.vm';
 
 export type BuilderTab = 'preview' | 'code';
@@ -68,6 +69,7 @@ export class BuilderVm implements ChatHost {
   readonly console: ConsoleVm;
   readonly errors: ErrorsVm;
   readonly preferences: BuilderPreferencesVm;
+  readonly theme: ThemeBuilderVm;
 
   private generation = 0;
   private connection: FeedConnection | null = null;
@@ -93,6 +95,7 @@ export class BuilderVm implements ChatHost {
     this.console = new ConsoleVm(messages, timers);
     this.errors = new ErrorsVm(api, logger);
     this.preferences = new BuilderPreferencesVm(preferences);
+    this.theme = new ThemeBuilderVm(api, toasts, messages, typeof window === 'undefined' ? '' : window.location.origin);
     this.console.onAuthRequired = () => void this.renewPreviewAccess();
     makeAutoObservable<
       BuilderVm,
@@ -116,6 +119,7 @@ export class BuilderVm implements ChatHost {
         console: false,
         errors: false,
         preferences: false,
+        theme: false,
       },
       { autoBind: true },
     );
@@ -132,6 +136,7 @@ export class BuilderVm implements ChatHost {
     this.terminal.setProject(projectId);
     this.versions.setProject(projectId, this.afterRestore);
     this.errors.setProject(projectId);
+    this.theme.setProject(projectId, () => this.versions.load());
     this.console.start();
     void this.loadProjectName(projectId, generation);
     await this.startSandbox(generation);
@@ -143,6 +148,7 @@ export class BuilderVm implements ChatHost {
     this.connection?.close();
     this.connection = null;
     this.console.stop();
+    this.theme.dispose();
   }
 
   /** The screen's retry after a failed start. */
@@ -264,6 +270,11 @@ export class BuilderVm implements ChatHost {
 
   setDevice(device: Device): void {
     this.device = device;
+  }
+
+  /** SPEC §3 builder flag "theme dialog open". */
+  get themeDialogOpen(): boolean {
+    return this.theme.open;
   }
 
   toggleFullscreen(): void {

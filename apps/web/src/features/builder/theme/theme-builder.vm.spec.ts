@@ -1,0 +1,141 @@
+import { describe, expect, it } from '@jest/globals';
+import { bracesBalanced, generateTheme, THEME_PRESETS, type Theme } from '@kiln/domain';
+import { FakeToasts } from '../../../testing/ui-fakes';
+import { FakeSandboxApi, FakeWindowMessages } from '../builder.fakes';
+import { THEME_STYLESHEET_PATH, ThemeBuilderVm } from './theme-builder.vm';
+
+const OWN_ORIGIN = 'http://localhost:5173';
+const STYLESHEET = `@import 'tailwindcss';\n\n:root {\n  --primary: oklch(0.205 0 0);\n}\n\n.dark {\n  --primary: oklch(0.922 0 0);\n}\n`;
+const ocean = THEME_PRESETS.find((t) => t.name === 'Ocean') as Theme;
+
+const settle = async () => {
+  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+function setup(stylesheet = STYLESHEET) {
+  const api = new FakeSandboxApi();
+  api.files.set(THEME_STYLESHEET_PATH, stylesheet);
+  const toasts = new FakeToasts();
+  const messages = new FakeWindowMessages();
+  const vm = new ThemeBuilderVm(api, toasts, messages, OWN_ORIGIN);
+  let applied = 0;
+  vm.setProject('p1', () => {
+    applied += 1;
+  });
+  return { api, toasts, messages, vm, applied: () => applied };
+}
+
+describe('ThemeBuilderVm', () => {
+  it('opens and closes (the builder flag), listening to window messages only while open', () => {
+    const { vm, messages } = setup();
+    expect(vm.open).toBe(false);
+    vm.openDialog();
+    expect(vm.open).toBe(true);
+    expect(messages.subscribers).toBe(1);
+    vm.closeDialog();
+    expect(vm.open).toBe(false);
+    expect(messages.subscribers).toBe(0);
+  });
+
+  it('offers the presets and previews the selected one in both modes', () => {
+    const { vm } = setup();
+    expect(vm.presets.map((t) => t.name)).toEqual(THEME_PRESETS.map((t) => t.name));
+    vm.select(ocean);
+    expect(vm.lightSwatches.find((s) => s.name === 'primary')?.value).toBe(ocean.light['primary']);
+    expect(vm.darkSwatches.find((s) => s.name === 'primary')?.value).toBe(ocean.dark['primary']);
+  });
+
+  it('generates a theme from the description and selects it', () => {
+    const { vm } = setup();
+    expect(vm.canGenerate).toBe(false);
+    vm.setSeed('bold purple');
+    vm.generate();
+    expect(vm.selected).toEqual(generateTheme('bold purple'));
+    expect(vm.generated).toEqual(generateTheme('bold purple'));
+  });
+
+  it('Apply writes the merged stylesheet, commits "Apply theme <name>" and closes', async () => {
+    const { vm, api, toasts, applied } = setup();
+    vm.openDialog();
+    vm.select(ocean);
+    await expect(vm.apply()).resolves.toBe('applied');
+    expect(api.writes).toHaveLength(1);
+    const written = api.writes[0]?.content ?? '';
+    expect(api.writes[0]?.path).toBe('src/index.css');
+    expect(written).toContain(`--primary: ${ocean.light['primary']};`);
+    expect(written).toContain(`--primary: ${ocean.dark['primary']};`);
+    expect(written).toContain("@import url('https://fonts.googleapis.com/css2?family=Inter");
+    expect(bracesBalanced(written)).toBe(true);
+    expect(api.calls).toEqual(['readFile src/index.css', 'writeFile src/index.css', 'gitCommit Apply theme Ocean']);
+    expect(toasts.shown.at(-1)).toMatchObject({ title: 'Theme Ocean applied', variant: 'success' });
+    expect(vm.open).toBe(false);
+    expect(vm.applying).toBe(false);
+    expect(applied()).toBe(1);
+  });
+
+  it('an unbalanced stylesheet is kept: nothing written, nothing committed, the user is told', async () => {
+    const { vm, api, toasts } = setup(':root {\n  --primary: red;\n');
+    vm.openDialog();
+    await expect(vm.apply()).resolves.toBe('kept-original');
+    expect(api.writes).toEqual([]);
+    expect(api.calls).toEqual(['readFile src/index.css']);
+    expect(toasts.shown.at(-1)).toMatchObject({ title: 'Nothing was changed', variant: 'warning' });
+    expect(vm.open).toBe(true);
+  });
+
+  it('a failure is shown as an error toast and rethrown (SPEC §8)', async () => {
+    const { vm, api, toasts } = setup();
+    api.failures.set('writeFile', new Error('disk full'));
+    await expect(vm.apply()).rejects.toThrow('disk full');
+    expect(toasts.shown.at(-1)).toMatchObject({ title: 'The theme could not be applied', description: 'disk full', variant: 'error' });
+    expect(api.calls).not.toContain('gitCommit Apply theme Neutral');
+    expect(vm.applying).toBe(false);
+
+    const missing = setup();
+    missing.api.files.delete(THEME_STYLESHEET_PATH);
+    await expect(missing.vm.apply()).rejects.toThrow('File not found');
+  });
+
+  it('a failed commit still applies the theme, with a warning', async () => {
+    const { vm, api, toasts } = setup();
+    api.commitResult = { success: false, message: 'nothing to commit' };
+    await expect(vm.apply()).resolves.toBe('applied');
+    expect(toasts.shown.at(-1)).toMatchObject({ variant: 'warning', description: 'The version was not saved: nothing to commit' });
+  });
+
+  it('accepts theme messages from its own origin only, and ignores malformed ones', async () => {
+    const { vm, api, messages } = setup();
+    vm.openDialog();
+    messages.post('https://evil.example', { type: 'apply-theme', theme: ocean });
+    messages.post(OWN_ORIGIN, { type: 'apply-theme', theme: { name: 'bad' } });
+    messages.post(OWN_ORIGIN, { type: 'something-else' });
+    await settle();
+    expect(api.writes).toEqual([]);
+    expect(vm.open).toBe(true);
+
+    messages.post(OWN_ORIGIN, { type: 'theme-generated', theme: ocean });
+    expect(vm.selected).toEqual(ocean);
+    messages.post(OWN_ORIGIN, { type: 'apply-theme', theme: ocean });
+    await settle();
+    expect(api.calls).toContain('gitCommit Apply theme Ocean');
+    expect(vm.open).toBe(false);
+
+    vm.openDialog();
+    messages.post(OWN_ORIGIN, { type: 'close-dialog' });
+    expect(vm.open).toBe(false);
+  });
+});
+
+describe('ThemeBuilderVm theme list', () => {
+  it('adds a generated theme after the presets and marks the selected one', () => {
+    const { vm } = setup();
+    expect(vm.isSelected(THEME_PRESETS[0] as Theme)).toBe(true);
+    vm.setSeed('calm ocean');
+    vm.generate();
+    expect(vm.themes.map((t) => t.name)).toEqual([...THEME_PRESETS.map((t) => t.name), 'Calm Ocean']);
+    expect(vm.isSelected(vm.themes.at(-1) as Theme)).toBe(true);
+    vm.setSeed('ocean');
+    vm.generate();
+    expect(vm.themes).toHaveLength(THEME_PRESETS.length);
+  });
+});
