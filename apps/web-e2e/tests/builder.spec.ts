@@ -81,6 +81,18 @@ test('builder: preview, HMR edit, code viewer, terminal, versions and restore', 
   await expect(terminal).toContainText('package.json', { timeout: 30_000 });
   await expect(terminal).toContainText('vite.config.ts');
 
+  // The theme builder applies a preset to the project's stylesheet as a new version.
+  await page.getByRole('button', { name: 'Theme' }).click();
+  const themeDialog = page.getByRole('dialog', { name: 'Theme builder' });
+  await themeDialog.getByRole('button', { name: 'Ocean' }).click();
+  await themeDialog.getByRole('button', { name: 'Apply theme' }).click();
+  await expect(themeDialog).toBeHidden();
+  await expect
+    .poll(async () => ((await (await request.get(`/api/sandbox/${id}/git/history`, { headers: auth })).json()) as Array<{ message: string }>)[0]?.message)
+    .toBe('Apply theme Ocean');
+  const css = ((await (await request.get(`/api/sandbox/${id}/read-file?path=src/index.css`, { headers: auth })).json()) as { content: string }).content;
+  expect(css).toContain('--font-sans');
+
   // Restoring the first version brings the starter text back, in the files and in the preview.
   await page.getByRole('tab', { name: 'Preview' }).click();
   await page.getByRole('tab', { name: 'Versions' }).click();
