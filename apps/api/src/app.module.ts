@@ -5,7 +5,6 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import type { AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/domain';
 import { LoggerModule } from 'nestjs-pino';
 import { AiModule } from './ai/ai.module.js';
-import type { AiQueryEngine } from './ai/ai-query.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
 import { CoreModule } from './common/core.module.js';
@@ -43,8 +42,6 @@ export interface AppModuleOptions {
   readonly sandboxFeedHeartbeatMs?: number;
   /** The model behind the AI routes (bootstrap: from config, the offline assistant by default). */
   readonly aiAssistant: AiAssistant;
-  /** What answers POST /api/ai/query (default: built from aiAssistant). */
-  readonly aiQueryEngine?: AiQueryEngine;
   /** Where chat turns are kept (default: in memory). */
   readonly turnRepository?: TurnRepository;
 }
@@ -111,7 +108,6 @@ export class AppModule {
           assistant: options.aiAssistant,
           repairRounds: config.aiRepairRounds,
           sandbox,
-          ...(options.aiQueryEngine ? { queryEngine: options.aiQueryEngine } : {}),
           ...(options.turnRepository ? { turns: options.turnRepository } : {}),
         }),
         VectorModule,

@@ -9,7 +9,6 @@ import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { assistantFromConfig } from './ai/ai-provider.js';
-import type { AiQueryEngine } from './ai/ai-query.js';
 import { AppModule, type LogLevel, type ModuleImport } from './app.module.js';
 import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-token-verifier.js';
 import type { AppConfig } from './config.js';
@@ -40,8 +39,6 @@ export interface AppOverrides {
   readonly sandboxFeedHeartbeatMs?: number;
   /** The AI assistant (default: createAiAssistant from the config — the offline one unless a provider is configured). */
   readonly aiAssistant?: AiAssistant;
-  /** What answers POST /api/ai/query (default: built from the assistant). */
-  readonly aiQueryEngine?: AiQueryEngine;
   /** Where chat turns are kept (default: a fresh in-memory repository). */
   readonly turnRepository?: TurnRepository;
 }
@@ -92,7 +89,6 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     sandboxHost: overrides.sandboxHost ?? new InMemorySandboxHost(overrides.clock),
     sandboxFeedHeartbeatMs: overrides.sandboxFeedHeartbeatMs,
     aiAssistant: overrides.aiAssistant ?? assistantFromConfig(config.ai),
-    ...(overrides.aiQueryEngine ? { aiQueryEngine: overrides.aiQueryEngine } : {}),
     ...(overrides.turnRepository ? { turnRepository: overrides.turnRepository } : {}),
   });
 

@@ -56,5 +56,3 @@ export const TURN_REPOSITORY = Symbol('TurnRepository');
 export const TURN_LOCK = Symbol('ProjectTurnLock');
 /** The TurnDependencies object the turn use cases share. */
 export const TURN_DEPENDENCIES = Symbol('TurnDependencies');
-/** AiQueryEngine behind POST /api/ai/query. */
-export const AI_QUERY_ENGINE = Symbol('AiQueryEngine');

@@ -14,10 +14,9 @@ import {
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
-import { ApiErrorException, type ErrorBody, httpErrorFor, INTERNAL_ERROR, unwrap } from '../error-mapping.js';
-import { AI_ASSISTANT, AI_QUERY_ENGINE } from '../tokens.js';
+import { ApiErrorException, type ErrorBody, httpErrorFor, INTERNAL_ERROR, unwrap, validationFailed } from '../error-mapping.js';
+import { AI_ASSISTANT } from '../tokens.js';
 import { ProjectIndexer } from '../vector/project-indexer.js';
-import type { AiQueryEngine } from './ai-query.js';
 import {
   type ChatMessageDto,
   EnhancedPromptResponse,
@@ -53,6 +52,17 @@ function conversation(messages: readonly ChatMessageDto[]): { messages: AiMessag
   return { messages: chat, system };
 }
 
+/** The `type`s of response_format the route reads: 'text' answers text, the JSON ones one JSON object (a schema is not enforced). */
+const RESPONSE_FORMAT_TYPES = ['text', 'json_object', 'json_schema'] as const;
+
+/** The port's response format for the body's response_format; null when its type is not one we read. */
+function responseFormatOf(format: Record<string, unknown> | undefined): 'text' | 'json' | null {
+  const type = format?.['type'] ?? 'text';
+  if (type === 'text') return 'text';
+  if (type === 'json_object' || type === 'json_schema') return 'json';
+  return null;
+}
+
 const joined = (...parts: (string | undefined)[]): string | undefined => {
   const text = parts.filter((p): p is string => p !== undefined && p.trim() !== '').join('\n\n');
   return text === '' ? undefined : text;
@@ -73,7 +83,6 @@ export class AiController {
 
   constructor(
     @Inject(AI_ASSISTANT) private readonly assistant: AiAssistant,
-    @Inject(AI_QUERY_ENGINE) private readonly queryEngine: AiQueryEngine,
     @Inject(OwnedProjects) private readonly owned: OwnedProjects,
     @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
   ) {}
@@ -127,43 +136,60 @@ export class AiController {
 
   @Post('query')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Ask the model: { content }, or with stream: true SSE chunk / complete / error' })
-  @ApiOkResponse({ type: QueryResponse, description: 'With stream: true a text/event-stream: chunk {content}…, complete {content} | error {code, detail}' })
+  @ApiOperation({ summary: 'Ask the model: { content, model }, or with stream: true SSE chunk / complete / error' })
+  @ApiOkResponse({ type: QueryResponse, description: 'With stream: true a text/event-stream: chunk {text}…, complete {content} | error {code, detail}' })
   @ApiResponse({ status: 502, type: ErrorResponse, description: 'AI.PROVIDER_FAILED (without stream)' })
   async query(@Body() body: QueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    // Only the configured model answers: naming another is refused rather than silently answered by it.
+    if (body.model !== undefined && body.model !== this.assistant.model.id) {
+      throw validationFailed([`model: must be the configured model (${this.assistant.model.id}) or left out`]);
+    }
+    const responseFormat = responseFormatOf(body.response_format);
+    if (responseFormat === null) throw validationFailed([`response_format: type must be one of ${RESPONSE_FORMAT_TYPES.join(', ')}`]);
     const { messages, system } = conversation(body.messages);
     const instruction = joined(body.system, ...system);
-    const signal = abortOnClose(res);
-    const pieces = this.queryEngine.answer({
+    // `tools` are accepted for wire compatibility and not executed: the answer is text only.
+    const events = this.assistant.complete({
       messages,
       ...(instruction !== undefined ? { system: instruction } : {}),
-      ...(body.model !== undefined ? { model: body.model } : {}),
       ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
-      ...(body.tools !== undefined ? { tools: body.tools } : {}),
-      ...(body.response_format !== undefined ? { responseFormat: body.response_format } : {}),
-      signal,
+      responseFormat,
+      signal: abortOnClose(res),
     });
     if (body.stream !== true) {
       const content = await this.call(async () => {
         let text = '';
-        for await (const piece of pieces) text += piece;
-        return text;
+        for await (const event of events) {
+          if (event.type === 'text') text += event.text;
+          else if (event.type === 'error') throw event.error;
+          else if (event.type === 'done') return text;
+        }
+        throw aiFailure('AI.PROVIDER_FAILED', 'The model stopped without finishing its answer.');
       });
-      res.status(200).json({ content } satisfies QueryResponse);
+      res.status(200).json({ content, model: this.assistant.model.id } satisfies QueryResponse);
       return;
     }
     const sse = SseResponse.start(req, res);
     let content = '';
+    let failure: AiFailure | null = null;
+    let done = false;
     try {
-      for await (const piece of pieces) {
-        content += piece;
-        sse.send('chunk', { content: piece });
+      for await (const event of events) {
+        if (event.type === 'text') {
+          content += event.text;
+          sse.send('chunk', { text: event.text });
+        } else if (event.type === 'error') failure = event.error;
+        else if (event.type === 'done') done = true;
+        if (failure !== null || done) break;
       }
-      sse.send('complete', { content });
     } catch (error) {
-      const failure = failureOf(error);
-      this.logger.warn(`ai/query failed: ${failure.message}`);
-      sse.send('error', errorData(failure));
+      failure = failureOf(error);
+    }
+    if (done) sse.send('complete', { content });
+    else {
+      const reported = failure ?? aiFailure('AI.PROVIDER_FAILED', 'The model stopped without finishing its answer.');
+      this.logger.warn(`ai/query failed: ${reported.message}`);
+      sse.send('error', errorData(reported));
     }
     sse.end();
   }

@@ -115,26 +115,63 @@ describe('AI helper routes (HTTP)', () => {
 
   describe('query', () => {
     const messages = [
+      { role: 'system', content: 'You help people build apps.' },
       { role: 'user', content: 'Build a notes app.' },
       { role: 'assistant', content: 'Here it is.' },
+      { role: 'user', content: 'What can you build?' },
     ];
 
-    it('answers { content } without stream', async () => {
-      const response = await t.http().post('/api/ai/query').set(user.auth).send({ messages, model: 'any', temperature: 0.2, tools: [{ name: 'x', cache_control: { type: 'ephemeral' } }], response_format: { type: 'text' } });
+    it('answers { content, model } without stream, from the assistant’s completion', async () => {
+      assistant.completionInputs.length = 0;
+      const response = await t
+        .http()
+        .post('/api/ai/query')
+        .set(user.auth)
+        .send({ messages, model: 'scripted-1', temperature: 0.2, system: 'Be brief.', tools: [{ name: 'x', cache_control: { type: 'ephemeral' } }], response_format: { type: 'text' } });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ content: 'Summary of 2 messages' });
+      expect(response.body).toEqual({ content: 'Answer (text) to: What can you build?', model: 'scripted-1' });
+      // System messages and `system` become the system prompt; tools are not passed on.
+      expect(assistant.completionInputs).toHaveLength(1);
+      const input = assistant.completionInputs[0];
+      expect(input?.messages).toEqual(messages.slice(1));
+      expect(input?.system).toBe('Be brief.\n\nYou help people build apps.');
+      expect(input?.temperature).toBe(0.2);
+      expect(input?.responseFormat).toBe('text');
+      expect(input).not.toHaveProperty('tools');
     });
 
-    it('streams chunk events then complete with the whole content when stream is true', async () => {
-      const reply = await postStream(url(offline, '/api/ai/query'), user.auth, { messages, stream: true, system: 'Answer briefly' });
+    it('asks for JSON when response_format is json_object or json_schema', async () => {
+      for (const type of ['json_object', 'json_schema']) {
+        const response = await t.http().post('/api/ai/query').set(user.auth).send({ messages, response_format: { type } }).expect(200);
+        expect(response.body.content).toBe('Answer (json) to: What can you build?');
+      }
+    });
+
+    it('streams chunk {text} events then complete with the whole content when stream is true', async () => {
+      const reply = await postStream(url(t, '/api/ai/query'), user.auth, { messages, stream: true });
       expect(reply.status).toBe(200);
       expect(reply.contentType).toBe('text/event-stream; charset=utf-8');
       const chunks = reply.events.filter((e) => e.event === 'chunk');
       expect(chunks.length).toBeGreaterThan(1);
-      const complete = reply.events[reply.events.length - 1];
+      expect(reply.events.map((e) => e.event)).toEqual([...chunks.map(() => 'chunk'), 'complete']);
+      expect(chunks.map((c) => c.data['text']).join('')).toBe('Answer (text) to: What can you build?');
+      expect(reply.events.at(-1)?.data).toEqual({ content: 'Answer (text) to: What can you build?' });
+    });
+
+    it('the offline assistant answers what it can build, in text or as JSON { answer }', async () => {
+      const plain = await offline.http().post('/api/ai/query').set(user.auth).send({ messages }).expect(200);
+      expect(plain.body.model).toBe('kiln-offline-1');
+      expect(plain.body.content).toContain('offline assistant');
+      expect(plain.body.content).toContain('kanban board');
+      const json = await offline.http().post('/api/ai/query').set(user.auth).send({ messages, model: 'kiln-offline-1', response_format: { type: 'json_object' } }).expect(200);
+      expect(JSON.parse(json.body.content as string)).toEqual({ answer: plain.body.content });
+      const streamed = await postStream(url(offline, '/api/ai/query'), user.auth, { messages: [{ role: 'user', content: 'Build a blog about hiking' }], stream: true });
+      const complete = streamed.events.at(-1);
       expect(complete?.event).toBe('complete');
-      expect(chunks.map((c) => c.data['content']).join('')).toBe(complete?.data['content']);
-      expect(complete?.data['content']).toContain('Focus: Answer briefly');
+      expect(streamed.events.filter((e) => e.event === 'chunk').map((c) => c.data['text']).join('')).toBe(complete?.data['content']);
+      expect(complete?.data['content']).toMatch(/^I would build Hiking Journal, a blog/);
+      const other = await offline.http().post('/api/ai/query').set(user.auth).send({ messages: [{ role: 'user', content: 'What is the capital of France?' }] }).expect(200);
+      expect(other.body.content).toContain('my conversation abilities are limited');
     });
 
     it('a provider failure is 502 without stream, and an error event with it', async () => {
@@ -144,17 +181,23 @@ describe('AI helper routes (HTTP)', () => {
         expect(plain.status).toBe(502);
         expect(plain.body).toMatchObject({ code: 'AI.PROVIDER_FAILED', detail: 'Down' });
         const streamed = await postStream(url(t, '/api/ai/query'), user.auth, { messages, stream: true });
-        expect(streamed.events).toEqual([{ event: 'error', data: { code: 'AI.PROVIDER_FAILED', detail: 'Down' } }]);
+        expect(streamed.events).toEqual([
+          { event: 'chunk', data: { text: 'Partial' } },
+          { event: 'error', data: { code: 'AI.PROVIDER_FAILED', detail: 'Down' } },
+        ]);
       } finally {
         assistant.failure = null;
       }
     });
 
-    it('refuses bad bodies', async () => {
+    it('refuses bad bodies, another model and unknown response formats (also when streaming)', async () => {
       for (const [body, problem] of [
         [{ messages, temperature: 3 }, 'temperature: must not be greater than 2'],
         [{ messages, stream: 'yes' }, 'stream: must be a boolean value'],
         [{ messages, tools: 'x' }, 'tools: must be an array'],
+        [{ messages, model: 'gpt-4o' }, 'model: must be the configured model (scripted-1) or left out'],
+        [{ messages, model: 'gpt-4o', stream: true }, 'model: must be the configured model (scripted-1) or left out'],
+        [{ messages, response_format: { type: 'xml' } }, 'response_format: type must be one of text, json_object, json_schema'],
       ] as const) {
         const response = await t.http().post('/api/ai/query').set(user.auth).send(body);
         expect(response.status).toBe(400);

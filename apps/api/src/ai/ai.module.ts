@@ -27,7 +27,6 @@ import { ProjectIndexer } from '../vector/project-indexer.js';
 import { VectorModule } from '../vector/vector.module.js';
 import {
   AI_ASSISTANT,
-  AI_QUERY_ENGINE,
   CLOCK,
   CREDIT_LEDGER,
   ID_GENERATOR,
@@ -38,7 +37,6 @@ import {
   TURN_REPOSITORY,
 } from '../tokens.js';
 import { AiController } from './ai.controller.js';
-import { type AiQueryEngine, AssistantQueryEngine } from './ai-query.js';
 import { TurnsController } from './turns.controller.js';
 import { vectorContextSelector } from './vector-context.js';
 
@@ -49,8 +47,6 @@ export interface AiModuleOptions {
   readonly repairRounds: number;
   /** The sandbox module instance of the app (it exports SandboxFeed, where file changes are published). */
   readonly sandbox: ModuleImport;
-  /** What answers POST /api/ai/query (default: AssistantQueryEngine over `assistant`). */
-  readonly queryEngine?: AiQueryEngine;
   /** Where turns are kept (default: in this process's memory). */
   readonly turns?: TurnRepository;
 }
@@ -59,14 +55,12 @@ export interface AiModuleOptions {
 @Module({})
 export class AiModule {
   static forRoot(options: AiModuleOptions): DynamicModule {
-    const queryEngine = options.queryEngine ?? new AssistantQueryEngine(options.assistant);
     return {
       module: AiModule,
       imports: [CreditsModule, ProjectsModule, VectorModule, options.sandbox],
       controllers: [TurnsController, AiController],
       providers: [
         { provide: AI_ASSISTANT, useValue: options.assistant },
-        { provide: AI_QUERY_ENGINE, useValue: queryEngine },
         { provide: TURN_REPOSITORY, useValue: options.turns ?? new InMemoryTurnRepository() },
         { provide: TURN_LOCK, useValue: new InProcessTurnLock() },
         {

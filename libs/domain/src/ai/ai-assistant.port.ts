@@ -140,6 +140,30 @@ export interface SummarizeOptions {
   readonly signal?: AbortSignalLike;
 }
 
+export interface CompletionInput {
+  /** The conversation, oldest first; the last message is usually the person's question. */
+  readonly messages: readonly AiMessage[];
+  /** Standing instructions (the provider's system prompt). */
+  readonly system?: string;
+  /** 0..2; the adapter's default when absent. */
+  readonly temperature?: number;
+  /** At most this many output tokens; the adapter's default when absent. */
+  readonly maxTokens?: number;
+  /** 'json': the answer is one JSON object (default 'text'). */
+  readonly responseFormat?: 'text' | 'json';
+  readonly signal?: AbortSignalLike;
+}
+
+/**
+ * What a free completion reports: text as it is written, usage, then exactly one 'done' or one
+ * 'error'; nothing follows either.
+ */
+export type CompletionEvent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'usage'; readonly usage: AiUsage }
+  | { readonly type: 'done'; readonly finishReason: 'stop' | 'length' | 'other' }
+  | { readonly type: 'error'; readonly error: AiFailure };
+
 /**
  * The model that plans, writes and edits projects (SPEC §7 AI: query, summarize, enhance-prompt,
  * stream-modules, stream-tasks). Provider-neutral: adapters exist for Anthropic, any
@@ -156,6 +180,8 @@ export interface AiAssistant {
   runTask(input: TaskInput): AsyncIterable<AssistantEvent>;
   /** A shorter text carrying the conversation's substance (to keep long chats in context). */
   summarize(messages: readonly AiMessage[], options?: SummarizeOptions): Promise<string>;
+  /** Answers a conversation freely (SPEC §7 query): no tools, no file operations. */
+  complete(input: CompletionInput): AsyncIterable<CompletionEvent>;
   /** Rewrites a person's prompt into a clearer, more complete one (for the given template). */
   enhancePrompt(prompt: string, templateId?: string, signal?: AbortSignalLike): Promise<string>;
 }

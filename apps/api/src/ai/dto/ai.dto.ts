@@ -101,7 +101,7 @@ export class QueryDto {
   @Type(() => ChatMessageDto)
   messages!: ChatMessageDto[];
 
-  @ApiPropertyOptional({ description: 'Accepted for compatibility; the configured model answers' })
+  @ApiPropertyOptional({ description: 'The configured model (GET /api/ai/model `id`); any other is refused with 400' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -125,14 +125,14 @@ export class QueryDto {
   @MaxLength(MAX_INSTRUCTION_LENGTH)
   system?: string;
 
-  @ApiPropertyOptional({ type: [Object], description: 'Accepted for compatibility (with cache_control); not used yet' })
+  @ApiPropertyOptional({ type: [Object], description: 'Accepted for wire compatibility (with cache_control); not executed: the answer is text' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(64)
   @IsObject({ each: true })
   tools?: Record<string, unknown>[];
 
-  @ApiPropertyOptional({ type: Object, description: 'Accepted for compatibility; not used yet' })
+  @ApiPropertyOptional({ type: Object, description: "{ type: 'text' } (default), or { type: 'json_object' | 'json_schema' } for one JSON object (a schema is not enforced)" })
   @IsOptional()
   @IsObject()
   response_format?: Record<string, unknown>;
@@ -148,6 +148,7 @@ export class SummaryResponse {
 
 export class QueryResponse {
   @ApiProperty() content!: string;
+  @ApiProperty({ example: 'kiln-offline-1', description: 'The id of the model that answered' }) model!: string;
 }
 
 export class ModelResponse {

@@ -5,6 +5,8 @@ import {
   type AiModelInfo,
   type AiPlan,
   type AssistantEvent,
+  type CompletionEvent,
+  type CompletionInput,
   type FileOperation,
   type PlanEvent,
   type PlanInput,
@@ -36,7 +38,8 @@ export class ScriptedAiAssistant implements AiAssistant {
   readonly plans: (AiPlan | AiFailure)[] = [];
   readonly answers: (ScriptedAnswer | ((input: TaskInput) => ScriptedAnswer))[] = [];
   readonly taskInputs: TaskInput[] = [];
-  /** When set, summarize and enhancePrompt reject with it (as the AI SDK adapter does). */
+  readonly completionInputs: CompletionInput[] = [];
+  /** When set, summarize and enhancePrompt reject with it (as the AI SDK adapter does), and complete ends with it as an 'error' event. */
   failure: AiFailure | null = null;
 
   async *plan(_input: PlanInput): AsyncIterable<PlanEvent> {
@@ -66,6 +69,20 @@ export class ScriptedAiAssistant implements AiAssistant {
   async summarize(messages: readonly AiMessage[], options: SummarizeOptions = {}): Promise<string> {
     if (this.failure) throw new Error(this.failure.message, { cause: this.failure });
     return `Summary of ${messages.length} messages${options.instruction ? ` (${options.instruction})` : ''}`;
+  }
+
+  /** Answers "Answer (<format>) to: <the last message>" in pieces of a few characters, then usage and done. */
+  async *complete(input: CompletionInput): AsyncIterable<CompletionEvent> {
+    this.completionInputs.push(input);
+    if (this.failure) {
+      yield { type: 'text', text: 'Partial' };
+      yield { type: 'error', error: this.failure };
+      return;
+    }
+    const answer = `Answer (${input.responseFormat ?? 'text'}) to: ${input.messages.at(-1)?.content ?? ''}`;
+    for (const piece of answer.match(/.{1,8}/gs) ?? []) yield { type: 'text', text: piece };
+    yield { type: 'usage', usage: { inputTokens: 1, outputTokens: 1 } };
+    yield { type: 'done', finishReason: 'stop' };
   }
 
   async enhancePrompt(prompt: string, templateId?: string): Promise<string> {

@@ -1,11 +1,11 @@
 // The AI SDK adapters against local servers that speak Anthropic's and OpenAI's streaming wire
 // formats: what we send (model, system, tools, cache control) and what we make of the answer.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { AssistantEvent, PlanEvent, TaskInput } from '@kiln/domain';
+import type { AssistantEvent, CompletionEvent, PlanEvent, TaskInput } from '@kiln/domain';
 import { collect, streamProblems } from '../testing/assistant-stream.js';
 import { OfflineAiAssistant } from '../offline/offline-assistant.adapter.js';
 import { AiCallFailed } from './ai-sdk-assistant.adapter.js';
-import { TASK_SYSTEM_PROMPT } from './prompts.js';
+import { JSON_ANSWER_INSTRUCTION, TASK_SYSTEM_PROMPT } from './prompts.js';
 import { createAiAssistant, createAnthropicAssistant, createOpenAiCompatibleAssistant } from './providers.js';
 import { anthropicStream, FakeVendorServer, json, openAiStream } from './testing/fake-vendor-server.js';
 
@@ -23,7 +23,7 @@ const taskInput = (over: Partial<TaskInput> = {}): TaskInput => ({
 });
 
 const operations = (events: readonly AssistantEvent[]) => events.flatMap((e) => (e.type === 'operation' ? [e.operation] : []));
-const text = (events: readonly (AssistantEvent | PlanEvent)[]) => events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+const text = (events: readonly (AssistantEvent | PlanEvent | CompletionEvent)[]) => events.map((e) => (e.type === 'text' ? e.text : '')).join('');
 
 describe('Anthropic adapter (Messages API over SSE)', () => {
   let server: FakeVendorServer;
@@ -173,6 +173,50 @@ describe('Anthropic adapter (Messages API over SSE)', () => {
     });
   });
 
+  it('completes a conversation: the cached system prompt, model and temperature go out, text deltas come back', async () => {
+    server.reply(anthropicStream([{ text: 'A kanban board has columns of cards you drag between them.' }], { stopReason: 'end_turn' }));
+    // A model the provider knows: it drops sampling settings for models it does not.
+    const sonnet = createAnthropicAssistant({ apiKey: 'sk-ant-test', model: 'claude-sonnet-4-5', baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const events = await collect(
+      sonnet.complete({
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello!' },
+          { role: 'user', content: 'What is a kanban board?' },
+        ],
+        system: 'Answer in one sentence.',
+        temperature: 0.3,
+        maxTokens: 200,
+      }),
+    );
+    const body = server.requests[0]?.body ?? {};
+    expect(server.requests[0]?.path).toBe('/v1/messages');
+    expect(body['model']).toBe('claude-sonnet-4-5');
+    expect(body['stream']).toBe(true);
+    expect(body['temperature']).toBe(0.3);
+    expect(body['max_tokens']).toBe(200);
+    expect(body['system']).toEqual([{ type: 'text', text: 'Answer in one sentence.', cache_control: { type: 'ephemeral' } }]);
+    expect(body['tools']).toBeUndefined();
+    const messages = body['messages'] as { role: string; content: { text: string }[] }[];
+    expect(messages.map((m) => [m.role, m.content[0]?.text])).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Hello!'],
+      ['user', 'What is a kanban board?'],
+    ]);
+    expect(streamProblems(events)).toEqual([]);
+    expect(events.filter((e) => e.type === 'text').length).toBeGreaterThan(1);
+    expect(text(events)).toBe('A kanban board has columns of cards you drag between them.');
+    expect(events.at(-2)).toMatchObject({ type: 'usage', usage: { inputTokens: 1200, outputTokens: 321 } });
+    expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
+  });
+
+  it('reports a failed completion as one error event, never a throw', async () => {
+    server.reply(json(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+    const events = await collect(assistant().complete({ messages: [{ role: 'user', content: 'Hi' }] }));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'error', error: { code: 'AI.PROVIDER_FAILED', status: 529 } });
+  });
+
   it('summarizes with one non-streamed call, and throws AiCallFailed when the provider fails', async () => {
     server.reply(
       json(200, {
@@ -243,6 +287,39 @@ describe('OpenAI-compatible adapter (chat completions over SSE)', () => {
     ]);
     expect(events.at(-2)).toEqual({ type: 'usage', usage: { inputTokens: 850, outputTokens: 120, cacheReadTokens: 0 } });
     expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
+  });
+
+  it('completes a conversation: system message, model and temperature go out, content deltas come back', async () => {
+    server.reply(openAiStream([{ text: 'Offline mode builds apps without a provider.' }]));
+    const events = await collect(assistant().complete({ messages: [{ role: 'user', content: 'What is offline mode?' }], system: 'Be brief.', temperature: 1.1 }));
+    const body = server.requests[0]?.body ?? {};
+    expect(server.requests[0]?.path).toBe('/v1/chat/completions');
+    expect(body['model']).toBe('test-model');
+    expect(body['stream']).toBe(true);
+    expect(body['temperature']).toBe(1.1);
+    expect(body['messages']).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'What is offline mode?' },
+    ]);
+    expect(body['tools']).toBeUndefined();
+    expect(JSON.stringify(body)).not.toContain('cache_control');
+    expect(streamProblems(events)).toEqual([]);
+    expect(events.filter((e) => e.type === 'text').length).toBeGreaterThan(1);
+    expect(text(events)).toBe('Offline mode builds apps without a provider.');
+    expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
+  });
+
+  it('asks for JSON when the response format is json', async () => {
+    server.reply(openAiStream([{ text: '{"answer":"yes"}' }]));
+    const events = await collect(assistant().complete({ messages: [{ role: 'user', content: 'Can you build a blog?' }], responseFormat: 'json' }));
+    const body = server.requests[0]?.body ?? {};
+    expect(body['response_format']).toMatchObject({ type: 'json_object' });
+    expect(body['messages']).toEqual([
+      { role: 'system', content: JSON_ANSWER_INSTRUCTION },
+      { role: 'user', content: 'Can you build a blog?' },
+    ]);
+    expect(streamProblems(events)).toEqual([]);
+    expect(JSON.parse(text(events))).toEqual({ answer: 'yes' });
   });
 
   it('enhances a prompt with one call', async () => {

@@ -10,6 +10,8 @@ import {
   type AiPlan,
   type AiUsage,
   type AssistantEvent,
+  type CompletionEvent,
+  type CompletionInput,
   type PlanEvent,
   type PlannedModule,
   type PlannedTask,
@@ -17,9 +19,9 @@ import {
   type SummarizeOptions,
   type TaskInput,
 } from '@kiln/domain';
-import { APICallError, generateText, streamText, type Instructions, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import { APICallError, generateText, Output, streamText, type Instructions, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
 import { CACHE_EPHEMERAL, FILE_OPERATION_TOOL_ORDER, fileOperationTools, PLAN_SCHEMA, planTool } from './file-operation-tools.js';
-import { ENHANCE_SYSTEM_PROMPT, PLAN_SYSTEM_PROMPT, planMessage, SUMMARIZE_SYSTEM_PROMPT, TASK_SYSTEM_PROMPT, taskMessage } from './prompts.js';
+import { ENHANCE_SYSTEM_PROMPT, JSON_ANSWER_INSTRUCTION, PLAN_SYSTEM_PROMPT, planMessage, SUMMARIZE_SYSTEM_PROMPT, TASK_SYSTEM_PROMPT, taskMessage } from './prompts.js';
 
 export interface AiSdkAssistantOptions {
   /** A language model of any AI SDK provider. */
@@ -211,6 +213,53 @@ export class AiSdkAssistant implements AiAssistant {
         }
       }
       yield { type: 'error', error: aiFailure('AI.PROVIDER_FAILED', 'The model stopped without finishing its plan.') };
+    } catch (error) {
+      yield { type: 'error', error: failureOf(error, signal) };
+    } finally {
+      release();
+    }
+  }
+
+  async *complete(input: CompletionInput): AsyncIterable<CompletionEvent> {
+    const { signal, release } = linkSignal(input.signal);
+    try {
+      if (signal.aborted) {
+        yield { type: 'error', error: aiFailure('AI.ABORTED', 'The request was cancelled.') };
+        return;
+      }
+      const json = input.responseFormat === 'json';
+      const system = [input.system?.trim(), json ? JSON_ANSWER_INSTRUCTION : undefined].filter((p): p is string => p !== undefined && p !== '').join('\n\n');
+      const result = streamText({
+        ...this.settings(),
+        ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+        ...(input.maxTokens !== undefined ? { maxOutputTokens: input.maxTokens } : {}),
+        ...(system !== '' ? { instructions: this.instructions(system) } : {}),
+        // Asks the provider for JSON where it can (OpenAI's response_format); the instruction does the rest.
+        ...(json ? { output: Output.json() } : {}),
+        messages: toModelMessages(input.messages),
+        abortSignal: signal,
+        onError: () => undefined,
+      });
+      for await (const part of result.stream) {
+        switch (part.type) {
+          case 'text-delta':
+            if (part.text !== '') yield { type: 'text', text: part.text };
+            break;
+          case 'finish':
+            yield { type: 'usage', usage: usageOf(part.totalUsage) };
+            yield { type: 'done', finishReason: part.finishReason === 'length' ? 'length' : part.finishReason === 'stop' ? 'stop' : 'other' };
+            return;
+          case 'abort':
+            yield { type: 'error', error: aiFailure('AI.ABORTED', 'The request was cancelled.') };
+            return;
+          case 'error':
+            yield { type: 'error', error: failureOf(part.error, signal) };
+            return;
+          default:
+            break;
+        }
+      }
+      yield { type: 'error', error: aiFailure('AI.PROVIDER_FAILED', 'The model stopped without finishing its answer.') };
     } catch (error) {
       yield { type: 'error', error: failureOf(error, signal) };
     } finally {

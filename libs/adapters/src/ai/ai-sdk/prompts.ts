@@ -17,6 +17,9 @@ export const SUMMARIZE_SYSTEM_PROMPT = `Summarize this conversation between a pe
 
 export const ENHANCE_SYSTEM_PROMPT = `Rewrite the person's request for an app as a clear, complete prompt for an AI app builder: the kind of app, its name, its pages or sections, its main features, its look (colours, light or dark), and quality bars (responsive, accessible, real copy). Keep everything they asked for and invent nothing that contradicts it. Answer with the prompt only.`;
 
+/** Added to the system prompt of a completion that must answer in JSON. */
+export const JSON_ANSWER_INSTRUCTION = `Answer with one JSON object only: no prose before or after it, no code fences.`;
+
 function fence(path: string, content: string): string {
   const longest = Math.max(2, ...(content.match(/`+/g) ?? []).map((m) => m.length));
   const ticks = '`'.repeat(longest + 1);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { applyOperations, type AssistantEvent, type FileOperation } from '@kiln/domain';
+import { applyOperations, type AiMessage, type AssistantEvent, type CompletionEvent, type CompletionInput, type FileOperation } from '@kiln/domain';
 import { collect, streamProblems } from '../testing/assistant-stream.js';
 import { drive, starterFiles } from '../testing/drive-assistant.js';
 import { parseEdits, splitClauses } from './edit-intent.js';
 import { guessKind, parseAppSpec } from './intent.js';
-import { OfflineAiAssistant } from './offline-assistant.adapter.js';
+import { OFFLINE_CAPABILITIES_ANSWER, OfflineAiAssistant } from './offline-assistant.adapter.js';
 import { editsBetween } from './operations.js';
 
 const assistant = new OfflineAiAssistant();
@@ -150,6 +150,68 @@ describe('OfflineAiAssistant', () => {
     expect(enhanced).toContain('FAQ');
     expect(enhanced).toContain('#15803d as the primary colour');
     expect(await assistant.enhancePrompt('make it dark')).toBe('In the current app, switch to a dark theme. Keep everything else as it is.');
+  });
+});
+
+describe('OfflineAiAssistant.complete', () => {
+  const ask = async (question: string, over: Partial<CompletionInput> = {}) => {
+    const messages: AiMessage[] = [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi! What shall we build?' },
+      { role: 'user', content: question },
+    ];
+    const events: CompletionEvent[] = await collect(assistant.complete({ messages, ...over }));
+    return { events, text: events.map((e) => (e.type === 'text' ? e.text : '')).join('') };
+  };
+
+  it('lists the app kinds and the edits it supports when asked what it can do', async () => {
+    const { events, text } = await ask('What can you build?');
+    expect(streamProblems(events)).toEqual([]);
+    expect(events.filter((e) => e.type === 'text').length).toBeGreaterThan(1);
+    expect(events.slice(-2)).toEqual([
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
+      { type: 'done', finishReason: 'stop' },
+    ]);
+    expect(text).toBe(OFFLINE_CAPABILITIES_ANSWER);
+    expect(text).toContain('offline assistant');
+    for (const words of ['landing page', 'kanban board', 'online store']) expect(text).toContain(words);
+    for (const edit of ['rename it', 'dark or light theme', 'FAQ', 'add a page']) expect(text).toContain(edit);
+    expect((await ask('help')).text).toBe(OFFLINE_CAPABILITIES_ANSWER);
+  });
+
+  it('describes the plan it would make for a build request, as its planner does', async () => {
+    const prompt = 'Build a kanban board for my design team';
+    const { events, text } = await ask(prompt);
+    expect(streamProblems(events)).toEqual([]);
+    const plan = await collect(assistant.plan({ prompt, tree: [...starter.keys()], files: asInput(starter), history: [] }));
+    const done = plan.at(-1);
+    const tasks = done?.type === 'done' ? done.plan.tasks : [];
+    expect(tasks.length).toBeGreaterThan(1);
+    expect(text).toMatch(/^I would build .+, a kanban board, in \d steps:/);
+    for (const task of tasks) expect(text).toContain(task.title);
+  });
+
+  it('describes the changes it would make for an edit request', async () => {
+    const { text } = await ask('Rename the app to Steel Hall and make it dark');
+    expect(text).toContain('In the current app I would rename the app to “Steel Hall”; switch to a dark theme.');
+  });
+
+  it('says plainly that it cannot converse about anything else', async () => {
+    for (const question of ['What is the capital of France?', 'Tell me a joke', 'Connect it to my Salesforce account']) {
+      const { events, text } = await ask(question);
+      expect(streamProblems(events)).toEqual([]);
+      expect(text).toContain('offline assistant and my conversation abilities are limited');
+    }
+  });
+
+  it('is deterministic, answers JSON { answer } when asked, and stops when aborted', async () => {
+    expect((await ask('A blog about hiking')).text).toBe((await ask('A blog about hiking')).text);
+    const { events, text } = await ask('What can you do?', { responseFormat: 'json', temperature: 1.5, maxTokens: 10 });
+    expect(streamProblems(events)).toEqual([]);
+    expect(JSON.parse(text)).toEqual({ answer: OFFLINE_CAPABILITIES_ANSWER });
+    const controller = new AbortController();
+    controller.abort();
+    expect((await ask('What can you do?', { signal: controller.signal })).events).toEqual([{ type: 'error', error: { code: 'AI.ABORTED', message: 'The request was cancelled.' } }]);
   });
 });
 

@@ -8,6 +8,8 @@ import {
   type AiModelInfo,
   type AiPlan,
   type AssistantEvent,
+  type CompletionEvent,
+  type CompletionInput,
   type FileOperation,
   type PlanEvent,
   type PlannedModule,
@@ -19,7 +21,7 @@ import {
 import { appContext, buildStages, filesAtStage, kindWords, type BuildStage } from './app-generator.js';
 import type { EditIntent } from './edit-intent.js';
 import { applyEdit, WorkingFiles } from './edits.js';
-import { parseAppSpec, SECTION_LABELS } from './intent.js';
+import { APP_KINDS, parseAppSpec, SECTION_LABELS } from './intent.js';
 import { readRequest, seedOf, type OfflineRequest } from './offline-request.js';
 import { operationsForFiles } from './operations.js';
 
@@ -35,6 +37,23 @@ export interface OfflineAiAssistantOptions {
 
 const CAPABILITIES =
   'Offline, without an AI provider, I can build a new app (landing page, todo list, dashboard, blog, portfolio, calculator, contact or sign-up form, pricing page, notes, recipes, weather widget, kanban board, expense tracker, online store) and change the current one: rename it, change the heading, subtitle or a button, replace a quoted text, change colours, dark or light theme, font or corners, add or remove a section (FAQ, testimonials, pricing, team, contact, newsletter, gallery, …) and add a page. Configure an AI provider for anything else.';
+
+/** What the offline assistant says it can build and change, for completions. */
+export const OFFLINE_CAPABILITIES_ANSWER = [
+  'I am Kiln’s offline assistant: I work without an AI provider, deterministically.',
+  `I can build these kinds of apps: ${APP_KINDS.map(kindWords).join(', ')}.`,
+  'In an app I built I can rename it; change the heading, the subtitle or a button; replace a quoted text; change the primary or background colour, dark or light theme, font and corners; add or remove a section (' +
+    Object.values(SECTION_LABELS).join(', ') +
+    '); and add a page.',
+  'Describe the app you want, or the change, and I will plan and make it.',
+].join('\n');
+
+const LIMITED_CONVERSATION =
+  'I am Kiln’s offline assistant and my conversation abilities are limited: I can only build the apps and make the changes I know (ask what I can build). Configure an AI provider for anything else.';
+
+const ABOUT_ABILITIES = /\b(what|which)\b.*\b(can|could|do)\s+(you|i)\b.*\b(build|make|create|do|edit|change|support)\b|\b(capabilities|abilities|help)\b|\bwhat kinds?\b/i;
+/** A question about the world (not a request for an app or a change). */
+const GENERAL_QUESTION = /^\s*(what|why|how|who|whom|whose|when|where|is|are|was|were|does|do|did|explain|tell me|define)\b/i;
 
 function describeIntent(intent: EditIntent): string {
   switch (intent.type) {
@@ -195,6 +214,53 @@ export class OfflineAiAssistant implements AiAssistant {
       if (this.options.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.chunkDelayMs));
       yield { type: 'text', text: pieces.slice(i, i + 4).join('') };
     }
+  }
+
+  /**
+   * Answers from what it knows, without a model: its abilities when asked, the plan it would make
+   * for a request to build or change an app, and otherwise that it cannot converse. Only the last
+   * person's message is read; `temperature` and `maxTokens` do not apply. A json response format
+   * answers `{"answer": "<the text>"}`.
+   */
+  async *complete(input: CompletionInput): AsyncIterable<CompletionEvent> {
+    if (input.signal?.aborted) {
+      yield { type: 'error', error: aiFailure('AI.ABORTED', 'The request was cancelled.') };
+      return;
+    }
+    const answer = this.answer([...input.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+    const text = input.responseFormat === 'json' ? JSON.stringify({ answer }) : answer;
+    for await (const event of this.text(text, input.signal)) yield event;
+    if (input.signal?.aborted) {
+      yield { type: 'error', error: aiFailure('AI.ABORTED', 'The request was cancelled.') };
+      return;
+    }
+    yield { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } };
+    yield { type: 'done', finishReason: 'stop' };
+  }
+
+  private answer(question: string): string {
+    if (question.trim() === '' || ABOUT_ABILITIES.test(question)) return OFFLINE_CAPABILITIES_ANSWER;
+    // Reads the request as for an app that already exists, so that only a real request to build is a build.
+    const request = GENERAL_QUESTION.test(question) ? null : readRequest(question, new Map([['src/site.ts', '']]));
+    if (request?.mode === 'build') {
+      const plan = this.planFor(request, question);
+      return [
+        `I would build ${request.spec.name}, a ${kindWords(request.spec.kind)}, in ${plan.tasks.length} steps:`,
+        ...plan.tasks.map((t, i) => `${i + 1}. ${t.title}: ${t.description}`),
+        'Send it as a prompt in the builder to make it.',
+      ].join('\n');
+    }
+    if (request?.mode === 'edit') {
+      const changes = request.intents.map(describeIntent);
+      return [
+        `In the current app I would ${changes.join('; ')}.`,
+        request.unknown.length > 0 ? `I would not understand: “${request.unknown.join('”, “')}”.` : null,
+        'Send it as a prompt in the builder to make the change.',
+      ]
+        .filter((line): line is string => line !== null)
+        .join('\n');
+    }
+    return LIMITED_CONVERSATION;
   }
 
   async summarize(messages: readonly AiMessage[], options: SummarizeOptions = {}): Promise<string> {

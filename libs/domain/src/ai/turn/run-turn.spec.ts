@@ -82,8 +82,8 @@ describe('RunTurn', () => {
     const started = await t.runTurn.execute(t.input('Call the app Chores'));
     if (!started.ok) throw new Error('not started');
     const collecting = collect(started.value);
-    for (let i = 0; i < 20; i++) await Promise.resolve();
-    await new Promise((r) => setTimeout(r, 10));
+    // Give the turn every chance to run ahead (it must not write while the scan is pending).
+    for (let i = 0; i < 200; i++) await Promise.resolve();
     expect(log).toEqual(['scan started']);
     finishScan();
     const events = await collecting;

@@ -5,6 +5,8 @@ import {
   type AiModelInfo,
   type AiPlan,
   type AssistantEvent,
+  type CompletionEvent,
+  type CompletionInput,
   type PlanEvent,
   type PlanInput,
   type TaskInput,
@@ -79,6 +81,12 @@ export class ScriptedAiAssistant implements AiAssistant {
 
   async summarize(messages: readonly AiMessage[]): Promise<string> {
     return `${messages.length} messages`;
+  }
+
+  async *complete(input: CompletionInput): AsyncIterable<CompletionEvent> {
+    yield { type: 'text', text: `Answer to ${input.messages.length} messages` };
+    yield { type: 'usage', usage: { inputTokens: 1, outputTokens: 1 } };
+    yield { type: 'done', finishReason: 'stop' };
   }
 
   async enhancePrompt(prompt: string): Promise<string> {
