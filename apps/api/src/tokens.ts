@@ -50,7 +50,7 @@ export const MAIL_OUTBOX = Symbol('MailOutbox');
 
 /** AiAssistant: the model behind the AI routes (createAiAssistant from config; offline by default). */
 export const AI_ASSISTANT = Symbol('AiAssistant');
-/** TurnRepository: a project's chat turns (in memory for now). */
+/** TurnRepository: a project’s chat turns (PostgreSQL, or memory with the in-memory persistence). */
 export const TURN_REPOSITORY = Symbol('TurnRepository');
 /** ProjectTurnLock: one turn at a time per project (in this process). */
 export const TURN_LOCK = Symbol('ProjectTurnLock');

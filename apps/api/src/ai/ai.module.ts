@@ -8,7 +8,6 @@ import {
   ConsumePromptCredit,
   type CreditLedger,
   type IdGenerator,
-  InMemoryTurnRepository,
   InProcessTurnLock,
   ListTurns,
   OwnedProjects,
@@ -47,7 +46,7 @@ export interface AiModuleOptions {
   readonly repairRounds: number;
   /** The sandbox module instance of the app (it exports SandboxFeed, where file changes are published). */
   readonly sandbox: ModuleImport;
-  /** Where turns are kept (default: in this process's memory). */
+  /** Where turns are kept (default: TURN_REPOSITORY of the persistence module). */
   readonly turns?: TurnRepository;
 }
 
@@ -61,7 +60,8 @@ export class AiModule {
       controllers: [TurnsController, AiController],
       providers: [
         { provide: AI_ASSISTANT, useValue: options.assistant },
-        { provide: TURN_REPOSITORY, useValue: options.turns ?? new InMemoryTurnRepository() },
+        // Turns come from the persistence module (PostgreSQL or memory) unless a test passes its own.
+        ...(options.turns ? [{ provide: TURN_REPOSITORY, useValue: options.turns }] : []),
         { provide: TURN_LOCK, useValue: new InProcessTurnLock() },
         {
           provide: OwnedProjects,

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { Clock, CreditLedger, ProfileRepository } from '@kiln/domain';
+import { type Clock, type CreditLedger, InMemoryTurnRepository, type ProfileRepository } from '@kiln/domain';
 import {
   InMemoryCreditLedger,
   InMemoryProfileRepository,
@@ -23,6 +23,7 @@ import {
   SUBSCRIPTION_STATE_VERSIONS,
   UNIT_OF_WORK,
   VECTOR_INDEX,
+  TURN_REPOSITORY,
 } from '../tokens.js';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
 import { LedgerBackedProfileRepository } from './ledger-backed-profile-repository.js';
@@ -45,6 +46,7 @@ export const PERSISTENCE_TOKENS = [
   PROCESSED_PAYMENT_EVENTS,
   SUBSCRIPTION_STATE_VERSIONS,
   VECTOR_INDEX,
+  TURN_REPOSITORY,
 ] as const;
 
 /**
@@ -79,6 +81,7 @@ export class InMemoryPersistenceModule {
         { provide: PROCESSED_PAYMENT_EVENTS, useFactory: () => new InMemoryProcessedPaymentEvents() },
         { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: () => new InMemorySubscriptionStateVersions() },
         { provide: VECTOR_INDEX, useFactory: () => new InMemoryVectorIndex() },
+        { provide: TURN_REPOSITORY, useFactory: () => new InMemoryTurnRepository() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

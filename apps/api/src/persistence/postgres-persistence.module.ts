@@ -9,6 +9,7 @@ import {
   PgReferralCodes,
   PgUnitOfWork,
   PgVectorIndex,
+  PgTurnRepository,
   type PostgresOptions,
   SmtpMailer,
   createDataSource,
@@ -27,6 +28,7 @@ import {
   SUBSCRIPTION_STATE_VERSIONS,
   UNIT_OF_WORK,
   VECTOR_INDEX,
+  TURN_REPOSITORY,
 } from '../tokens.js';
 
 /** The initialized, migrated TypeORM DataSource (for adapters that need more tables, e.g. auth's). */
@@ -95,6 +97,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: PROCESSED_PAYMENT_EVENTS, useFactory: (tx: PgUnitOfWork) => new PgProcessedPaymentEvents(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: (tx: PgUnitOfWork) => new PgSubscriptionStateVersions(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: VECTOR_INDEX, useFactory: (tx: PgUnitOfWork) => new PgVectorIndex(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: TURN_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgTurnRepository(tx), inject: [PG_UNIT_OF_WORK] },
       {
         provide: PgMailOutbox,
         useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
@@ -135,6 +138,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         PROCESSED_PAYMENT_EVENTS,
         SUBSCRIPTION_STATE_VERSIONS,
         VECTOR_INDEX,
+        TURN_REPOSITORY,
       ],
     };
   }

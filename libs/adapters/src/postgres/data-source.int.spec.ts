@@ -37,6 +37,7 @@ describe('createDataSource and migrate', () => {
 
   it('creates every table in the DataSource’s own schema, and search_path points there', async () => {
     expect(await tablesIn(db.dataSource, db.schema)).toEqual([
+      'ai_turns',
       'auth_one_time_codes',
       'auth_refresh_tokens',
       'auth_sessions',
@@ -95,7 +96,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(13);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(14);
     } finally {
       await other.drop();
     }

@@ -10,6 +10,7 @@ import { InitialSchema1795305600000 } from './migrations/1795305600000-initial-s
 import { AuthSchema1795392000000 } from './migrations/1795392000000-auth-schema.js';
 import { PaymentsSchema1795478400000 } from './migrations/1795478400000-payments-schema.js';
 import { VectorIndex1795570000000 } from './migrations/1795570000000-vector-index.js';
+import { AiTurns1795660000000 } from './migrations/1795660000000-ai-turns.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   AuthSchema1795392000000,
   PaymentsSchema1795478400000,
   VectorIndex1795570000000,
+  AiTurns1795660000000,
 ];

@@ -9,3 +9,4 @@ export * from './auth-session-store.contract.js';
 export * from './processed-payment-events.contract.js';
 export * from './sandbox-host.contract.js';
 export * from './vector-index.contract.js';
+export * from './turn-repository.contract.js';

@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import { createTurn, type Turn } from '../../ai/turn/turn.entity.js';
+import type { TurnRepository } from '../../ai/turn/turn-repository.port.js';
+
+const at = (iso: string) => new Date(iso);
+
+function turn(id: string, overrides: Partial<Turn> = {}): Turn {
+  return {
+    ...createTurn(
+      { userId: 'ana', projectId: 'p1', idempotencyKey: `key-${id}`, message: `Message ${id}`, autoRun: false },
+      { id, now: at('2026-01-15T10:00:00.000Z') },
+    ),
+    ...overrides,
+  };
+}
+
+/** The TurnRepository contract: the in-memory and the PostgreSQL adapters' specs call it. */
+export function turnRepositoryContract(name: string, make: () => Promise<TurnRepository>): void {
+  describe(`TurnRepository contract: ${name}`, () => {
+    it('adds, finds and saves turns', async () => {
+      const repo = await make();
+      const added = await repo.add(turn('t1'));
+      expect(added).toEqual({ created: true, turn: turn('t1') });
+      expect(await repo.findById('t1')).toEqual(turn('t1'));
+      expect(await repo.findById('nope')).toBeNull();
+      await repo.save({ ...turn('t1'), status: 'kept', commitHash: 'abc', plan: { kind: 'edit', modules: [], tasks: [] } });
+      expect(await repo.findById('t1')).toMatchObject({ status: 'kept', commitHash: 'abc', plan: { kind: 'edit', modules: [], tasks: [] } });
+    });
+
+    it('one turn per user and idempotency key, even when added concurrently', async () => {
+      const repo = await make();
+      const results = await Promise.all(['a', 'b', 'c'].map((id) => repo.add(turn(id, { idempotencyKey: 'same' }))));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const winner = results.find((r) => r.created)?.turn.id;
+      expect(results.every((r) => r.turn.id === winner)).toBe(true);
+      // Another user may use the same key.
+      expect((await repo.add(turn('d', { idempotencyKey: 'same', userId: 'ben' }))).created).toBe(true);
+    });
+
+    it('lists a project’s turns oldest first', async () => {
+      const repo = await make();
+      await repo.add(turn('t2', { createdAt: at('2026-01-15T10:00:02.000Z') }));
+      await repo.add(turn('t1', { createdAt: at('2026-01-15T10:00:01.000Z') }));
+      await repo.add(turn('t3', { projectId: 'p2' }));
+      expect((await repo.listByProject('p1')).map((t) => t.id)).toEqual(['t1', 't2']);
+    });
+
+    it('saveIf saves only from the expected status, once under concurrency', async () => {
+      const repo = await make();
+      await repo.add(turn('t1', { status: 'awaiting_approval' }));
+      const outcomes = await Promise.all([
+        repo.saveIf({ ...turn('t1'), status: 'queued' }, 'awaiting_approval'),
+        repo.saveIf({ ...turn('t1'), status: 'cancelled' }, 'awaiting_approval'),
+      ]);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      expect(await repo.saveIf({ ...turn('t1'), status: 'running' }, 'awaiting_approval')).toBe(false);
+      expect(await repo.saveIf({ ...turn('unknown'), status: 'running' }, 'queued')).toBe(false);
+    });
+
+    it('remove forgets a turn and frees its key', async () => {
+      const repo = await make();
+      await repo.add(turn('t1'));
+      await repo.remove('t1');
+      expect(await repo.findById('t1')).toBeNull();
+      expect((await repo.add(turn('t2', { idempotencyKey: 'key-t1' }))).created).toBe(true);
+      await repo.remove('never-there');
+    });
+  });
+}
+
