@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DevServerState, SandboxHostEvent } from '@kiln/domain';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
-import { acceptsConnections } from './loopback-port.js';
+import { acceptsConnections, allocateLoopbackPort } from './loopback-port.js';
 import { VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
@@ -291,7 +291,8 @@ describe('LocalSandboxHost dev servers: idle stop', () => {
   it('the launcher exits when the process that started it dies, even killed outright', async () => {
     const id = 'orphan';
     await host.ensure(id);
-    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    // A port nothing listens on (a random one may be taken on a busy machine: the launcher then exits).
+    const port = await allocateLoopbackPort(new Set());
     // A stand-in for the API: starts the launcher the way the host does (stdin an idle pipe).
     const parent = spawn(
       process.execPath,
@@ -309,7 +310,8 @@ describe('LocalSandboxHost dev servers: idle stop', () => {
     let out = '';
     parent.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
-      await waitFor('launcher ready', () => (out.includes('KILN_DEV_SERVER_READY') ? true : undefined));
+      // Vite's cold start can take long while the whole suite runs on two cores.
+      await waitFor('launcher ready', () => (out.includes('KILN_DEV_SERVER_READY') ? true : undefined), 60_000);
       expect(await acceptsConnections(port)).toBe(true);
     } finally {
       parent.kill('SIGKILL');
@@ -322,5 +324,5 @@ describe('LocalSandboxHost dev servers: idle stop', () => {
       // Should the launcher have outlived its parent, end it here (by pid) rather than leak it.
       for (const line of processesMentioning(path.join(root, id), true)) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
     }
-  }, 60_000);
+  }, 100_000);
 });
