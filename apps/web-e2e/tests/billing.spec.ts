@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { accessToken, newEmail, signUpAndVerify } from './helpers';
+import { accessToken, continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
 
 // Issue 7's journey on the local (test) checkout: credit limit → upgrade → Pro Monthly → add-on
 // credits → cancel → back to free at period end, add-on credits kept.
 test('free credits run out, upgrade through the local checkout, buy add-on credits, cancel', async ({ page, request }) => {
   test.setTimeout(120_000);
   await signUpAndVerify(page, request, newEmail('billing'), 'correct horse battery');
-  await page.getByRole('main').getByRole('button', { name: 'Continue' }).click();
+  await continueProfileSetup(page);
   const auth = { authorization: `Bearer ${await accessToken(page)}` };
 
   // The five monthly prompts of the free plan, then the credit limit.

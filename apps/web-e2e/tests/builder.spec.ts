@@ -108,7 +108,7 @@ test('builder: preview, HMR edit, code viewer, terminal, versions and restore', 
 
 test('another user cannot open the sandbox or its preview', async ({ page, request, browser }) => {
   await signUpAndVerify(page, request, newEmail('owner'), 'correct horse battery');
-  await page.getByRole('main').getByRole('button', { name: 'Continue' }).click();
+  await continueProfileSetup(page);
   const owner = { authorization: `Bearer ${await accessToken(page)}` };
   const { id } = (await (await request.post('/api/projects', { headers: owner, data: { name: 'Private' } })).json()) as { id: string };
   expect((await request.post(`/api/sandbox/${id}/ensure`, { headers: owner })).status()).toBe(200);

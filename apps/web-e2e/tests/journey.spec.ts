@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { accessToken, newEmail, signUpAndVerify } from './helpers';
+import { accessToken, continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
 
 // The issue's journey, in one browser context, against `npm start` on a fresh database.
 test('sign up, verify, plans, referrals, sign out, guarded page back after login', async ({ page, request }) => {
@@ -7,7 +7,7 @@ test('sign up, verify, plans, referrals, sign out, guarded page back after login
   const password = 'correct horse battery';
 
   await signUpAndVerify(page, request, email, password);
-  await page.getByRole('main').getByRole('button', { name: 'Continue' }).click();
+  await continueProfileSetup(page);
   await expect(page).not.toHaveURL(/profile-setup/);
 
   // The profile exists, on the free plan.
@@ -73,7 +73,7 @@ test('an idea typed on the landing page becomes a project after sign-up', async 
   await expect(page.getByText('A habit tracker with streaks')).toBeVisible();
 
   await signUpAndVerify(page, request, newEmail('idea'), 'correct horse battery');
-  await page.getByRole('main').getByRole('button', { name: 'Continue' }).click();
+  await continueProfileSetup(page);
   // The project is created from the idea, its sandbox set up (SPEC §4 stages), then the builder opens.
   await expect(page).toHaveURL(/\/(creation|builder)\/[0-9a-f-]{36}$/);
   await expect(page).toHaveURL(/\/builder\/[0-9a-f-]{36}$/, { timeout: 60_000 });
