@@ -10,7 +10,7 @@ describe('turn store wiring', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
-  });
+  }, 60_000); // a new schema and its migrations: slow while the whole suite runs
   afterAll(async () => {
     await t.close();
   });
