@@ -1,8 +1,14 @@
-// The offline assistant really builds: apps for many requests and many edits of them are
-// applied to the starter template, then type-checked (tsc) and built (vite) for real.
+// The offline assistant really builds: apps for many requests and many edits of them are written
+// into real sandboxes (LocalSandboxHost, in bubblewrap when installed, from the starter template
+// with its shared dependencies), then checked with the sandbox's own find-errors — the project's
+// TypeScript compiler and a Vite build, exactly what an AI turn checks before it keeps a change.
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ErrorScan } from '@kiln/domain';
 import { OfflineAiAssistant } from './offline-assistant.adapter.js';
-import { BuildBench, drive, starterFiles, type DriveResult } from '../testing/drive-assistant.js';
+import { drive, starterFiles, type DriveResult } from '../testing/drive-assistant.js';
+import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from '../../sandbox/local-sandbox-host.adapter.js';
+import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from '../../sandbox/testing/sandbox-test-dirs.js';
 
 const assistant = new OfflineAiAssistant();
 
@@ -310,18 +316,43 @@ const EDITS: readonly EditCase[] = [
   },
 ];
 
-describe('offline assistant: generated apps type-check and build', () => {
-  let bench: BuildBench;
+const label = existsSync(DEFAULT_BWRAP_PATH) ? 'in bubblewrap' : 'without bubblewrap';
+
+/** Makes a sandbox from the starter and turns its files into `files` through the host's own file operations. */
+async function sandboxWith(host: LocalSandboxHost, id: string, files: ReadonlyMap<string, string>): Promise<string> {
+  await host.ensure(id);
+  const starter = starterFiles();
+  for (const path of starter.keys()) if (!files.has(path)) await host.deleteFile(id, path);
+  for (const [path, content] of files) if (starter.get(path) !== content) await host.writeFile(id, path, content);
+  return id;
+}
+
+/** The sandbox's find-errors, as a readable failure ('' when the project type-checks and builds). */
+async function check(host: LocalSandboxHost, id: string): Promise<string> {
+  const scan: ErrorScan = await host.findErrors(id);
+  if (scan.errorCount === 0) return '';
+  return `${id}: ${scan.errorCount} error(s)\n${scan.errors.map((e) => `  ${e.file}:${e.line}:${e.column} ${e.message}`).join('\n')}`;
+}
+
+describe(`offline assistant: generated apps type-check and build in a real sandbox (${label})`, () => {
+  let host: LocalSandboxHost;
+  let close: () => Promise<void>;
   const built = new Map<string, ReadonlyMap<string, string>>();
 
-  beforeAll(() => {
-    bench = new BuildBench();
+  beforeAll(async () => {
+    let root: string;
+    ({ root, close } = await tempSandboxRoot('kiln-ai-builds-'));
+    host = new LocalSandboxHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR });
+    await host.prepareTemplate();
+  }, 300_000);
+  afterAll(async () => {
+    await host?.stopAll();
+    if (!process.env['KEEP_AI_BUILDS']) await close?.();
   });
-  afterAll(() => bench?.dispose());
 
-  it(`builds ${BUILDS.length} different apps and ${EDITS.length} edit scenarios that all compile`, async () => {
+  it(`builds ${BUILDS.length} different apps and ${EDITS.length} edit scenarios that all type-check and build`, async () => {
     const starter = starterFiles();
-    const dirs: string[] = [];
+    const projects: string[] = [];
     for (const c of BUILDS) {
       const result = await drive(assistant, c.prompt, starter);
       expect(result.plan.kind).toBe('build');
@@ -329,7 +360,7 @@ describe('offline assistant: generated apps type-check and build', () => {
       expect(result.plan.tasks.length).toBeLessThanOrEqual(4);
       c.expect(result.files, result);
       built.set(c.name, result.files);
-      dirs.push(bench.write(`build-${c.name}`, result.files));
+      projects.push(await sandboxWith(host, `build-${c.name}`, result.files));
     }
     let editCount = 0;
     for (const c of EDITS) {
@@ -348,20 +379,32 @@ describe('offline assistant: generated apps type-check and build', () => {
         editCount += 1;
       }
       c.expect(files, before, results);
-      dirs.push(bench.write(`edit-${c.name}`, files));
+      projects.push(await sandboxWith(host, `edit-${c.name}`, files));
     }
     expect(editCount).toBeGreaterThanOrEqual(10);
-    const failures = await bench.checkAll(dirs, 2);
+    // Every project was really written: its files in the sandbox are the generated ones.
+    expect(await host.readFile('build-todo', 'src/todos.ts')).toBe(built.get('todo')?.get('src/todos.ts'));
+    // Two scans at a time (each is a type-check and a build side by side) on a 2-core machine.
+    const failures: string[] = [];
+    const queue = [...projects];
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+          const failure = await check(host, id);
+          if (failure) failures.push(failure);
+        }
+      }),
+    );
     expect(failures).toEqual([]);
-  }, 240_000);
+  }, 600_000);
 
   it('reports what does not compile: a type error, and an import Vite cannot resolve', async () => {
     const starter = starterFiles();
     const typeError = new Map(starter).set('src/App.tsx', "export function App() {\n  const count: number = 'one';\n  return <p>{count}</p>;\n}\n");
     const buildError = new Map(starter).set('src/App.tsx', "import './missing.css';\n\nexport function App() {\n  return <p>hello</p>;\n}\n");
-    const failures = await bench.checkAll([bench.write('broken-types', typeError), bench.write('broken-build', buildError)]);
-    expect(failures).toHaveLength(2);
-    expect(failures[0]).toMatch(/TS2322/);
-    expect(failures[1]).toMatch(/vite build failed/);
-  }, 60_000);
+    const types = await check(host, await sandboxWith(host, 'broken-types', typeError));
+    const build = await check(host, await sandboxWith(host, 'broken-build', buildError));
+    expect(types).toMatch(/src\/App\.tsx:2:\d+ .*Type 'string' is not assignable to type 'number'/);
+    expect(build).toMatch(/missing\.css/);
+  }, 120_000);
 });
