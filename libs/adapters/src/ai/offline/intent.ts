@@ -97,6 +97,7 @@ const KIND_SIGNALS: readonly [AppKind, RegExp, number][] = [
   ['landing', /\b(startup|saas|product launch|business|agency|company)\b/, 1],
   ['todo', /\b(to-?do|todos|task list|checklist|task tracker|task manager|tasks app)\b/, 3],
   ['todo', /\b(tasks|chores|errands|reminders)\b/, 1],
+  ['todo', /\b(habit tracker|habits?|daily routine|streaks?)\b/, 2],
   ['kanban', /\b(kanban|trello|task board|scrum board|project board|sprint board)\b/, 4],
   ['dashboard', /\b(dashboard|admin panel|admin page|analytics|kpis?|control panel)\b/, 3],
   ['dashboard', /\b(metrics|reports|charts?|sales overview)\b/, 1],

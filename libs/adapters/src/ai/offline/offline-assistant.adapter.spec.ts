@@ -5,6 +5,7 @@ import { drive, starterFiles } from '../testing/drive-assistant.js';
 import { parseEdits, splitClauses } from './edit-intent.js';
 import { guessKind, parseAppSpec } from './intent.js';
 import { OFFLINE_CAPABILITIES_ANSWER, OfflineAiAssistant } from './offline-assistant.adapter.js';
+import { readRequest } from './offline-request.js';
 import { editsBetween } from './operations.js';
 
 const assistant = new OfflineAiAssistant();
@@ -29,6 +30,7 @@ describe('reading requests', () => {
     ['A budget app to track my expenses', 'expenses'],
     ['An online shop for sneakers', 'store'],
     ['A website for a coffee shop', 'landing'],
+    ['A habit tracker called Streaks', 'todo'],
   ])('%s → %s', (prompt, kind) => {
     expect(guessKind(prompt).kind).toBe(kind);
   });
@@ -59,6 +61,34 @@ describe('reading requests', () => {
     expect(parseEdits('change the "Sign up" button to "Join now"').intents).toEqual([{ type: 'button', from: 'Sign up', to: 'Join now' }]);
     expect(parseEdits('make the background black').intents).toEqual([{ type: 'theme', background: '#111827' }]);
     expect(parseEdits('tell me a joke').unknown).toEqual(['tell me a joke']);
+  });
+});
+
+describe('reading a first request on a fresh project', () => {
+  it.each([
+    ['A habit tracker called Streaks with a dark theme', 'todo', 'Streaks'],
+    ['A game called Snake in green', 'landing', 'Snake'],
+    ['Something called Orbit with a dark theme', 'landing', 'Orbit'],
+  ])('%s builds an app (the changes it mentions are part of it)', (prompt, kind, name) => {
+    const request = readRequest(prompt, starter);
+    expect(request.mode).toBe('build');
+    if (request.mode !== 'build') return;
+    expect(request.spec).toMatchObject({ kind, name });
+  });
+
+  it('still reads plain change requests on the starter as edits, and app descriptions on a built app as edits when they start with a change', () => {
+    expect(readRequest('Make it dark', starter).mode).toBe('edit');
+    expect(readRequest('Change the heading to Hello there', starter).mode).toBe('edit');
+    expect(readRequest('Add a calculator page', starter).mode).toBe('edit');
+    const built = new Map(starter).set('src/site.ts', "export const site = { name: 'Streaks' };\n");
+    expect(readRequest('Use a dark theme for the app', built).mode).toBe('edit');
+  });
+
+  it('builds the dark habit tracker for real', async () => {
+    const result = await drive(assistant, 'A habit tracker called Streaks with a dark theme', starter);
+    expect(result.plan.kind).toBe('build');
+    expect(result.files.get('src/site.ts')).toContain("name: 'Streaks'");
+    expect(result.files.get('src/index.css')).toContain('color-scheme: dark;');
   });
 });
 
