@@ -107,6 +107,7 @@ export class AppModule {
         AiModule.forRoot({
           assistant: options.aiAssistant,
           repairRounds: config.aiRepairRounds,
+          rateLimitPerMinute: config.aiRateLimitPerMinute,
           sandbox,
           ...(options.turnRepository ? { turns: options.turnRepository } : {}),
         }),

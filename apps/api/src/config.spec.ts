@@ -30,7 +30,7 @@ describe('loadConfig — defaults', () => {
   });
 
   it('treats blank values as unset', () => {
-    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS'];
+    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS', 'AI_RATE_LIMIT_PER_MINUTE'];
     expect(loadConfig(Object.fromEntries(blank.map((k) => [k, '  '])))).toEqual(loadConfig({}));
   });
 });
@@ -362,6 +362,15 @@ describe('loadConfig — AI provider', () => {
     expect(problems({ OPENAI_BASE_URL: 'ftp://models.example.com', OPENAI_MODEL: 'm' })).toEqual(['OPENAI_BASE_URL must be a http:// or https:// URL, got one starting with ftp://']);
     expect(problems({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_MODEL: 'bad model' })[0]).toMatch(/^ANTHROPIC_MODEL must be a model id/);
     for (const message of problems({ ANTHROPIC_API_KEY: 'sk-ant secret', OPENAI_API_KEY: 'sk-openai-secret' })) expect(message).not.toContain('secret');
+  });
+
+  it('reads AI_RATE_LIMIT_PER_MINUTE between 1 and 10000 (default 30)', () => {
+    expect(loadConfig({}).aiRateLimitPerMinute).toBe(30);
+    expect(loadConfig({ AI_RATE_LIMIT_PER_MINUTE: '1' }).aiRateLimitPerMinute).toBe(1);
+    expect(loadConfig({ AI_RATE_LIMIT_PER_MINUTE: '10000' }).aiRateLimitPerMinute).toBe(10_000);
+    for (const value of ['0', '10001', '-1', '2.5', 'many']) {
+      expect(problems({ AI_RATE_LIMIT_PER_MINUTE: value })).toEqual([`AI_RATE_LIMIT_PER_MINUTE must be a whole number between 1 and 10000, got "${value}"`]);
+    }
   });
 
   it('reads AI_REPAIR_ROUNDS between 0 and 5', () => {

@@ -100,6 +100,8 @@ export interface AppConfig {
   readonly ai: AiProviderConfig;
   /** AI_REPAIR_ROUNDS: free repair rounds when a turn leaves more errors than it found (0-5, default 2). */
   readonly aiRepairRounds: number;
+  /** AI_RATE_LIMIT_PER_MINUTE: free AI helper requests per user and minute (burst the same; 1-10000, default 30). */
+  readonly aiRateLimitPerMinute: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -111,6 +113,8 @@ export const DEFAULT_WEB_ORIGINS: readonly string[] = ['http://localhost:5173', 
 export const DEFAULT_PREVIEW_IDLE_MINUTES = 10;
 export const DEFAULT_AI_REPAIR_ROUNDS = 2;
 export const MAX_AI_REPAIR_ROUNDS = 5;
+export const DEFAULT_AI_RATE_LIMIT_PER_MINUTE = 30;
+export const MAX_AI_RATE_LIMIT_PER_MINUTE = 10_000;
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const MAX_PREVIEW_IDLE_MINUTES = 24 * 60;
 const MIN_PORT = 1;
@@ -166,6 +170,7 @@ export function loadConfig(env: Env): AppConfig {
 
   const ai = read((report) => parseAiProvider(env, report));
   const aiRepairRounds = read((report) => parseRepairRounds(env['AI_REPAIR_ROUNDS'], report));
+  const aiRateLimitPerMinute = read((report) => parseAiRateLimit(env['AI_RATE_LIMIT_PER_MINUTE'], report));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -189,6 +194,7 @@ export function loadConfig(env: Env): AppConfig {
     previewTokenSecret,
     ai,
     aiRepairRounds,
+    aiRateLimitPerMinute,
   };
 }
 
@@ -253,6 +259,17 @@ function parseRepairRounds(raw: string | undefined, report: Report): number {
     return DEFAULT_AI_REPAIR_ROUNDS;
   }
   return rounds;
+}
+
+function parseAiRateLimit(raw: string | undefined, report: Report): number {
+  const text = blankToNull(raw);
+  if (text === null) return DEFAULT_AI_RATE_LIMIT_PER_MINUTE;
+  const limit = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(limit >= 1 && limit <= MAX_AI_RATE_LIMIT_PER_MINUTE)) {
+    report(`AI_RATE_LIMIT_PER_MINUTE must be a whole number between 1 and ${MAX_AI_RATE_LIMIT_PER_MINUTE}, got "${text}"`);
+    return DEFAULT_AI_RATE_LIMIT_PER_MINUTE;
+  }
+  return limit;
 }
 
 function parsePreviewTemplate(raw: string | undefined, port: number, report: Report): string {

@@ -80,6 +80,7 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   // AI (docs/ai-api.md): the provider failed or was cancelled; turns
   'AI.PROVIDER_FAILED': { status: HttpStatus.BAD_GATEWAY },
   'AI.ABORTED': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  'AI.RATE_LIMITED': { status: HttpStatus.TOO_MANY_REQUESTS },
   'TURNS.NOT_FOUND': { status: HttpStatus.NOT_FOUND },
   'TURNS.NOT_AWAITING_APPROVAL': { status: HttpStatus.CONFLICT },
   'TURNS.IDEMPOTENCY_CONFLICT': { status: HttpStatus.CONFLICT },

@@ -76,6 +76,7 @@ export * from './sandbox/tree-ignore.js';
 export * from './sandbox/sandbox-path.js';
 export * from './ai/ai-assistant.port.js';
 export * from './ai/file-operation.js';
+export * from './ai/throttle-ai-request.use-case.js';
 export * from './mail/mailer.port.js';
 export * from './vector/vector-index.port.js';
 export * from './vector/vector-query.js';

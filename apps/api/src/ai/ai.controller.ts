@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   type AccessClaims,
@@ -28,6 +28,7 @@ import {
   SummarizeDto,
   SummaryResponse,
 } from './dto/ai.dto.js';
+import { AiRateLimitGuard } from './ai-rate-limit.guard.js';
 import { abortOnClose, SseResponse } from './sse-response.js';
 import { errorData, planData } from './turn-wire.js';
 
@@ -95,6 +96,8 @@ export class AiController {
   }
 
   @Post('enhance-prompt')
+  @UseGuards(AiRateLimitGuard)
+  @ApiResponse({ status: 429, type: ErrorResponse, description: 'AI.RATE_LIMITED (Retry-After)' })
   @HttpCode(200)
   @ApiOperation({ summary: 'Rewrite a prompt into a clearer, more complete one (free)' })
   @ApiOkResponse({ type: EnhancedPromptResponse })
@@ -105,6 +108,8 @@ export class AiController {
   }
 
   @Post('summarize')
+  @UseGuards(AiRateLimitGuard)
+  @ApiResponse({ status: 429, type: ErrorResponse, description: 'AI.RATE_LIMITED (Retry-After)' })
   @HttpCode(200)
   @ApiOperation({ summary: 'A shorter text carrying the conversation’s substance (free)' })
   @ApiOkResponse({ type: SummaryResponse })
@@ -117,6 +122,8 @@ export class AiController {
   }
 
   @Post('stream-modules')
+  @UseGuards(AiRateLimitGuard)
+  @ApiResponse({ status: 429, type: ErrorResponse, description: 'AI.RATE_LIMITED (Retry-After)' })
   @ApiOperation({ summary: 'Plan a prompt for a project: module events, then done with the plan (free, nothing applied)' })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'SSE: module…, done {kind, modules, tasks, cost} | error {code, detail}' })
@@ -126,6 +133,8 @@ export class AiController {
   }
 
   @Post('stream-tasks')
+  @UseGuards(AiRateLimitGuard)
+  @ApiResponse({ status: 429, type: ErrorResponse, description: 'AI.RATE_LIMITED (Retry-After)' })
   @ApiOperation({ summary: 'Plan a prompt for a project: module and task events, then done with the plan (free, nothing applied)' })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'SSE: module…, task…, done {kind, modules, tasks, cost} | error {code, detail}' })
@@ -135,6 +144,8 @@ export class AiController {
   }
 
   @Post('query')
+  @UseGuards(AiRateLimitGuard)
+  @ApiResponse({ status: 429, type: ErrorResponse, description: 'AI.RATE_LIMITED (Retry-After)' })
   @HttpCode(200)
   @ApiOperation({ summary: 'Ask the model: { content, model }, or with stream: true SSE chunk / complete / error' })
   @ApiOkResponse({ type: QueryResponse, description: 'With stream: true a text/event-stream: chunk {text}…, complete {content} | error {code, detail}' })

@@ -256,4 +256,25 @@ describe('AI helper routes (HTTP)', () => {
       expect(bad.json).toMatchObject({ code: 'VALIDATION_FAILED', detail: 'project_id: must be a project id' });
     });
   });
+
+  it('limits each user to AI_RATE_LIMIT_PER_MINUTE helper requests: then 429 AI.RATE_LIMITED with Retry-After; turns and the model are not counted', async () => {
+    const limited = await startTestApp({ env: { AI_RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const busy = newUser();
+      expect((await limited.http().post('/api/ai/enhance-prompt').set(busy.auth).send({ prompt: 'a' })).status).toBe(200);
+      expect((await limited.http().post('/api/ai/summarize').set(busy.auth).send({ messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
+      expect((await limited.http().post('/api/ai/query').set(busy.auth).send({ messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
+      const refused = await limited.http().post('/api/ai/enhance-prompt').set(busy.auth).send({ prompt: 'a' });
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('20');
+      expect(refused.body).toEqual({ code: 'AI.RATE_LIMITED', detail: 'Too many AI requests. Please wait 20 s and try again.', retry_after_seconds: 20 });
+      const stream = await postStream(url(limited, '/api/ai/stream-tasks'), busy.auth, { prompt: 'x', project_id: '00000000-0000-4000-8000-000000000000' });
+      expect(stream.status).toBe(429);
+      // The model route is free of the limit; another user has a bucket of their own.
+      await limited.http().get('/api/ai/model').set(busy.auth).expect(200);
+      expect((await limited.http().post('/api/ai/enhance-prompt').set(newUser().auth).send({ prompt: 'a' })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import {
   AcceptTurnPlan,
   type AiAssistant,
+  aiRequestRule,
   CancelTurnPlan,
   CheckPublishAllowed,
   type Clock,
@@ -16,9 +17,11 @@ import {
   RefundPromptCredit,
   RunTurn,
   type SandboxHost,
+  ThrottleAiRequest,
   type TurnDependencies,
   type TurnRepository,
 } from '@kiln/domain';
+import { InMemoryRateLimiter } from '@kiln/domain/testing';
 import type { ModuleImport } from '../app.module.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
@@ -35,6 +38,7 @@ import {
   TURN_LOCK,
   TURN_REPOSITORY,
 } from '../tokens.js';
+import { AiRateLimitGuard } from './ai-rate-limit.guard.js';
 import { AiController } from './ai.controller.js';
 import { TurnsController } from './turns.controller.js';
 import { vectorContextSelector } from './vector-context.js';
@@ -44,6 +48,8 @@ export interface AiModuleOptions {
   readonly assistant: AiAssistant;
   /** Free repair rounds per turn (AI_REPAIR_ROUNDS). */
   readonly repairRounds: number;
+  /** Free AI helper requests per user and minute (AI_RATE_LIMIT_PER_MINUTE). */
+  readonly rateLimitPerMinute: number;
   /** The sandbox module instance of the app (it exports SandboxFeed, where file changes are published). */
   readonly sandbox: ModuleImport;
   /** Where turns are kept (default: TURN_REPOSITORY of the persistence module). */
@@ -63,6 +69,13 @@ export class AiModule {
         // Turns come from the persistence module (PostgreSQL or memory) unless a test passes its own.
         ...(options.turns ? [{ provide: TURN_REPOSITORY, useValue: options.turns }] : []),
         { provide: TURN_LOCK, useValue: new InProcessTurnLock() },
+        {
+          provide: ThrottleAiRequest,
+          // Buckets per process, like the auth rate limits (single-process deployment, docs/decisions.md).
+          useFactory: (clock: Clock) => new ThrottleAiRequest(new InMemoryRateLimiter(clock), aiRequestRule(options.rateLimitPerMinute)),
+          inject: [CLOCK],
+        },
+        AiRateLimitGuard,
         {
           provide: OwnedProjects,
           useFactory: (projects: ProjectRepository, check: CheckPublishAllowed, clock: Clock) => new OwnedProjects(projects, check, clock),
