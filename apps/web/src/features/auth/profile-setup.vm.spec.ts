@@ -37,6 +37,17 @@ describe('ProfileSetupVm', () => {
     expect(navigator.visits).toEqual([{ to: '/settings', replace: true }]);
   });
 
+  it('a Continue pressed before the profile has loaded waits for it and saves the loaded name (the click is not lost)', async () => {
+    const { vm, profiles, navigator } = setup();
+    profiles.profile = profileDto({ name: 'Ada Lovelace' });
+    const loading = vm.load();
+    const saving = vm.save(); // pressed at once, while the name field is still empty
+    await Promise.all([loading, saving]);
+    expect(vm.nameError).toBeNull();
+    expect(profiles.updates).toEqual([{ name: 'Ada Lovelace', organization: null, role: 'other' }]);
+    expect(navigator.visits).toHaveLength(1);
+  });
+
   it('needs a name', async () => {
     const { vm, profiles } = setup();
     await vm.save();

@@ -26,15 +26,17 @@ export class ProfileSetupVm {
   saving = false;
   submitted = false;
   error: string | null = null;
+  /** The pre-fill in flight: a Continue pressed before it lands waits for it instead of being lost. */
+  private pendingLoad: Promise<void> | null = null;
 
   constructor(
     @inject(TYPES.ProfileApi) private readonly profiles: ProfileApi,
     @inject(TYPES.Navigator) private readonly navigator: Navigator,
     @inject(PostSignInFlow) private readonly flow: PostSignInFlow,
   ) {
-    makeAutoObservable<ProfileSetupVm, 'profiles' | 'navigator' | 'flow'>(
+    makeAutoObservable<ProfileSetupVm, 'profiles' | 'navigator' | 'flow' | 'pendingLoad'>(
       this,
-      { profiles: false, navigator: false, flow: false },
+      { profiles: false, navigator: false, flow: false, pendingLoad: false },
       { autoBind: true },
     );
   }
@@ -50,7 +52,12 @@ export class ProfileSetupVm {
   }
 
   /** Pre-fills from the profile (the name comes from sign-up). */
-  async load(): Promise<void> {
+  load(): Promise<void> {
+    this.pendingLoad = this.loadProfile();
+    return this.pendingLoad;
+  }
+
+  private async loadProfile(): Promise<void> {
     this.loading = true;
     try {
       const profile = await this.profiles.get();
@@ -81,6 +88,8 @@ export class ProfileSetupVm {
   }
 
   async save(): Promise<void> {
+    // Pressed while the profile is still loading: its name arrives first, then this is judged.
+    if (this.pendingLoad !== null) await this.pendingLoad;
     this.submitted = true;
     this.error = null;
     if (this.saving || this.nameError !== null || this.organizationError !== null) return;
