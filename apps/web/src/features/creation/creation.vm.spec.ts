@@ -78,6 +78,9 @@ describe('CreationVm', () => {
   it('names projects from the first words of the idea', () => {
     expect(projectNameFrom('  A   todo app.  ')).toBe('A todo app');
     expect(projectNameFrom('')).toBe('Untitled project');
+    expect(projectNameFrom('A habit tracker called Streaks with a dark theme')).toBe('Streaks');
+    expect(projectNameFrom('A landing page for a coffee shop named “Bean There”, in green')).toBe('Bean There');
+    expect(projectNameFrom('A notes app titled Jot')).toBe('Jot');
   });
 });
 

@@ -7,8 +7,13 @@ import { SandboxSetup, type SetupStage } from '../builder/sandbox-setup';
 
 export const NEW_PROJECT_ID = 'new';
 
-/** A project name from the idea: its first words, at most 60 characters. */
+/** "…called Streaks", "named “Bean There”", "titled Jot": the name the idea gives the app. */
+const NAMED = /\b(?:called|named|titled)\s+["“'‘]?([^"”’\n.,!?;:]+?)["”'’]?(?=$|[.,!?;:\n]|\s+(?:for|with|that|which|and|where|using|in|to|about|featuring|including|plus|on|so|but)\b)/i;
+
+/** A project name from the idea: the app's name when the idea gives one, else its first words (at most 60 characters). */
 export function projectNameFrom(prompt: string): string {
+  const named = NAMED.exec(prompt)?.[1]?.trim().replace(/\s+/g, ' ');
+  if (named !== undefined && named.length > 0 && named.length <= 60) return named;
   const words = prompt.trim().replace(/\s+/g, ' ').split(' ').slice(0, 8).join(' ');
   const name = words.length > 60 ? `${words.slice(0, 59).trimEnd()}…` : words;
   return name.replace(/[.,;:!?…-]+$/, '') || 'Untitled project';
