@@ -108,6 +108,7 @@ export class AppModule {
           assistant: options.aiAssistant,
           repairRounds: config.aiRepairRounds,
           rateLimitPerMinute: config.aiRateLimitPerMinute,
+          contextLimitChars: config.aiContextChars,
           sandbox,
           ...(options.turnRepository ? { turns: options.turnRepository } : {}),
         }),

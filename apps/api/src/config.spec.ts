@@ -30,7 +30,7 @@ describe('loadConfig — defaults', () => {
   });
 
   it('treats blank values as unset', () => {
-    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS', 'AI_RATE_LIMIT_PER_MINUTE'];
+    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS', 'AI_RATE_LIMIT_PER_MINUTE', 'AI_CONTEXT_CHARS'];
     expect(loadConfig(Object.fromEntries(blank.map((k) => [k, '  '])))).toEqual(loadConfig({}));
   });
 });
@@ -362,6 +362,17 @@ describe('loadConfig — AI provider', () => {
     expect(problems({ OPENAI_BASE_URL: 'ftp://models.example.com', OPENAI_MODEL: 'm' })).toEqual(['OPENAI_BASE_URL must be a http:// or https:// URL, got one starting with ftp://']);
     expect(problems({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_MODEL: 'bad model' })[0]).toMatch(/^ANTHROPIC_MODEL must be a model id/);
     for (const message of problems({ ANTHROPIC_API_KEY: 'sk-ant secret', OPENAI_API_KEY: 'sk-openai-secret' })) expect(message).not.toContain('secret');
+  });
+
+  it('reads AI_CONTEXT_CHARS (4000-2000000); the default is 200 000, or 24 000 for a local OpenAI-compatible server', () => {
+    expect(loadConfig({}).aiContextChars).toBe(200_000);
+    expect(loadConfig({ ANTHROPIC_API_KEY: 'sk-ant-test' }).aiContextChars).toBe(200_000);
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o' }).aiContextChars).toBe(200_000);
+    expect(loadConfig({ OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'llama3.2' }).aiContextChars).toBe(24_000);
+    expect(loadConfig({ OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'llama3.2', AI_CONTEXT_CHARS: '400000' }).aiContextChars).toBe(400_000);
+    for (const value of ['3999', '2000001', '1e5', 'lots']) {
+      expect(problems({ AI_CONTEXT_CHARS: value })).toEqual([`AI_CONTEXT_CHARS must be a whole number between 4000 and 2000000, got "${value}"`]);
+    }
   });
 
   it('reads AI_RATE_LIMIT_PER_MINUTE between 1 and 10000 (default 30)', () => {

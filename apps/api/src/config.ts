@@ -102,6 +102,13 @@ export interface AppConfig {
   readonly aiRepairRounds: number;
   /** AI_RATE_LIMIT_PER_MINUTE: free AI helper requests per user and minute (burst the same; 1-10000, default 30). */
   readonly aiRateLimitPerMinute: number;
+  /**
+   * AI_CONTEXT_CHARS: the most characters sent with each AI request besides the instructions (the
+   * message, file listing, history and files together). Default 200 000 for Anthropic, OpenAI and
+   * OpenRouter; 24 000 for other OpenAI-compatible endpoints (local servers such as Ollama or LM
+   * Studio often run small context windows); 4 000–2 000 000.
+   */
+  readonly aiContextChars: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -115,6 +122,11 @@ export const DEFAULT_AI_REPAIR_ROUNDS = 2;
 export const MAX_AI_REPAIR_ROUNDS = 5;
 export const DEFAULT_AI_RATE_LIMIT_PER_MINUTE = 30;
 export const MAX_AI_RATE_LIMIT_PER_MINUTE = 10_000;
+export const DEFAULT_AI_CONTEXT_CHARS = 200_000;
+/** Local OpenAI-compatible servers (Ollama, LM Studio, vLLM …) often run 4k–8k-token windows. */
+export const DEFAULT_LOCAL_AI_CONTEXT_CHARS = 24_000;
+const MIN_AI_CONTEXT_CHARS = 4_000;
+const MAX_AI_CONTEXT_CHARS = 2_000_000;
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const MAX_PREVIEW_IDLE_MINUTES = 24 * 60;
 const MIN_PORT = 1;
@@ -171,6 +183,7 @@ export function loadConfig(env: Env): AppConfig {
   const ai = read((report) => parseAiProvider(env, report));
   const aiRepairRounds = read((report) => parseRepairRounds(env['AI_REPAIR_ROUNDS'], report));
   const aiRateLimitPerMinute = read((report) => parseAiRateLimit(env['AI_RATE_LIMIT_PER_MINUTE'], report));
+  const aiContextChars = read((report) => parseAiContextChars(env['AI_CONTEXT_CHARS'], ai, report));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -195,6 +208,7 @@ export function loadConfig(env: Env): AppConfig {
     ai,
     aiRepairRounds,
     aiRateLimitPerMinute,
+    aiContextChars,
   };
 }
 
@@ -259,6 +273,19 @@ function parseRepairRounds(raw: string | undefined, report: Report): number {
     return DEFAULT_AI_REPAIR_ROUNDS;
   }
   return rounds;
+}
+
+function parseAiContextChars(raw: string | undefined, ai: AiProviderConfig, report: Report): number {
+  const text = blankToNull(raw);
+  const hosted = ai.provider !== 'openai-compatible' || ai.name === 'openai' || ai.name === 'openrouter';
+  const fallback = hosted ? DEFAULT_AI_CONTEXT_CHARS : DEFAULT_LOCAL_AI_CONTEXT_CHARS;
+  if (text === null) return fallback;
+  const chars = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
+  if (!(chars >= MIN_AI_CONTEXT_CHARS && chars <= MAX_AI_CONTEXT_CHARS)) {
+    report(`AI_CONTEXT_CHARS must be a whole number between ${MIN_AI_CONTEXT_CHARS} and ${MAX_AI_CONTEXT_CHARS}, got "${text}"`);
+    return fallback;
+  }
+  return chars;
 }
 
 function parseAiRateLimit(raw: string | undefined, report: Report): number {

@@ -54,5 +54,7 @@ export const AI_ASSISTANT = Symbol('AiAssistant');
 export const TURN_REPOSITORY = Symbol('TurnRepository');
 /** ProjectTurnLock: one turn at a time per project (in this process). */
 export const TURN_LOCK = Symbol('ProjectTurnLock');
+/** The most characters sent with each AI request (AI_CONTEXT_CHARS), a number. */
+export const AI_CONTEXT_LIMIT = Symbol('AiContextLimit');
 /** The TurnDependencies object the turn use cases share. */
 export const TURN_DEPENDENCIES = Symbol('TurnDependencies');

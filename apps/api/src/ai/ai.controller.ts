@@ -7,15 +7,17 @@ import {
   type AiMessage,
   type AiPlan,
   aiFailure,
-  DEFAULT_CONTEXT_LIMIT_CHARS,
+  CONTEXT_RESERVE_CHARS,
+  fitTree,
   OwnedProjects,
   type ProjectFile,
+  TREE_SHARE,
 } from '@kiln/domain';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { ApiErrorException, type ErrorBody, httpErrorFor, INTERNAL_ERROR, unwrap, validationFailed } from '../error-mapping.js';
-import { AI_ASSISTANT } from '../tokens.js';
+import { AI_ASSISTANT, AI_CONTEXT_LIMIT } from '../tokens.js';
 import { ProjectIndexer } from '../vector/project-indexer.js';
 import {
   type ChatMessageDto,
@@ -86,6 +88,7 @@ export class AiController {
     @Inject(AI_ASSISTANT) private readonly assistant: AiAssistant,
     @Inject(OwnedProjects) private readonly owned: OwnedProjects,
     @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
+    @Inject(AI_CONTEXT_LIMIT) private readonly contextLimitChars: number,
   ) {}
 
   @Get('model')
@@ -214,8 +217,11 @@ export class AiController {
     let tree: string[] = [];
     let files: ProjectFile[] = [];
     try {
-      const context = await this.indexer.contextFor({ projectId: body.project_id, prompt: body.prompt, budgetChars: DEFAULT_CONTEXT_LIMIT_CHARS });
-      tree = [...context.tree];
+      // The whole request within AI_CONTEXT_CHARS: the listing within its share, files in what is left.
+      const treeChars = Math.floor(this.contextLimitChars * TREE_SHARE);
+      const budgetChars = Math.max(0, this.contextLimitChars - CONTEXT_RESERVE_CHARS - body.prompt.length - treeChars);
+      const context = await this.indexer.contextFor({ projectId: body.project_id, prompt: body.prompt, budgetChars });
+      tree = fitTree(context.tree, treeChars);
       files = [...context.files];
     } catch (error) {
       this.logger.debug(`Planning ${body.project_id} without its files: ${error instanceof Error ? error.message : String(error)}`);

@@ -29,6 +29,7 @@ import { ProjectIndexer } from '../vector/project-indexer.js';
 import { VectorModule } from '../vector/vector.module.js';
 import {
   AI_ASSISTANT,
+  AI_CONTEXT_LIMIT,
   CLOCK,
   CREDIT_LEDGER,
   ID_GENERATOR,
@@ -50,6 +51,8 @@ export interface AiModuleOptions {
   readonly repairRounds: number;
   /** Free AI helper requests per user and minute (AI_RATE_LIMIT_PER_MINUTE). */
   readonly rateLimitPerMinute: number;
+  /** The most characters sent with each AI request (AI_CONTEXT_CHARS). */
+  readonly contextLimitChars: number;
   /** The sandbox module instance of the app (it exports SandboxFeed, where file changes are published). */
   readonly sandbox: ModuleImport;
   /** Where turns are kept (default: TURN_REPOSITORY of the persistence module). */
@@ -66,6 +69,7 @@ export class AiModule {
       controllers: [TurnsController, AiController],
       providers: [
         { provide: AI_ASSISTANT, useValue: options.assistant },
+        { provide: AI_CONTEXT_LIMIT, useValue: options.contextLimitChars },
         // Turns come from the persistence module (PostgreSQL or memory) unless a test passes its own.
         ...(options.turns ? [{ provide: TURN_REPOSITORY, useValue: options.turns }] : []),
         { provide: TURN_LOCK, useValue: new InProcessTurnLock() },
@@ -106,7 +110,7 @@ export class AiModule {
             lock,
             clock,
             ids,
-            settings: { repairRounds: options.repairRounds, selectContext: vectorContextSelector(indexer) },
+            settings: { repairRounds: options.repairRounds, contextLimitChars: options.contextLimitChars, selectContext: vectorContextSelector(indexer) },
           }),
           inject: [
             TURN_REPOSITORY,

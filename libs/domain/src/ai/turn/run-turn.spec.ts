@@ -542,3 +542,36 @@ describe('RunTurn', () => {
     ]);
   });
 });
+
+describe('RunTurn context budget', () => {
+  it('keeps every request of a large project with a long history within contextLimitChars (listing, history and files together)', async () => {
+    const limit = 20_000;
+    const t = await createTurnTestKit({ settings: { contextLimitChars: limit } });
+    // 3000 files (a listing of ~110 000 characters) and 4 earlier turns with long messages (a free account has 5 credits).
+    for (let i = 0; i < 3000; i += 1) await t.host.writeFile(t.projectId, `src/features/feature-${String(i).padStart(4, '0')}/component-file.tsx`, `export const x${i} = ${i};\n`.repeat(20));
+    for (let i = 0; i < 4; i += 1) {
+      t.scriptErrors([]);
+      t.assistant.answers.push({ text: `Answer ${i} `.repeat(600), operations: [{ type: 'write_file', path: `src/note-${i}.ts`, content: `export const n = ${i};\n` }] });
+      const run = await t.runTurn.execute(t.input(`Earlier request ${i} `.repeat(400)));
+      if (!run.ok) throw new Error(run.error.code);
+      await collect(run.value);
+    }
+    t.scriptErrors([]);
+    t.assistant.answers.push({ text: 'Done.', operations: [{ type: 'edit_file', path: APP, search: 'Welcome to your Kiln app', replace: 'Big' }] });
+    const run = await t.runTurn.execute(t.input('Rename the app to Big'));
+    if (!run.ok) throw new Error(run.error.code);
+    expect(last(await collect(run.value))).toMatchObject({ type: 'done', status: 'kept' });
+
+    const sent = (input: { prompt: string; tree: readonly string[]; files: readonly { content: string }[]; history: readonly { content: string }[] }) =>
+      input.prompt.length + input.tree.reduce((n, p) => n + p.length + 1, 0) + input.files.reduce((n, f) => n + f.content.length, 0) + input.history.reduce((n, m) => n + m.content.length, 0);
+    const lastTask = t.assistant.taskInputs.at(-1);
+    expect(lastTask).toBeDefined();
+    if (!lastTask) return;
+    expect(sent(lastTask)).toBeLessThanOrEqual(limit);
+    for (const input of [...t.assistant.taskInputs, ...t.assistant.planInputs]) expect(sent(input)).toBeLessThanOrEqual(limit);
+    // It still sees what matters: the entry points, the most recent history, and how much it does not see.
+    expect(lastTask.files.map((f) => f.path)).toContain(APP);
+    expect(lastTask.tree.at(-1)).toMatch(/^… and \d+ more files not listed$/);
+    expect(lastTask.history.at(-1)?.content).toContain('Answer 3');
+  }, 60_000);
+});

@@ -1,8 +1,72 @@
 import type { FileTreeEntry } from '../../sandbox/sandbox-host.port.js';
-import type { ProjectFile } from '../ai-assistant.port.js';
+import type { AiMessage, ProjectFile } from '../ai-assistant.port.js';
 
-/** The most text (characters) of project files a turn sends the assistant as context. */
+/**
+ * The most characters a turn sends the assistant with each request, besides the standing
+ * instructions: the request, the file listing, the chat history and the files' text together
+ * (about 50 000 tokens). AI_CONTEXT_CHARS sets it for models with a smaller window.
+ */
 export const DEFAULT_CONTEXT_LIMIT_CHARS = 200_000;
+/** The file listing may take at most this share of the budget, the chat history this one. */
+export const TREE_SHARE = 0.1;
+export const HISTORY_SHARE = 0.15;
+/** One earlier message is cut to this many characters in the history. */
+export const HISTORY_MESSAGE_CHARS = 4000;
+/** Kept free for what a request adds besides files (the plan, the task, errors to fix). */
+export const CONTEXT_RESERVE_CHARS = 4000;
+
+/** Characters of a listing as the assistant reads it (one path a line). */
+export const listingChars = (tree: readonly string[]): number => tree.reduce((sum, p) => sum + p.length + 1, 0);
+
+/**
+ * The file listing within `budgetChars`: whole when it fits, else the paths under src/ and the
+ * root files first (what edits touch), in order, then a last line saying how many were left out.
+ */
+export function fitTree(tree: readonly string[], budgetChars: number): string[] {
+  if (listingChars(tree) <= budgetChars) return [...tree];
+  const rank = (p: string) => (p.startsWith('src/') ? 0 : p.includes('/') ? 2 : 1);
+  const ordered = [...tree].sort((a, b) => rank(a) - rank(b));
+  const kept: string[] = [];
+  let used = 40; // room for the closing line
+  for (const path of ordered) {
+    if (used + path.length + 1 > budgetChars) break;
+    kept.push(path);
+    used += path.length + 1;
+  }
+  const left = tree.length - kept.length;
+  const keptSet = new Set(kept);
+  return [...tree.filter((p) => keptSet.has(p)), `… and ${left} more file${left === 1 ? '' : 's'} not listed`];
+}
+
+/** Total characters of chat messages. */
+export const historyChars = (history: readonly AiMessage[]): number => history.reduce((sum, m) => sum + m.content.length, 0);
+
+/**
+ * The most recent chat history within `budgetChars`: each message cut to
+ * HISTORY_MESSAGE_CHARS (or half the budget, if less), then whole messages taken from the newest back while they fit (a
+ * reply is never kept without the message it answers).
+ */
+export function fitHistory(history: readonly AiMessage[], budgetChars: number): AiMessage[] {
+  // At most half the budget a message, so the last exchange (a request and its reply) fits.
+  const cap = Math.max(1, Math.min(HISTORY_MESSAGE_CHARS, Math.floor(budgetChars / 2)));
+  const cut = history.map((m) => (m.content.length <= cap ? m : { ...m, content: `${m.content.slice(0, cap - 1)}…` }));
+  let start = cut.length;
+  let used = 0;
+  while (start > 0) {
+    const next = cut[start - 1] as AiMessage;
+    if (used + next.content.length > budgetChars) break;
+    used += next.content.length;
+    start -= 1;
+  }
+  // Begin with a person's message, not a reply whose question was left out.
+  while (start < cut.length && cut[start]?.role !== 'user') start += 1;
+  return cut.slice(start);
+}
+
+/** What is left of the budget for file contents once the request, listing and history are in. */
+export function filesBudget(limitChars: number, sent: { readonly prompt: string; readonly tree: readonly string[]; readonly history: readonly AiMessage[] }): number {
+  return Math.max(0, limitChars - CONTEXT_RESERVE_CHARS - sent.prompt.length - listingChars(sent.tree) - historyChars(sent.history));
+}
 
 /** Files read as text for the assistant (by extension). */
 export const TEXT_FILE_EXTENSIONS: readonly string[] = Object.freeze([

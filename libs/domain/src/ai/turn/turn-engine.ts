@@ -17,7 +17,7 @@ import type { FileOperation } from '../file-operation.js';
 import { EventChannel } from './event-channel.js';
 import type { ProjectTurnLock } from './project-turn-lock.js';
 import { type Turn, planCost, turnTaskDebitKey } from './turn.entity.js';
-import { type ContextSelector, DEFAULT_CONTEXT_LIMIT_CHARS, selectContext } from './turn-context.js';
+import { type ContextSelector, DEFAULT_CONTEXT_LIMIT_CHARS, filesBudget, fitHistory, fitTree, HISTORY_SHARE, selectContext, TREE_SHARE } from './turn-context.js';
 import type { TurnEvent } from './turn-event.js';
 import type { TurnRepository } from './turn-repository.port.js';
 import { TurnWorkspace } from './turn-workspace.js';
@@ -30,7 +30,7 @@ export interface ProjectOwnership {
 export interface TurnSettings {
   /** Free repair rounds when a turn leaves more errors than it found (default 2). */
   readonly repairRounds: number;
-  /** Most characters of project files sent as context (default 200 000). */
+  /** Most characters sent with each request: the message, listing, history and files (default 200 000). */
   readonly contextLimitChars: number;
   /** Chooses the context files (default selectContext; the seam for a VectorIndex). */
   readonly selectContext: ContextSelector;
@@ -266,7 +266,7 @@ class TurnExecution {
           prompt: this.turn.message,
           ...(input.task ? { task: input.task } : {}),
           ...(input.plan ? { plan: input.plan } : {}),
-          tree: workspace.tree(),
+          tree: this.listing(),
           files,
           history: this.history,
           ...(input.previousErrors ? { previousErrors: input.previousErrors } : {}),
@@ -308,7 +308,7 @@ class TurnExecution {
 
   private async plan(files: readonly ProjectFile[]): Promise<Result<AiPlan, AiFailure>> {
     try {
-      for await (const event of this.deps.assistant.plan({ prompt: this.turn.message, tree: this.open().tree(), files, history: this.history })) {
+      for await (const event of this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history })) {
         if (event.type === 'done') return ok(event.plan);
         if (event.type === 'error') return err(event.error);
       }
@@ -342,18 +342,25 @@ class TurnExecution {
       tree: workspace.tree(),
       read: (path) => workspace.read(path),
       required: required === undefined ? [] : [required],
-      limitChars: this.settings.contextLimitChars,
+      // Whatever the listing and the history leave: the whole request stays within the limit.
+      limitChars: filesBudget(this.settings.contextLimitChars, { prompt: this.turn.message, tree: this.listing(), history: this.history }),
     });
+  }
+
+  /** The file listing the assistant sees, within its share of the context budget. */
+  private listing(): string[] {
+    return fitTree(this.open().tree(), Math.floor(this.settings.contextLimitChars * TREE_SHARE));
   }
 
   private async readHistory(): Promise<AiMessage[]> {
     const earlier = (await this.deps.turns.listByProject(this.turn.projectId)).filter(
       (t) => t.id !== this.turn.id && (t.status === 'kept' || t.status === 'reverted' || t.status === 'failed'),
     );
-    return earlier.slice(-this.settings.historyTurns).flatMap((t): AiMessage[] => {
+    const history = earlier.slice(-this.settings.historyTurns).flatMap((t): AiMessage[] => {
       const reply = [t.reply.trim(), t.outcome ?? ''].filter((s) => s !== '').join('\n\n');
       return reply === '' ? [{ role: 'user', content: t.message }] : [{ role: 'user', content: t.message }, { role: 'assistant', content: reply }];
     });
+    return fitHistory(history, Math.floor(this.settings.contextLimitChars * HISTORY_SHARE));
   }
 
   // ── Endings ──────────────────────────────────────────────────────────────────────────────
