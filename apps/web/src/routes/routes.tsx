@@ -26,7 +26,6 @@ import { SettingsView } from '../features/settings/settings.view';
 import { AuthLayout, BuilderLayout, DefaultLayout, EmptyLayout, GradientLayout, GuestLayout, PreviewLayout } from '../layouts';
 import { AppShell } from './app-shell';
 import { RouteGuard, type RouteHandle } from './route-guard.view';
-import { BuilderView } from '../features/builder/builder.view';
 import { CreationView } from '../features/creation/creation.view';
 import { ThankYouView } from '../features/billing/thank-you.view';
 
@@ -88,7 +87,9 @@ export const routes: RouteObject[] = [
           },
           {
             element: <BuilderLayout />,
-            children: [{ path: 'builder/:projectId', element: <BuilderView /> }],
+            // The builder (preview, chat, file tree, panels) is its own chunk: the landing and auth
+            // pages do not download it.
+            children: [{ path: 'builder/:projectId', lazy: async () => ({ Component: (await import('../features/builder/builder.view')).BuilderView }) }],
           },
           {
             element: <PreviewLayout />,
