@@ -146,6 +146,8 @@ export * from './ai/turn/turn.errors.js';
 export * from './ai/turn/turn-event.js';
 export * from './ai/turn/turn-repository.port.js';
 export * from './ai/turn/in-memory-turn-repository.js';
+export * from './ai/turn/turn-undo-journal.port.js';
+export * from './ai/turn/in-memory-turn-undo-journal.js';
 export * from './ai/turn/project-turn-lock.js';
 export * from './ai/turn/event-channel.js';
 export * from './ai/turn/turn-context.js';
