@@ -157,3 +157,4 @@ export * from './ai/turn/run-turn.use-case.js';
 export * from './ai/turn/accept-turn-plan.use-case.js';
 export * from './ai/turn/cancel-turn-plan.use-case.js';
 export * from './ai/turn/list-turns.use-case.js';
+export * from './ai/turn/recover-interrupted-turns.use-case.js';

@@ -16,6 +16,7 @@ import { RunTurn, type RunTurnInput } from '../run-turn.use-case.js';
 import { AcceptTurnPlan } from '../accept-turn-plan.use-case.js';
 import { CancelTurnPlan } from '../cancel-turn-plan.use-case.js';
 import { ListTurns } from '../list-turns.use-case.js';
+import { RecoverInterruptedTurns } from '../recover-interrupted-turns.use-case.js';
 import { ScriptedAiAssistant } from './scripted-ai-assistant.js';
 import type { AiAssistant } from '../../ai-assistant.port.js';
 import type { SandboxHost } from '../../../sandbox/sandbox-host.port.js';
@@ -33,6 +34,7 @@ export interface TurnTestKit {
   readonly acceptTurnPlan: AcceptTurnPlan;
   readonly cancelTurnPlan: CancelTurnPlan;
   readonly listTurns: ListTurns;
+  readonly recoverInterruptedTurns: RecoverInterruptedTurns;
   readonly userId: string;
   readonly projectId: string;
   /** Another project of the same user, with its sandbox. */
@@ -95,6 +97,7 @@ export async function createTurnTestKit(
     acceptTurnPlan: new AcceptTurnPlan(deps),
     cancelTurnPlan: new CancelTurnPlan(deps),
     listTurns: new ListTurns(deps),
+    recoverInterruptedTurns: new RecoverInterruptedTurns(deps),
     userId,
     projectId,
     addProject,
