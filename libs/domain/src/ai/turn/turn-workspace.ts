@@ -258,7 +258,10 @@ export class TurnWorkspace {
    * deleted) and removes the folders the turn created, so the project is exactly as before.
    */
   async revert(): Promise<void> {
-    this.files = await undoTurnChanges(this.host, this.projectId, { files: this.before, folders: this.initialFolders, everyFile: this.everySnapshotTaken });
+    // `before` also holds every file a command created (as null, read after the command), so files
+    // the person created meanwhile are left alone; only a journal read after a crash, which may
+    // have stopped inside a command, needs `everyFile`.
+    this.files = await undoTurnChanges(this.host, this.projectId, { files: this.before, folders: this.initialFolders, everyFile: false });
     this.folders = new Set(this.initialFolders);
     this.cache = new Map();
     this.before.clear();
