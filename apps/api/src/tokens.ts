@@ -52,6 +52,8 @@ export const MAIL_OUTBOX = Symbol('MailOutbox');
 export const AI_ASSISTANT = Symbol('AiAssistant');
 /** TurnRepository: a project’s chat turns (PostgreSQL, or memory with the in-memory persistence). */
 export const TURN_REPOSITORY = Symbol('TurnRepository');
+/** TurnUndoJournal: how to undo each running turn, for the next start after a crash (PostgreSQL, or memory). */
+export const TURN_UNDO_JOURNAL = Symbol('TurnUndoJournal');
 /** ProjectTurnLock: one turn at a time per project (in this process). */
 export const TURN_LOCK = Symbol('ProjectTurnLock');
 /** The most characters sent with each AI request (AI_CONTEXT_CHARS), a number. */

@@ -19,6 +19,7 @@ export * from './postgres/auth/pg-one-time-code-store.adapter.js';
 export * from './postgres/auth/pg-session-store.adapter.js';
 export * from './postgres/pg-vector-index.adapter.js';
 export * from './postgres/pg-turn-repository.adapter.js';
+export * from './postgres/pg-turn-undo-journal.adapter.js';
 export * from './postgres/embedded-postgres.js';
 export * from './postgres/testing/test-database.js';
 

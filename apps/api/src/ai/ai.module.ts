@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   AcceptTurnPlan,
   type AiAssistant,
@@ -14,17 +14,22 @@ import {
   OwnedProjects,
   type ProjectRepository,
   type ProjectTurnLock,
+  type RecoveredFiles,
+  RecoverInterruptedTurns,
   RefundPromptCredit,
   RunTurn,
   type SandboxHost,
   ThrottleAiRequest,
   type TurnDependencies,
+  type TurnRecoveryReport,
   type TurnRepository,
+  type TurnUndoJournal,
 } from '@kiln/domain';
 import { InMemoryRateLimiter } from '@kiln/domain/testing';
 import type { ModuleImport } from '../app.module.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
+import { SandboxFeed } from '../sandbox/sandbox-feed.js';
 import { ProjectIndexer } from '../vector/project-indexer.js';
 import { VectorModule } from '../vector/vector.module.js';
 import {
@@ -38,6 +43,7 @@ import {
   TURN_DEPENDENCIES,
   TURN_LOCK,
   TURN_REPOSITORY,
+  TURN_UNDO_JOURNAL,
 } from '../tokens.js';
 import { AiRateLimitGuard } from './ai-rate-limit.guard.js';
 import { AiController } from './ai.controller.js';
@@ -59,9 +65,21 @@ export interface AiModuleOptions {
   readonly turns?: TurnRepository;
 }
 
-/** The AI routes (docs/ai-api.md): a project's turns and the /api/ai helpers. */
+/**
+ * The AI routes (docs/ai-api.md): a project's turns and the /api/ai helpers. On start (before the
+ * app listens) it ends the turns a stopped process left queued or running: their files are put
+ * back from their undo journal, their credits refunded, and they are failed (RecoverInterruptedTurns).
+ */
 @Module({})
-export class AiModule {
+export class AiModule implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Turns');
+
+  constructor(
+    @Inject(RecoverInterruptedTurns) private readonly recoverInterruptedTurns: RecoverInterruptedTurns,
+    @Inject(SandboxFeed) private readonly feed: SandboxFeed,
+    @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
+  ) {}
+
   static forRoot(options: AiModuleOptions): DynamicModule {
     return {
       module: AiModule,
@@ -89,6 +107,7 @@ export class AiModule {
           provide: TURN_DEPENDENCIES,
           useFactory: (
             turns: TurnRepository,
+            undoJournal: TurnUndoJournal,
             projects: OwnedProjects,
             sandbox: SandboxHost,
             assistant: AiAssistant,
@@ -101,6 +120,7 @@ export class AiModule {
             indexer: ProjectIndexer,
           ): TurnDependencies => ({
             turns,
+            undoJournal,
             projects,
             sandbox,
             assistant,
@@ -114,6 +134,7 @@ export class AiModule {
           }),
           inject: [
             TURN_REPOSITORY,
+            TURN_UNDO_JOURNAL,
             OwnedProjects,
             SANDBOX_HOST,
             AI_ASSISTANT,
@@ -130,8 +151,50 @@ export class AiModule {
         { provide: AcceptTurnPlan, useFactory: (deps: TurnDependencies) => new AcceptTurnPlan(deps), inject: [TURN_DEPENDENCIES] },
         { provide: CancelTurnPlan, useFactory: (deps: TurnDependencies) => new CancelTurnPlan(deps), inject: [TURN_DEPENDENCIES] },
         { provide: ListTurns, useFactory: (deps: TurnDependencies) => new ListTurns(deps), inject: [TURN_DEPENDENCIES] },
+        { provide: RecoverInterruptedTurns, useFactory: (deps: TurnDependencies) => new RecoverInterruptedTurns(deps), inject: [TURN_DEPENDENCIES] },
       ],
       exports: [AI_ASSISTANT],
     };
   }
+
+  /**
+   * Runs once the database is ready and before the app listens: on start, every queued or running
+   * turn belongs to a process that stopped (one API process, docs/decisions.md). A turn that
+   * cannot be recovered now stays as it is and is tried again at the next start; the app starts
+   * either way.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    let report: TurnRecoveryReport;
+    try {
+      const recovered = await this.recoverInterruptedTurns.execute();
+      if (!recovered.ok) return;
+      report = recovered.value;
+    } catch (error) {
+      this.logger.error(`Interrupted turns could not be looked for (they are at the next start): ${textOf(error)}`);
+      return;
+    }
+    for (const { turn, files } of report.recovered) {
+      this.logger.warn(
+        `Turn ${turn.id} of project ${turn.projectId} was interrupted by a restart: ${FILES[files]}, ${turn.creditsRefunded} credit(s) refunded, marked failed`,
+      );
+      if (files === 'restored') {
+        // As after a reverted turn: the builder reloads everything, and the search index follows.
+        this.feed.publish(turn.projectId, { event: 'files-changed', data: { paths: [], reason: 'write' } });
+        void this.indexer.indexChanged(turn.projectId, []);
+      }
+    }
+    for (const { turnId, projectId, cause } of report.unrecovered) {
+      this.logger.error(`Turn ${turnId} of project ${projectId} was interrupted and could not be recovered (tried again at the next start): ${textOf(cause)}`);
+    }
+  }
+}
+
+const FILES: Record<RecoveredFiles, string> = {
+  restored: 'its files were put back',
+  untouched: 'it had not changed any file',
+  sandbox_gone: 'its sandbox no longer exists',
+};
+
+function textOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

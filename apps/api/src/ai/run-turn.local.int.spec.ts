@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LocalSandboxHost, OfflineAiAssistant } from '@kiln/adapters';
 import {
   InMemoryTurnRepository,
+  InMemoryTurnUndoJournal,
   InProcessTurnLock,
   newProject,
   OwnedProjects,
@@ -43,6 +44,7 @@ describe('RunTurn with LocalSandboxHost and the offline assistant (slow)', () =>
     await kit.projects.insert(newProject({ id: projectId, creatorId: 'ana', name: 'Chores' }, kit.clock.now()));
     const deps: TurnDependencies = {
       turns: new InMemoryTurnRepository(),
+      undoJournal: new InMemoryTurnUndoJournal(),
       projects: new OwnedProjects(kit.projects, kit.checkPublishAllowed, kit.clock),
       sandbox: host,
       assistant: new OfflineAiAssistant(),

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PgTurnRepository } from '@kiln/adapters';
-import { InMemoryTurnRepository, type TurnRepository, createTurn } from '@kiln/domain';
+import { PgTurnRepository, PgTurnUndoJournal } from '@kiln/adapters';
+import { InMemoryTurnRepository, InMemoryTurnUndoJournal, type TurnRepository, createTurn } from '@kiln/domain';
 import { type TestApp, startTestApp } from '../testing/e2e.js';
-import { TURN_REPOSITORY } from '../tokens.js';
+import { TURN_REPOSITORY, TURN_UNDO_JOURNAL } from '../tokens.js';
 
 /** The chat history lives where the rest of the data lives: PostgreSQL (or memory in memory mode). */
 describe('turn store wiring', () => {
@@ -25,5 +25,10 @@ describe('turn store wiring', () => {
     );
     expect(await turns.add(turn)).toEqual({ created: true, turn });
     expect(await turns.listByProject('project-1')).toEqual([turn]);
+  });
+
+  it('binds the persistence module’s TurnUndoJournal (the undo of running turns outlives the process with PostgreSQL)', () => {
+    const inMemory = process.env['KILN_E2E_PERSISTENCE'] === 'memory';
+    expect(t.app.get(TURN_UNDO_JOURNAL, { strict: false })).toBeInstanceOf(inMemory ? InMemoryTurnUndoJournal : PgTurnUndoJournal);
   });
 });

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type Clock, type CreditLedger, InMemoryTurnRepository, type ProfileRepository } from '@kiln/domain';
+import { type Clock, type CreditLedger, InMemoryTurnRepository, InMemoryTurnUndoJournal, type ProfileRepository } from '@kiln/domain';
 import {
   InMemoryCreditLedger,
   InMemoryProfileRepository,
@@ -24,6 +24,7 @@ import {
   UNIT_OF_WORK,
   VECTOR_INDEX,
   TURN_REPOSITORY,
+  TURN_UNDO_JOURNAL,
 } from '../tokens.js';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
 import { LedgerBackedProfileRepository } from './ledger-backed-profile-repository.js';
@@ -47,6 +48,7 @@ export const PERSISTENCE_TOKENS = [
   SUBSCRIPTION_STATE_VERSIONS,
   VECTOR_INDEX,
   TURN_REPOSITORY,
+  TURN_UNDO_JOURNAL,
 ] as const;
 
 /**
@@ -82,6 +84,7 @@ export class InMemoryPersistenceModule {
         { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: () => new InMemorySubscriptionStateVersions() },
         { provide: VECTOR_INDEX, useFactory: () => new InMemoryVectorIndex() },
         { provide: TURN_REPOSITORY, useFactory: () => new InMemoryTurnRepository() },
+        { provide: TURN_UNDO_JOURNAL, useFactory: () => new InMemoryTurnUndoJournal() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

@@ -10,6 +10,7 @@ import {
   PgUnitOfWork,
   PgVectorIndex,
   PgTurnRepository,
+  PgTurnUndoJournal,
   type PostgresOptions,
   SmtpMailer,
   createDataSource,
@@ -29,6 +30,7 @@ import {
   UNIT_OF_WORK,
   VECTOR_INDEX,
   TURN_REPOSITORY,
+  TURN_UNDO_JOURNAL,
 } from '../tokens.js';
 
 /** The initialized, migrated TypeORM DataSource (for adapters that need more tables, e.g. auth's). */
@@ -98,6 +100,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: (tx: PgUnitOfWork) => new PgSubscriptionStateVersions(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: VECTOR_INDEX, useFactory: (tx: PgUnitOfWork) => new PgVectorIndex(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: TURN_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgTurnRepository(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: TURN_UNDO_JOURNAL, useFactory: (tx: PgUnitOfWork) => new PgTurnUndoJournal(tx), inject: [PG_UNIT_OF_WORK] },
       {
         provide: PgMailOutbox,
         useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
@@ -139,6 +142,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         SUBSCRIPTION_STATE_VERSIONS,
         VECTOR_INDEX,
         TURN_REPOSITORY,
+        TURN_UNDO_JOURNAL,
       ],
     };
   }

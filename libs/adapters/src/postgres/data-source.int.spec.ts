@@ -37,6 +37,7 @@ describe('createDataSource and migrate', () => {
 
   it('creates every table in the DataSource’s own schema, and search_path points there', async () => {
     expect(await tablesIn(db.dataSource, db.schema)).toEqual([
+      'ai_turn_undo_entries',
       'ai_turns',
       'auth_one_time_codes',
       'auth_refresh_tokens',
@@ -96,7 +97,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(14);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(15);
     } finally {
       await other.drop();
     }

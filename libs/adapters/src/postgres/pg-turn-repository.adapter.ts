@@ -101,6 +101,11 @@ export class PgTurnRepository implements TurnRepository {
     return rows.map(toTurn);
   }
 
+  async listInProgress(): Promise<readonly Turn[]> {
+    const rows = (await this.query(`SELECT ${COLUMNS} FROM ai_turns WHERE status IN ('queued', 'running') ORDER BY created_at, id COLLATE "C"`, [])) as TurnRow[];
+    return rows.map(toTurn);
+  }
+
   async save(turn: Turn): Promise<void> {
     await this.query(`UPDATE ai_turns SET ${SET_ALL} WHERE id = $1`, [turn.id, ...values(turn)]);
   }

@@ -11,6 +11,7 @@ import { AuthSchema1795392000000 } from './migrations/1795392000000-auth-schema.
 import { PaymentsSchema1795478400000 } from './migrations/1795478400000-payments-schema.js';
 import { VectorIndex1795570000000 } from './migrations/1795570000000-vector-index.js';
 import { AiTurns1795660000000 } from './migrations/1795660000000-ai-turns.js';
+import { AiTurnUndoJournal1795750000000 } from './migrations/1795750000000-ai-turn-undo-journal.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   PaymentsSchema1795478400000,
   VectorIndex1795570000000,
   AiTurns1795660000000,
+  AiTurnUndoJournal1795750000000,
 ];

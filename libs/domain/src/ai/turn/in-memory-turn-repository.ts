@@ -32,9 +32,11 @@ export class InMemoryTurnRepository implements TurnRepository {
   }
 
   async listByProject(projectId: string): Promise<readonly Turn[]> {
-    return [...this.turns.values()]
-      .filter((t) => t.projectId === projectId)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return this.oldestFirst((t) => t.projectId === projectId);
+  }
+
+  async listInProgress(): Promise<readonly Turn[]> {
+    return this.oldestFirst((t) => t.status === 'queued' || t.status === 'running');
   }
 
   async save(turn: Turn): Promise<void> {
@@ -54,5 +56,11 @@ export class InMemoryTurnRepository implements TurnRepository {
     if (stored === undefined) return;
     this.turns.delete(id);
     this.byKey.delete(InMemoryTurnRepository.keyOf(stored.userId, stored.idempotencyKey));
+  }
+
+  private oldestFirst(keep: (turn: Turn) => boolean): Turn[] {
+    return [...this.turns.values()]
+      .filter(keep)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }

@@ -20,6 +20,7 @@ import { type Turn, planCost, turnTaskDebitKey } from './turn.entity.js';
 import { type ContextSelector, DEFAULT_CONTEXT_LIMIT_CHARS, filesBudget, fitHistory, fitTree, HISTORY_SHARE, selectContext, TREE_SHARE } from './turn-context.js';
 import type { TurnEvent } from './turn-event.js';
 import type { TurnRepository } from './turn-repository.port.js';
+import type { TurnUndoJournal } from './turn-undo-journal.port.js';
 import { TurnWorkspace } from './turn-workspace.js';
 
 /** Enough of OwnedProjects for the turn use cases: someone else's project is PROJECTS.NOT_FOUND. */
@@ -53,6 +54,8 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = Object.freeze({
 /** Everything the turn use cases need (one object, shared by RunTurn, AcceptTurnPlan, …). */
 export interface TurnDependencies {
   readonly turns: TurnRepository;
+  /** Where a running turn records how to undo its changes, for a restart after a crash. */
+  readonly undoJournal: TurnUndoJournal;
   readonly projects: ProjectOwnership;
   readonly sandbox: SandboxHost;
   readonly assistant: AiAssistant;
@@ -150,6 +153,8 @@ class TurnExecution {
   private readonly refundedKeys = new Set<string>();
   private workspace: TurnWorkspace | null = null;
   private history: AiMessage[] = [];
+  /** The status last stored (a failed save leaves the turn as stored before). */
+  private storedStatus: Turn['status'];
 
   constructor(
     private readonly deps: TurnDependencies,
@@ -158,6 +163,7 @@ class TurnExecution {
     private readonly out: EventChannel<TurnEvent>,
   ) {
     this.turn = turn;
+    this.storedStatus = turn.status;
     this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
   }
 
@@ -165,11 +171,14 @@ class TurnExecution {
     this.emit({ type: 'turn', turnId: this.turn.id, message: this.turn.message });
     try {
       return await this.deps.lock.run(this.turn.projectId, async () => {
+        let ended: Turn | null;
         try {
-          return await this.body();
+          ended = await this.body();
         } catch (cause) {
-          return await this.crash(cause);
+          ended = await this.crash(cause);
         }
+        await this.forgetUndo();
+        return ended;
       });
     } finally {
       this.out.close();
@@ -184,7 +193,7 @@ class TurnExecution {
     await this.update({ status: 'running' });
     this.phase('fetching');
     await sandbox.ensure(projectId);
-    const workspace = await TurnWorkspace.open(sandbox, projectId);
+    const workspace = await TurnWorkspace.open(sandbox, projectId, { turnId: this.turn.id, journal: this.deps.undoJournal });
     this.workspace = workspace;
     this.history = await this.readHistory();
     // The baseline: errors before the turn changes anything (runs while the plan is made).
@@ -450,6 +459,20 @@ class TurnExecution {
     return this.turn;
   }
 
+  /**
+   * Clears the turn's undo journal once its end is stored. A turn whose end could not be stored
+   * keeps it: the next start finds the turn still running and undoes it from the journal.
+   */
+  private async forgetUndo(): Promise<void> {
+    if (this.workspace === null || !this.workspace.hasJournal) return;
+    if (this.storedStatus === 'queued' || this.storedStatus === 'running') return;
+    try {
+      await this.deps.undoJournal.clear(this.turn.id);
+    } catch {
+      // A journal left behind is never read again (only queued and running turns are recovered).
+    }
+  }
+
   /** Restores every touched file; true when the turn had touched anything. */
   private async revert(): Promise<boolean> {
     const workspace = this.workspace;
@@ -492,6 +515,7 @@ class TurnExecution {
       updatedAt: this.deps.clock.now(),
     };
     await this.deps.turns.save(this.turn);
+    this.storedStatus = this.turn.status;
     return this.turn;
   }
 

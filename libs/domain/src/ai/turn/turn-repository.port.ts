@@ -12,6 +12,11 @@ export interface TurnRepository {
   findById(id: string): Promise<Turn | null>;
   /** The project's turns, oldest first (ties by id). */
   listByProject(projectId: string): Promise<readonly Turn[]>;
+  /**
+   * Every turn still queued or running, of any project, oldest first (ties by id): at start-up
+   * these belong to a process that stopped (RecoverInterruptedTurns).
+   */
+  listInProgress(): Promise<readonly Turn[]>;
   /** Replaces the stored turn. */
   save(turn: Turn): Promise<void>;
   /** Replaces the stored turn only if its status is still `expected` (compare and set); true when saved. */

@@ -9,6 +9,7 @@ import {
   validateOperation,
 } from '../file-operation.js';
 import { filePaths, folderPaths } from './turn-context.js';
+import type { TurnUndoEntry, TurnUndoJournal } from './turn-undo-journal.port.js';
 
 /** What a turn never looks into: installed packages, git's data and the error scan's build folder. */
 export const WORKSPACE_IGNORE: readonly string[] = Object.freeze(['node_modules', '.git', TEMP_BUILD_DIR]);
@@ -32,6 +33,74 @@ export interface AppliedOutcome {
 
 export type ApplyOutcome = NeedsFullFileOutcome | AppliedOutcome;
 
+/**
+ * What undoing a turn needs: the content every touched file had before the turn (null = it did
+ * not exist), the folders there were, and whether every file there was is among `files` (then
+ * any other file was created by the turn). Kept in memory by TurnWorkspace and, for a process
+ * that dies mid-turn, in the TurnUndoJournal.
+ */
+export interface TurnUndo {
+  readonly files: ReadonlyMap<string, string | null>;
+  readonly folders: ReadonlySet<string>;
+  readonly everyFile: boolean;
+}
+
+/** A turn's undo from its journal (null when nothing was recorded: the turn changed nothing). */
+export function turnUndoFrom(entries: readonly TurnUndoEntry[]): TurnUndo | null {
+  if (entries.length === 0) return null;
+  const files = new Map<string, string | null>();
+  const folders = new Set<string>();
+  let everyFile = false;
+  for (const entry of entries) {
+    if (entry.kind === 'file') files.set(entry.path, entry.before);
+    else if (entry.kind === 'folder') folders.add(entry.path);
+    else everyFile = true;
+  }
+  return { files, folders, everyFile };
+}
+
+const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Puts a project's files back as they were before a turn: files the turn created are deleted,
+ * folders it created removed, files it changed or deleted written back, folders that were there
+ * made again. Writes only what differs, so undoing twice is harmless. Answers the project's files
+ * afterwards. (TurnWorkspace.revert and RecoverInterruptedTurns.)
+ */
+export async function undoTurnChanges(host: SandboxHost, projectId: string, undo: TurnUndo): Promise<Set<string>> {
+  const present = new Set(filePaths(await host.getTree(projectId, '.', WORKSPACE_IGNORE)));
+  // 1. Files the turn created go.
+  for (const path of [...present].sort(byPath)) {
+    const before = undo.files.get(path);
+    if (before === null || (before === undefined && undo.everyFile)) {
+      await host.deleteFile(projectId, path);
+      present.delete(path);
+    }
+  }
+  // 2. Folders the turn created that hold no file now go (outermost first; one removes its
+  //    children), so a file that was where a folder now is can come back.
+  const folders = folderPaths(await host.getTree(projectId, '.', WORKSPACE_IGNORE));
+  const removed: string[] = [];
+  for (const folder of folders.sort((a, b) => a.split('/').length - b.split('/').length || byPath(a, b))) {
+    if (undo.folders.has(folder) || removed.some((r) => folder.startsWith(`${r}/`))) continue;
+    const prefix = `${folder}/`;
+    if ([...present].some((p) => p.startsWith(prefix))) continue;
+    await host.deleteFile(projectId, folder);
+    removed.push(folder);
+  }
+  // 3. Files the turn changed or deleted come back as they were.
+  for (const [path, before] of [...undo.files].sort(([a], [b]) => byPath(a, b))) {
+    if (before === null) continue;
+    const now = present.has(path) ? await host.readFile(projectId, path) : null;
+    if (now !== before) await host.writeFile(projectId, path, before);
+    present.add(path);
+  }
+  // 4. Folders that were there (perhaps empty) and are not any more.
+  const nowFolders = new Set(folderPaths(await host.getTree(projectId, '.', WORKSPACE_IGNORE)));
+  for (const folder of undo.folders) if (!nowFolders.has(folder)) await host.createDirectory(projectId, folder);
+  return present;
+}
+
 const UNREAD = '\u0000(not read)';
 
 const isHidden = (path: string): boolean => path.split('/').some((segment) => matchesTreeIgnore(segment, TREE_IGNORE_LIST));
@@ -52,10 +121,19 @@ function pathsOf(operation: FileOperation): string[] {
   }
 }
 
+/** Where a workspace writes its undo down before changing anything: the turn's journal. */
+export interface TurnUndoRecording {
+  readonly turnId: string;
+  readonly journal: TurnUndoJournal;
+}
+
 /**
  * A turn's view of one project's files in its sandbox: reads through a cache, applies batches of
  * file operations (all or nothing per batch, on the cache first, then written), and remembers the
- * content every touched file had before the turn, so the whole turn can be undone exactly.
+ * content every touched file had before the turn, so the whole turn can be undone exactly. What
+ * it remembers is recorded in the turn's undo journal before the sandbox is changed (once per
+ * batch; the first record also holds the folders there were), so another process can undo the
+ * turn if this one dies.
  */
 export class TurnWorkspace {
   /** Current text of files read or written during the turn (a cache of the sandbox). */
@@ -67,10 +145,13 @@ export class TurnWorkspace {
   private folders: Set<string>;
   private commandsRun = 0;
   private everySnapshotTaken = false;
+  /** True once the journal holds something (and so the folders there were). */
+  private journaled = false;
 
   private constructor(
     private readonly host: SandboxHost,
     private readonly projectId: string,
+    private readonly recording: TurnUndoRecording,
     initialFiles: readonly string[],
     private readonly initialFolders: ReadonlySet<string>,
   ) {
@@ -78,9 +159,14 @@ export class TurnWorkspace {
     this.folders = new Set(initialFolders);
   }
 
-  static async open(host: SandboxHost, projectId: string): Promise<TurnWorkspace> {
+  static async open(host: SandboxHost, projectId: string, recording: TurnUndoRecording): Promise<TurnWorkspace> {
     const tree = await host.getTree(projectId, '.', WORKSPACE_IGNORE);
-    return new TurnWorkspace(host, projectId, filePaths(tree), new Set(folderPaths(tree)));
+    return new TurnWorkspace(host, projectId, recording, filePaths(tree), new Set(folderPaths(tree)));
+  }
+
+  /** True when the turn's undo journal holds something (it must be cleared when the turn ends). */
+  get hasJournal(): boolean {
+    return this.journaled;
   }
 
   /** Every file path the assistant may see (SPEC §9 ignore list applied), sorted. */
@@ -150,7 +236,9 @@ export class TurnWorkspace {
   async runCommand(command: string): Promise<CommandResult> {
     if (!this.everySnapshotTaken) {
       // A command may change any file: remember them all first.
-      for (const path of this.files) if (!this.before.has(path)) this.before.set(path, await this.read(path));
+      const snapshot = new Map<string, string | null>();
+      for (const path of this.files) if (!this.before.has(path)) snapshot.set(path, await this.read(path));
+      await this.remember(snapshot, { everyFile: true });
       this.everySnapshotTaken = true;
     }
     this.commandsRun += 1;
@@ -170,36 +258,10 @@ export class TurnWorkspace {
    * deleted) and removes the folders the turn created, so the project is exactly as before.
    */
   async revert(): Promise<void> {
-    const ordered = [...this.before].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const present = new Set(filePaths(await this.host.getTree(this.projectId, '.', WORKSPACE_IGNORE)));
-    // 1. Files the turn created go.
-    for (const [path, before] of ordered) {
-      if (before !== null || !present.has(path)) continue;
-      await this.host.deleteFile(this.projectId, path);
-      present.delete(path);
-    }
-    // 2. Folders the turn created that hold no file now go (outermost first; one removes its
-    //    children), so a file that was where a folder now is can come back.
-    const folders = folderPaths(await this.host.getTree(this.projectId, '.', WORKSPACE_IGNORE));
-    const removed: string[] = [];
-    for (const folder of folders.sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1))) {
-      if (this.initialFolders.has(folder) || removed.some((r) => folder.startsWith(`${r}/`))) continue;
-      const prefix = `${folder}/`;
-      if ([...present].some((p) => p.startsWith(prefix))) continue;
-      await this.host.deleteFile(this.projectId, folder);
-      removed.push(folder);
-    }
-    // 3. Files the turn changed or deleted come back as they were.
-    for (const [path, before] of ordered) {
-      if (before === null) continue;
-      const now = present.has(path) ? await this.host.readFile(this.projectId, path) : null;
-      if (now !== before) await this.host.writeFile(this.projectId, path, before);
-      present.add(path);
-    }
-    // 4. Folders that were there (perhaps empty) and are not any more.
-    const nowFolders = new Set(folderPaths(await this.host.getTree(this.projectId, '.', WORKSPACE_IGNORE)));
-    for (const folder of this.initialFolders) if (!nowFolders.has(folder)) await this.host.createDirectory(this.projectId, folder);
-    this.files = present;
+    // `before` also holds every file a command created (as null, read after the command), so files
+    // the person created meanwhile are left alone; only a journal read after a crash, which may
+    // have stopped inside a command, needs `everyFile`.
+    this.files = await undoTurnChanges(this.host, this.projectId, { files: this.before, folders: this.initialFolders, everyFile: false });
     this.folders = new Set(this.initialFolders);
     this.cache = new Map();
     this.before.clear();
@@ -217,10 +279,29 @@ export class TurnWorkspace {
     return view;
   }
 
+  /**
+   * Adds pre-turn contents to what the turn remembers, recording them in the journal first (one
+   * record for the batch; the first record also holds the folders there were). Nothing is
+   * remembered when the record fails, and then nothing may be written.
+   */
+  private async remember(firsts: ReadonlyMap<string, string | null>, options: { readonly everyFile?: boolean } = {}): Promise<void> {
+    if (firsts.size === 0 && options.everyFile !== true) return;
+    const entries: TurnUndoEntry[] = [];
+    if (!this.journaled) for (const path of this.initialFolders) entries.push({ kind: 'folder', path });
+    for (const [path, before] of firsts) entries.push({ kind: 'file', path, before });
+    if (options.everyFile === true) entries.push({ kind: 'every_file' });
+    await this.recording.journal.record(this.recording.turnId, this.projectId, entries);
+    this.journaled = true;
+    for (const [path, before] of firsts) this.before.set(path, before);
+  }
+
   private async write(changes: readonly FileChange[], next: ReadonlyMap<string, string>): Promise<void> {
     const ordered = [...changes.filter((c) => c.change === 'deleted'), ...changes.filter((c) => c.change !== 'deleted')];
+    // What the batch is about to change, as it was before the turn: recorded before any write.
+    const firsts = new Map<string, string | null>();
+    for (const { path } of ordered) if (!this.before.has(path) && !firsts.has(path)) firsts.set(path, this.files.has(path) ? await this.read(path) : null);
+    await this.remember(firsts);
     for (const { path, change } of ordered) {
-      if (!this.before.has(path)) this.before.set(path, this.files.has(path) ? await this.read(path) : null);
       if (change === 'deleted') {
         await this.host.deleteFile(this.projectId, path);
         this.files.delete(path);

@@ -32,3 +32,11 @@ export const turnInProgress = (turnId: string): TurnInProgress => ({
   turnId,
   message: 'This message is still being worked on.',
 });
+
+/** The API stopped (a crash, a restart) while the turn was queued or running; the next start undid it. */
+export type TurnInterrupted = DomainError<'TURNS.INTERRUPTED'>;
+
+export const turnInterrupted = (): TurnInterrupted => ({
+  code: 'TURNS.INTERRUPTED',
+  message: 'This message was interrupted when the server restarted. Nothing was kept and any credits were refunded.',
+});

@@ -10,3 +10,4 @@ export * from './processed-payment-events.contract.js';
 export * from './sandbox-host.contract.js';
 export * from './vector-index.contract.js';
 export * from './turn-repository.contract.js';
+export * from './turn-undo-journal.contract.js';

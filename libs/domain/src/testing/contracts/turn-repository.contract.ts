@@ -45,6 +45,22 @@ export function turnRepositoryContract(name: string, make: () => Promise<TurnRep
       expect((await repo.listByProject('p1')).map((t) => t.id)).toEqual(['t1', 't2']);
     });
 
+    it('lists the turns still queued or running, of every project, oldest first', async () => {
+      const repo = await make();
+      expect(await repo.listInProgress()).toEqual([]);
+      await repo.add(turn('t4', { status: 'running', projectId: 'p2', createdAt: at('2026-01-15T10:00:04.000Z') }));
+      await repo.add(turn('t2', { status: 'queued', createdAt: at('2026-01-15T10:00:02.000Z') }));
+      await repo.add(turn('t3b', { status: 'running', createdAt: at('2026-01-15T10:00:03.000Z') }));
+      await repo.add(turn('t3a', { status: 'queued', createdAt: at('2026-01-15T10:00:03.000Z') }));
+      for (const [id, status] of [['k', 'kept'], ['r', 'reverted'], ['f', 'failed'], ['c', 'cancelled'], ['a', 'awaiting_approval']] as const) {
+        await repo.add(turn(id, { status, createdAt: at('2026-01-15T10:00:01.000Z') }));
+      }
+      expect((await repo.listInProgress()).map((t) => t.id)).toEqual(['t2', 't3a', 't3b', 't4']);
+      expect((await repo.listInProgress())[0]).toEqual(turn('t2', { status: 'queued', createdAt: at('2026-01-15T10:00:02.000Z') }));
+      await repo.save({ ...turn('t2'), status: 'failed', createdAt: at('2026-01-15T10:00:02.000Z') });
+      expect((await repo.listInProgress()).map((t) => t.id)).toEqual(['t3a', 't3b', 't4']);
+    });
+
     it('saveIf saves only from the expected status, once under concurrency', async () => {
       const repo = await make();
       await repo.add(turn('t1', { status: 'awaiting_approval' }));

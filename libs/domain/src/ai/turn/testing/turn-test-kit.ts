@@ -7,6 +7,8 @@ import type { Pause } from '../../../testing/in-memory-credit-ledger.js';
 import { SequentialIds } from '../../../testing/sequential-ids.js';
 import { filePaths } from '../turn-context.js';
 import { InMemoryTurnRepository } from '../in-memory-turn-repository.js';
+import { InMemoryTurnUndoJournal } from '../in-memory-turn-undo-journal.js';
+import type { TurnUndoJournal } from '../turn-undo-journal.port.js';
 import { InProcessTurnLock } from '../project-turn-lock.js';
 import type { TurnDependencies, TurnRun, TurnSettings } from '../turn-engine.js';
 import type { TurnEvent } from '../turn-event.js';
@@ -14,6 +16,7 @@ import { RunTurn, type RunTurnInput } from '../run-turn.use-case.js';
 import { AcceptTurnPlan } from '../accept-turn-plan.use-case.js';
 import { CancelTurnPlan } from '../cancel-turn-plan.use-case.js';
 import { ListTurns } from '../list-turns.use-case.js';
+import { RecoverInterruptedTurns } from '../recover-interrupted-turns.use-case.js';
 import { ScriptedAiAssistant } from './scripted-ai-assistant.js';
 import type { AiAssistant } from '../../ai-assistant.port.js';
 import type { SandboxHost } from '../../../sandbox/sandbox-host.port.js';
@@ -24,12 +27,14 @@ export interface TurnTestKit {
   readonly host: InMemorySandboxHost;
   readonly assistant: ScriptedAiAssistant;
   readonly turns: InMemoryTurnRepository;
+  readonly journal: InMemoryTurnUndoJournal;
   readonly lock: InProcessTurnLock;
   readonly deps: TurnDependencies;
   readonly runTurn: RunTurn;
   readonly acceptTurnPlan: AcceptTurnPlan;
   readonly cancelTurnPlan: CancelTurnPlan;
   readonly listTurns: ListTurns;
+  readonly recoverInterruptedTurns: RecoverInterruptedTurns;
   readonly userId: string;
   readonly projectId: string;
   /** Another project of the same user, with its sandbox. */
@@ -43,15 +48,23 @@ export interface TurnTestKit {
 }
 
 export async function createTurnTestKit(
-  options: { settings?: Partial<TurnSettings>; assistant?: AiAssistant; host?: (inner: InMemorySandboxHost) => SandboxHost; pause?: Pause } = {},
+  options: {
+    settings?: Partial<TurnSettings>;
+    assistant?: AiAssistant;
+    host?: (inner: InMemorySandboxHost) => SandboxHost;
+    journal?: (inner: InMemoryTurnUndoJournal) => TurnUndoJournal;
+    pause?: Pause;
+  } = {},
 ): Promise<TurnTestKit> {
   const kit = createTestKit(options.pause ? { pause: options.pause } : {});
   const host = new InMemorySandboxHost(kit.clock);
   const assistant = new ScriptedAiAssistant();
   const turns = new InMemoryTurnRepository();
+  const journal = new InMemoryTurnUndoJournal();
   const lock = new InProcessTurnLock();
   const deps: TurnDependencies = {
     turns,
+    undoJournal: options.journal ? options.journal(journal) : journal,
     projects: new OwnedProjects(kit.projects, kit.checkPublishAllowed, kit.clock),
     sandbox: options.host ? options.host(host) : host,
     assistant: options.assistant ?? assistant,
@@ -77,12 +90,14 @@ export async function createTurnTestKit(
     host,
     assistant,
     turns,
+    journal,
     lock,
     deps,
     runTurn: new RunTurn(deps),
     acceptTurnPlan: new AcceptTurnPlan(deps),
     cancelTurnPlan: new CancelTurnPlan(deps),
     listTurns: new ListTurns(deps),
+    recoverInterruptedTurns: new RecoverInterruptedTurns(deps),
     userId,
     projectId,
     addProject,
