@@ -52,7 +52,7 @@ export function dependencySetFromPackageJson(text: string): Result<DependencySet
     return err(refused('not-json', 'package.json is not valid JSON.'));
   }
   if (!isRecord(manifest)) return err(refused('not-an-object', 'package.json is not a JSON object.'));
-  const set: Record<string, Readonly<Record<string, string>>> = {};
+  const set: Partial<Record<DependencySection, Readonly<Record<string, string>>>> = {};
   let count = 0;
   for (const section of DEPENDENCY_SECTIONS) {
     const raw = manifest[section] ?? {};
@@ -79,6 +79,7 @@ export function dependencySetFromPackageJson(text: string): Result<DependencySet
     }
     set[section] = Object.freeze(Object.fromEntries(entries.sort(byName)));
   }
+  // Both sections were filled above; the brand says this function checked them.
   return ok(Object.freeze(set) as DependencySet);
 }
 
