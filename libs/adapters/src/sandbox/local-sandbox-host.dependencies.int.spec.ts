@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readFile, readlink, realpath, rm } from 'node:fs/promises';
+import { readFile, readlink, realpath, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { dependencySetFromPackageJson, type SandboxHostEvent } from '@kiln/domain';
 import { dependencySetKey, type NpmInstallRequest } from './dependency-cache.js';
-import { DEFAULT_BWRAP_PATH, LocalSandboxHost, STARTER_TEMPLATE_RELATIVE_DIR } from './local-sandbox-host.adapter.js';
+import { DEFAULT_BWRAP_PATH, INSTALLING_DEPENDENCIES_MESSAGE, LocalSandboxHost, STARTER_TEMPLATE_RELATIVE_DIR } from './local-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
 const hasBwrap = existsSync(DEFAULT_BWRAP_PATH);
@@ -182,4 +182,105 @@ describe(`LocalSandboxHost: package.json's dependencies are installed (${label})
     expect(host.installs.length).toBe(installsBefore);
     await host.cleanup(id);
   }, 120_000);
+});
+
+/**
+ * The dev-server side with a stand-in for npm that waits for a gate (no network: the "installed"
+ * tree is a link to the starter's, so Vite still runs), to see what the preview gets meanwhile.
+ */
+describe('LocalSandboxHost: the dev server while a new dependency set installs', () => {
+  let close: () => Promise<void>;
+  let root: string;
+  let host: GatedHost;
+  const events: SandboxHostEvent[] = [];
+  let starterLink: string;
+  let starterManifest: Manifest;
+  const withFake = (version: string): Manifest => ({ ...starterManifest, dependencies: { ...starterManifest.dependencies, 'kiln-fake-dependency': version } });
+
+  class GatedHost extends LocalSandboxHost {
+    installs = 0;
+    private open: () => void = () => undefined;
+    private gate: Promise<void> = Promise.resolve();
+    close(): void {
+      this.gate = new Promise((resolve) => (this.open = resolve));
+    }
+    release(): void {
+      this.open();
+    }
+    protected override async installDependencies({ dir }: NpmInstallRequest): Promise<void> {
+      this.installs += 1;
+      await this.gate;
+      await symlink(starterLink, path.join(dir, 'node_modules'), 'dir');
+    }
+  }
+
+  const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
+    const until = performance.now() + 60_000;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (performance.now() > until) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const running = (id: string) =>
+    waitFor('the dev server', async () => {
+      const state = await host.devServer(id);
+      if (state.status === 'failed') throw new Error(state.message);
+      return state.status === 'running' ? state : undefined;
+    });
+  const link = (id: string) => readlink(path.join(root, id, 'node_modules'));
+
+  beforeAll(async () => {
+    ({ root, close } = await tempSandboxRoot());
+    host = new GatedHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR, idleStopMs: 60_000 });
+    host.subscribe((e) => events.push(e));
+    await host.prepareTemplate();
+    starterManifest = JSON.parse(await readFile(path.join(STARTER_TEMPLATE_RELATIVE_DIR, 'package.json'), 'utf8')) as Manifest;
+    for (const version of ['1.0.0', '2.0.0']) {
+      const set = dependencySetFromPackageJson(JSON.stringify(withFake(version)));
+      if (!set.ok) throw new Error(set.error.message);
+      await rm(path.join(TEST_SANDBOX_CACHE_DIR, `deps-${dependencySetKey(set.value)}`), { recursive: true, force: true });
+    }
+    await host.ensure('bg');
+    starterLink = await link('bg');
+  }, 180_000);
+  afterEach(() => host.release()); // a failed test must not leave an install waiting
+  afterAll(async () => {
+    await host.stopAll();
+    await close();
+  });
+
+  it('keeps a running server serving during the install, then restarts it on the new tree', async () => {
+    await running('bg');
+    host.close();
+    await host.writeFile('bg', 'package.json', JSON.stringify(withFake('1.0.0')));
+    expect(await host.devServer('bg')).toMatchObject({ status: 'running' });
+    await waitFor('the background install', async () => (host.installs > 0 ? true : undefined));
+    expect(await host.devServer('bg')).toMatchObject({ status: 'running' });
+    expect(host.installs).toBe(1); // one background install, however many requests
+    expect(await link('bg')).toBe(starterLink);
+    const seen = events.length;
+    host.release();
+    const relinked = await waitFor('the new link', async () => {
+      const target = await link('bg');
+      return target === starterLink ? undefined : target;
+    });
+    expect(path.basename(path.dirname(relinked))).toMatch(/^deps-[0-9a-f]{16}$/);
+    await running('bg');
+    expect(events.slice(seen).map((e) => e.state.status)).toEqual(['stopped', 'starting', 'running']);
+  }, 90_000);
+
+  it('answers "installing" for a stopped server until the new set is linked, then starts it', async () => {
+    await host.stopAll();
+    host.close();
+    await host.writeFile('bg', 'package.json', JSON.stringify(withFake('2.0.0')));
+    const before = await link('bg');
+    expect(await host.devServer('bg')).toEqual({ status: 'starting', port: null, message: INSTALLING_DEPENDENCIES_MESSAGE });
+    expect(await host.devServer('bg')).toEqual({ status: 'starting', port: null, message: INSTALLING_DEPENDENCIES_MESSAGE });
+    host.release();
+    await running('bg');
+    expect(await link('bg')).not.toBe(before);
+    expect(host.installs).toBe(2);
+  }, 90_000);
 });
