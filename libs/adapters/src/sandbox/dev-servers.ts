@@ -83,6 +83,12 @@ export class DevServers {
     });
   }
 
+  /** Whether the sandbox's server is starting or running (not counted as activity). */
+  isActive(sandboxId: string): boolean {
+    const status = this.entries.get(sandboxId)?.state.status;
+    return status === 'starting' || status === 'running';
+  }
+
   /** The project's files changed (perhaps a fix): a failed server may be tried again at once. */
   filesChanged(sandboxId: string): void {
     this.failures.delete(sandboxId);

@@ -1,12 +1,16 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, readlink, realpath, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import {
+  type CodeError,
   type CommandResult,
   DEFAULT_COMMAND_TIMEOUT_SECONDS,
+  type DependencySet,
+  dependencySetFromPackageJson,
   DEFAULT_WORKING_DIR,
   type DevServerState,
   type FileListEntry,
@@ -30,6 +34,7 @@ import {
   sandboxPathOutside,
   TREE_IGNORE_LIST,
 } from '@kiln/domain';
+import { DependencyCache, NPM_CACHE_DIR, type NpmInstallRequest, npmInstaller } from './dependency-cache.js';
 import { DevServers } from './dev-servers.js';
 import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -85,6 +90,8 @@ export interface LocalSandboxHostOptions {
   readonly devServerStartTimeoutMs?: number;
   /** Loopback ports for dev servers, inclusive (default: any free port the system picks). */
   readonly devServerPortRange?: readonly [number, number];
+  /** One npm install of a project's dependency set may take this long (default 5 min). */
+  readonly dependencyInstallTimeoutMs?: number;
 }
 
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
@@ -93,6 +100,19 @@ export const FIND_ERRORS_TIMEOUT_SECONDS = 60;
 /** The project's own TypeScript compiler (from the shared dependencies), run with `node`. */
 const TSC_ENTRY = 'node_modules/typescript/bin/tsc';
 export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
+/** What the preview says while a project's new dependencies install (no dev server runs yet). */
+export const INSTALLING_DEPENDENCIES_MESSAGE = 'Installing the packages in package.json';
+
+/** What making node_modules match package.json did. */
+type DependencySync =
+  /** Nothing to do: the link is on the set's tree, or there is no link to manage. */
+  | { readonly kind: 'unchanged' }
+  /** The set was installed (or found installed) and the link re-pointed to it. */
+  | { readonly kind: 'relinked'; readonly target: string }
+  /** package.json asks for what cannot be installed, or npm failed: the link stays where it was. */
+  | { readonly kind: 'failed'; readonly message: string };
+
+const UNCHANGED: DependencySync = Object.freeze({ kind: 'unchanged' });
 
 /**
  * SandboxHost on the local machine: each project is a folder `${root}/<projectId>` made from the
@@ -113,6 +133,7 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly commandPath: string;
   private readonly hiddenPaths: readonly string[];
   private readonly cache: StarterDependencyCache | null;
+  private readonly dependencies: DependencyCache | null;
   private readonly launcherFile: string;
   private readonly devServers: DevServers;
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
@@ -122,6 +143,10 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly scans = new KeyedQueue();
   /** Scan results by scanKey, most recent last. */
   private readonly scanResults = new Map<string, ErrorScan>();
+  /** One dependency sync at a time per sandbox (install, then the link swap). */
+  private readonly dependencySyncs = new KeyedQueue();
+  /** Syncs started by devServer() that nobody waits for, one per sandbox at most. */
+  private readonly backgroundSyncs = new Map<string, Promise<void>>();
 
   constructor(options: LocalSandboxHostOptions) {
     this.root = path.resolve(options.root);
@@ -133,15 +158,18 @@ export class LocalSandboxHost implements SandboxHost {
     this.hiddenPaths = options.hiddenPaths ?? [process.cwd(), homedir()];
     const cacheDir = options.cacheDir === undefined ? path.join(path.dirname(this.root), 'sandbox-cache') : options.cacheDir;
     this.launcherFile = path.resolve(options.launcherFile ?? path.join(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH));
-    this.cache =
+    this.dependencies =
       cacheDir === null
         ? null
-        : new StarterDependencyCache({
+        : new DependencyCache({
             cacheDir: path.resolve(cacheDir),
-            templateDir: this.templateDir,
-            launcherFile: this.launcherFile,
-            commandPath: this.commandPath,
+            installer: (request) => this.installDependencies(request),
+            ...(options.dependencyInstallTimeoutMs === undefined ? {} : { installTimeoutMs: options.dependencyInstallTimeoutMs }),
           });
+    this.cache =
+      this.dependencies === null
+        ? null
+        : new StarterDependencyCache({ dependencies: this.dependencies, templateDir: this.templateDir, launcherFile: this.launcherFile });
     this.devServers = new DevServers({
       idleStopMs: options.idleStopMs ?? DEFAULT_IDLE_STOP_MS,
       startTimeoutMs: options.devServerStartTimeoutMs ?? DEFAULT_DEV_SERVER_START_TIMEOUT_MS,
@@ -164,8 +192,14 @@ export class LocalSandboxHost implements SandboxHost {
     return this.bwrapPath !== null;
   }
 
+  /**
+   * Creates the sandbox from the starter when missing. An existing one gets its node_modules link
+   * back when it is missing or dangling, and re-pointed to the installed tree of its package.json's
+   * dependency set (installing that set first when no project asked for it before). An install
+   * failure does not fail ensure: the link stays, and find-errors and the dev server report it.
+   */
   async ensure(projectId: string): Promise<SandboxInfo> {
-    return this.serialised(projectId, async () => {
+    const info = await this.serialised(projectId, async () => {
       const dir = await this.projectDir(projectId);
       let machineCreated = false;
       if (!existsSync(dir)) {
@@ -197,6 +231,11 @@ export class LocalSandboxHost implements SandboxHost {
         machineCreated,
       };
     });
+    if (!info.machineCreated) {
+      // Opening a project never fails on its dependencies; find-errors and the dev server report them.
+      await this.syncDependencies(projectId, await this.projectDir(projectId), { restartDevServer: true }).catch(() => undefined);
+    }
+    return info;
   }
 
   async readFile(sandboxId: string, requested: string): Promise<string> {
@@ -369,16 +408,28 @@ export class LocalSandboxHost implements SandboxHost {
   async findErrors(sandboxId: string): Promise<ErrorScan> {
     const projectDir = await this.existingProjectDir(sandboxId);
     return this.scans.run(sandboxId, async () => {
-      // The same files with the same dependencies give the same scan: an AI turn's baseline is
-      // usually the previous turn's result, and every new project starts from the same starter.
-      const key = await this.scanKey(sandboxId, projectDir);
-      const known = key === null ? undefined : this.scanResults.get(key);
-      if (known !== undefined) return known;
-      const scan = await this.scanNow(sandboxId, projectDir);
-      // Kept only when nothing changed while it ran.
-      if (key !== null && (await this.scanKey(sandboxId, projectDir)) === key) this.rememberScan(key, scan);
-      return scan;
+      // First make node_modules what package.json asks for (installing a new set once).
+      const dependencies = await this.syncDependencies(sandboxId, projectDir, { restartDevServer: true });
+      if (dependencies.kind !== 'failed') return this.scanOrReuse(sandboxId, projectDir);
+      // An error of the project, not of the scan: the assistant's repair and revert must see it.
+      // The files are still scanned with the previous dependencies (an import of the missing
+      // package shows up there too).
+      const problem: CodeError = { message: dependencies.message, file: 'package.json', line: 1, column: 1, severity: 'error' };
+      const scan = await this.scanOrReuse(sandboxId, projectDir).catch(() => null);
+      return errorScanFrom([problem, ...(scan?.errors ?? [])]);
     });
+  }
+
+  private async scanOrReuse(sandboxId: string, projectDir: string): Promise<ErrorScan> {
+    // The same files with the same dependencies give the same scan: an AI turn's baseline is
+    // usually the previous turn's result, and every new project starts from the same starter.
+    const key = await this.scanKey(sandboxId, projectDir);
+    const known = key === null ? undefined : this.scanResults.get(key);
+    if (known !== undefined) return known;
+    const scan = await this.scanNow(sandboxId, projectDir);
+    // Kept only when nothing changed while it ran.
+    if (key !== null && (await this.scanKey(sandboxId, projectDir)) === key) this.rememberScan(key, scan);
+    return scan;
   }
 
   private async scanNow(sandboxId: string, projectDir: string): Promise<ErrorScan> {
@@ -405,8 +456,9 @@ export class LocalSandboxHost implements SandboxHost {
   /**
    * What a scan's result depends on: the project's files (the git tree of the working copy, staged
    * into a private index so the real one is untouched), where node_modules points (one installed
-   * tree per template version) and Kiln's launcher. null when it cannot be told (no cache then).
-   * Files the project's own .gitignore hides are not part of it.
+   * tree per dependency set, never changed once in place, so the link names its content) and
+   * Kiln's launcher. null when it cannot be told (no cache then). Files the project's own
+   * .gitignore hides are not part of it.
    */
   private async scanKey(sandboxId: string, projectDir: string): Promise<string | null> {
     try {
@@ -428,12 +480,34 @@ export class LocalSandboxHost implements SandboxHost {
   }
 
   async restartDev(sandboxId: string): Promise<void> {
-    await this.existingProjectDir(sandboxId);
+    const projectDir = await this.existingProjectDir(sandboxId);
+    // Installed before the restart, not inside it, so preview requests are not held meanwhile. A
+    // failure is the launch's to report (it syncs again and gets the same error at once).
+    await this.syncDependencies(sandboxId, projectDir, { restartDevServer: false });
     await this.devServers.restart(sandboxId);
   }
 
+  /**
+   * The dev server's state, starting it when needed. When package.json asks for a dependency set
+   * that is not installed yet, the install runs in the background: a running server keeps serving
+   * (it restarts on the new tree once it is linked), a stopped one is reported as starting with
+   * INSTALLING_DEPENDENCIES_MESSAGE until then. A set already installed is linked at once.
+   */
   async devServer(sandboxId: string): Promise<DevServerState> {
-    await this.existingProjectDir(sandboxId);
+    const projectDir = await this.existingProjectDir(sandboxId);
+    const wanted = await this.wantedDependencies(sandboxId, projectDir);
+    if (wanted !== null && 'set' in wanted && this.dependencies !== null) {
+      const current = await readlink(path.join(projectDir, 'node_modules')).catch(() => null);
+      if (current !== wanted.target || !(await isDirectory(wanted.target))) {
+        if (await isDirectory(wanted.target)) {
+          await this.syncDependencies(sandboxId, projectDir, { restartDevServer: true });
+        } else if (!this.dependencies.recentlyFailed(wanted.set)) {
+          this.syncInBackground(sandboxId, projectDir);
+          if (!this.devServers.isActive(sandboxId)) return { status: 'starting', port: null, message: INSTALLING_DEPENDENCIES_MESSAGE };
+        }
+        // A set that failed just now: the launch reports npm's error (without running it again).
+      }
+    }
     return this.devServers.request(sandboxId);
   }
 
@@ -477,6 +551,10 @@ export class LocalSandboxHost implements SandboxHost {
    */
   private async launchDevServer(sandboxId: string, port: number): Promise<ChildProcess> {
     const projectDir = await this.existingProjectDir(sandboxId);
+    // Vite must start on the dependencies package.json asks for; if they cannot be installed the
+    // dev server fails with npm's message (the preview shows it).
+    const dependencies = await this.syncDependencies(sandboxId, projectDir, { restartDevServer: false });
+    if (dependencies.kind === 'failed') throw new Error(dependencies.message);
     const argv = [process.execPath, await this.launcher(), 'dev', projectDir, String(port)];
     const [file, ...args] =
       this.bwrapPath === null
@@ -549,6 +627,93 @@ export class LocalSandboxHost implements SandboxHost {
   }
 
   /**
+   * Makes the project's node_modules link point at the installed tree of its package.json's
+   * dependency set, installing that set first (once, shared by every project asking for it).
+   * Only a node_modules that is a link is managed: a missing one is ensure's to restore, a real
+   * folder is left alone, and so is a project without package.json. One sync at a time per
+   * sandbox; the link is swapped atomically (a new link renamed over the old), under the sandbox's
+   * git lock so no commit sees the temporary link. When the link changed and `restartDevServer`,
+   * a starting or running dev server is restarted so Vite sees the new packages.
+   */
+  private async syncDependencies(sandboxId: string, projectDir: string, { restartDevServer }: { restartDevServer: boolean }): Promise<DependencySync> {
+    const dependencies = this.dependencies;
+    if (dependencies === null) return UNCHANGED;
+    const result = await this.dependencySyncs.run(sandboxId, async (): Promise<DependencySync> => {
+      const wanted = await this.wantedDependencies(sandboxId, projectDir);
+      if (wanted === null) return UNCHANGED;
+      if (!('set' in wanted)) return { kind: 'failed', message: wanted.problem };
+      const link = path.join(projectDir, 'node_modules');
+      if ((await readlink(link).catch(() => null)) === wanted.target && (await isDirectory(wanted.target))) return UNCHANGED;
+      let target: string;
+      try {
+        target = await dependencies.install(wanted.set);
+      } catch (e) {
+        return { kind: 'failed', message: `Installing the packages in package.json failed: ${errorText(e)}` };
+      }
+      await this.serialised(sandboxId, async () => {
+        // Still a link (a command may have replaced it meanwhile)? Then swap it.
+        if ((await lstat(link).catch(() => null))?.isSymbolicLink() !== true) return;
+        const temp = path.join(projectDir, `.kiln-node_modules-${randomBytes(6).toString('hex')}`);
+        await symlink(target, temp, 'dir');
+        try {
+          await rename(temp, link);
+        } catch (e) {
+          await unlink(temp).catch(() => undefined);
+          throw e;
+        }
+      });
+      return { kind: 'relinked', target };
+    });
+    if (result.kind === 'relinked' && restartDevServer && this.devServers.isActive(sandboxId)) await this.devServers.restart(sandboxId);
+    return result;
+  }
+
+  /** A sync nobody waits for (devServer's); at most one queued per sandbox. */
+  private syncInBackground(sandboxId: string, projectDir: string): void {
+    if (this.backgroundSyncs.has(sandboxId)) return;
+    const run = this.syncDependencies(sandboxId, projectDir, { restartDevServer: true })
+      .then(() => undefined, () => undefined) // a failure shows at the launch and in find-errors
+      .finally(() => this.backgroundSyncs.delete(sandboxId));
+    this.backgroundSyncs.set(sandboxId, run);
+  }
+
+  /**
+   * What package.json asks for: its dependency set and where that set's tree is, or why it cannot
+   * be installed. null: nothing to manage (no cache, node_modules is not a link, no package.json).
+   */
+  private async wantedDependencies(
+    sandboxId: string,
+    projectDir: string,
+  ): Promise<{ readonly set: DependencySet; readonly target: string } | { readonly problem: string } | null> {
+    if (this.dependencies === null) return null;
+    if ((await lstat(path.join(projectDir, 'node_modules')).catch(() => null))?.isSymbolicLink() !== true) return null;
+    if ((await lstat(path.join(projectDir, 'package.json')).catch(() => null)) === null) return null;
+    let text: string;
+    try {
+      text = await this.readText(await this.resolve(sandboxId, 'package.json'));
+    } catch (e) {
+      return { problem: `package.json cannot be read: ${errorText(e)}` };
+    }
+    const set = dependencySetFromPackageJson(text);
+    if (!set.ok) return { problem: set.error.message };
+    return { set: set.value, target: await this.dependencies.nodeModulesFor(set.value) };
+  }
+
+  /** Runs one npm install: inside bubblewrap when it is installed (see isolationArgs). Tests count these. */
+  protected installDependencies(request: NpmInstallRequest): Promise<void> {
+    const isolate =
+      this.bwrapPath === null
+        ? undefined
+        : async (argv: readonly string[], writable: readonly string[], cwd: string) => [
+            this.bwrapPath as string,
+            ...(await this.isolationArgs({ writable, cwd, shareNetwork: true, dependencyCache: false })),
+            '--',
+            ...argv,
+          ];
+    return npmInstaller({ commandPath: this.commandPath, ...(isolate === undefined ? {} : { isolate }) })(request);
+  }
+
+  /**
    * An existing sandbox whose node_modules link is missing or dangling (the cache was removed)
    * gets a link to the current starter's dependencies again. A real node_modules folder is left.
    */
@@ -561,15 +726,38 @@ export class LocalSandboxHost implements SandboxHost {
     await symlink(starter.nodeModules, link, 'dir');
   }
 
-  private async bwrapArgs(projectDir: string, cwd: string, { shareNetwork = false } = {}): Promise<string[]> {
+  private bwrapArgs(projectDir: string, cwd: string, { shareNetwork = false } = {}): Promise<string[]> {
+    return this.isolationArgs({ writable: [projectDir], cwd, shareNetwork, dependencyCache: true });
+  }
+
+  /**
+   * bubblewrap's arguments: the host read-only, /tmp, the sandboxes, the API's checkout and home
+   * hidden, only `writable` writable, no network unless `shareNetwork`, its own namespaces. Project
+   * commands and dev servers get their project writable and the dependency cache read-only;
+   * npm installs get their temporary folder and npm's cache writable, and the network.
+   */
+  private async isolationArgs({
+    writable,
+    cwd,
+    shareNetwork,
+    dependencyCache,
+  }: {
+    readonly writable: readonly string[];
+    readonly cwd: string;
+    readonly shareNetwork: boolean;
+    readonly dependencyCache: boolean;
+  }): Promise<string[]> {
     // Shallow before deep, so no tmpfs covers another; '/' and '/tmp' itself are never hidden.
     const hidden = [await this.sandboxRoot(), ...this.hiddenPaths.map((p) => path.resolve(p))]
       .filter((p) => !isWithinRoot(p, '/tmp'))
       .sort((a, b) => a.length - b.length);
     // The shared dependencies, read-only, bound after the tmpfs mounts that may cover the folder
     // (it may live under /tmp, the API's checkout or the data folder).
-    const cacheDir = await this.cache?.realCacheDir();
+    const cacheDir = dependencyCache ? await this.cache?.realCacheDir() : undefined;
+    const npmCache = cacheDir === undefined ? undefined : path.join(cacheDir, NPM_CACHE_DIR);
     const cache = cacheDir === undefined ? [] : ['--ro-bind', cacheDir, cacheDir];
+    // npm's own cache (downloads, metadata) is no project's business: hidden under an empty tmpfs.
+    const hideNpmCache = npmCache !== undefined && existsSync(npmCache) ? ['--tmpfs', npmCache] : [];
     return [
       '--ro-bind', '/', '/',
       '--dev', '/dev',
@@ -578,9 +766,11 @@ export class LocalSandboxHost implements SandboxHost {
       '--tmpfs', '/tmp',
       ...hidden.flatMap((p) => ['--tmpfs', p]),
       ...cache,
-      '--bind', projectDir, projectDir,
+      ...hideNpmCache,
+      ...writable.flatMap((p) => ['--bind', p, p]),
       '--unshare-all',
-      // Dev servers only: the API must reach their loopback port (see docs/security.md).
+      // Dev servers (the API must reach their loopback port) and npm installs (the registry) only:
+      // see docs/security.md.
       ...(shareNetwork ? ['--share-net'] : []),
       '--die-with-parent',
       '--new-session',
@@ -766,6 +956,10 @@ export function splitPlainWords(line: string): string[] | null {
 
 function lastLines(text: string, count = 15): string {
   return text.trim().split('\n').slice(-count).join('\n').slice(-2000);
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => null))?.isDirectory() === true;
 }
 
 function errorText(e: unknown): string {

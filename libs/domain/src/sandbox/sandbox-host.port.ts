@@ -179,7 +179,11 @@ export interface SandboxHost {
    * versions stay in the history (uncommitted changes are committed first, so nothing is lost).
    */
   gitRestore(sandboxId: string, commitHash: string): Promise<GitRestoreResult>;
-  /** Type-checks and lints the project; the AI-support folder is already left out (errorScanFrom). */
+  /**
+   * Type-checks and lints the project; the AI-support folder is already left out (errorScanFrom).
+   * Packages package.json asks for are installed first; one that cannot be installed is an error
+   * in package.json (the scan does not reject for it).
+   */
   findErrors(sandboxId: string): Promise<ErrorScan>;
   /** Restarts the project's dev server (the live preview). */
   restartDev(sandboxId: string): Promise<void>;
