@@ -174,16 +174,22 @@ export function loadConfig(env: Env): AppConfig {
   const payments = read((report) => parsePayments(env, report));
   const publicApiUrl = read((report) => parseUrl('PUBLIC_API_URL', env['PUBLIC_API_URL'], ['http:', 'https:'], report)) ?? `http://localhost:${port}`;
   const previewUrlTemplate = read((report) => parsePreviewTemplate(env['PREVIEW_URL_TEMPLATE'], port, report));
-  const previewIdleMinutes = read((report) => parsePreviewIdleMinutes(env['PREVIEW_IDLE_MINUTES'], report));
+  const previewIdleMinutes = read((report) =>
+    parseWholeNumber('PREVIEW_IDLE_MINUTES', env['PREVIEW_IDLE_MINUTES'], { min: 1, max: MAX_PREVIEW_IDLE_MINUTES, fallback: DEFAULT_PREVIEW_IDLE_MINUTES, unit: 'minutes' }, report),
+  );
   const previewTokenSecret = blankToNull(env['PREVIEW_TOKEN_SECRET']);
   if (previewTokenSecret !== null && previewTokenSecret.length < MIN_JWT_SECRET_LENGTH) {
     problems.push(`PREVIEW_TOKEN_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters, got ${previewTokenSecret.length}`);
   }
 
   const ai = read((report) => parseAiProvider(env, report));
-  const aiRepairRounds = read((report) => parseRepairRounds(env['AI_REPAIR_ROUNDS'], report));
-  const aiRateLimitPerMinute = read((report) => parseAiRateLimit(env['AI_RATE_LIMIT_PER_MINUTE'], report));
-  const aiContextChars = read((report) => parseAiContextChars(env['AI_CONTEXT_CHARS'], ai, report));
+  const aiRepairRounds = read((report) => parseWholeNumber('AI_REPAIR_ROUNDS', env['AI_REPAIR_ROUNDS'], { min: 0, max: MAX_AI_REPAIR_ROUNDS, fallback: DEFAULT_AI_REPAIR_ROUNDS }, report));
+  const aiRateLimitPerMinute = read((report) =>
+    parseWholeNumber('AI_RATE_LIMIT_PER_MINUTE', env['AI_RATE_LIMIT_PER_MINUTE'], { min: 1, max: MAX_AI_RATE_LIMIT_PER_MINUTE, fallback: DEFAULT_AI_RATE_LIMIT_PER_MINUTE }, report),
+  );
+  const aiContextChars = read((report) =>
+    parseWholeNumber('AI_CONTEXT_CHARS', env['AI_CONTEXT_CHARS'], { min: MIN_AI_CONTEXT_CHARS, max: MAX_AI_CONTEXT_CHARS, fallback: defaultAiContextChars(ai) }, report),
+  );
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -264,40 +270,8 @@ function endpointName(baseURL: string): string {
   return url.hostname;
 }
 
-function parseRepairRounds(raw: string | undefined, report: Report): number {
-  const text = blankToNull(raw);
-  if (text === null) return DEFAULT_AI_REPAIR_ROUNDS;
-  const rounds = /^\d{1,2}$/.test(text) ? Number(text) : NaN;
-  if (!(rounds >= 0 && rounds <= MAX_AI_REPAIR_ROUNDS)) {
-    report(`AI_REPAIR_ROUNDS must be a whole number between 0 and ${MAX_AI_REPAIR_ROUNDS}, got "${text}"`);
-    return DEFAULT_AI_REPAIR_ROUNDS;
-  }
-  return rounds;
-}
 
-function parseAiContextChars(raw: string | undefined, ai: AiProviderConfig, report: Report): number {
-  const text = blankToNull(raw);
-  const hosted = ai.provider !== 'openai-compatible' || ai.name === 'openai' || ai.name === 'openrouter';
-  const fallback = hosted ? DEFAULT_AI_CONTEXT_CHARS : DEFAULT_LOCAL_AI_CONTEXT_CHARS;
-  if (text === null) return fallback;
-  const chars = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
-  if (!(chars >= MIN_AI_CONTEXT_CHARS && chars <= MAX_AI_CONTEXT_CHARS)) {
-    report(`AI_CONTEXT_CHARS must be a whole number between ${MIN_AI_CONTEXT_CHARS} and ${MAX_AI_CONTEXT_CHARS}, got "${text}"`);
-    return fallback;
-  }
-  return chars;
-}
 
-function parseAiRateLimit(raw: string | undefined, report: Report): number {
-  const text = blankToNull(raw);
-  if (text === null) return DEFAULT_AI_RATE_LIMIT_PER_MINUTE;
-  const limit = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!(limit >= 1 && limit <= MAX_AI_RATE_LIMIT_PER_MINUTE)) {
-    report(`AI_RATE_LIMIT_PER_MINUTE must be a whole number between 1 and ${MAX_AI_RATE_LIMIT_PER_MINUTE}, got "${text}"`);
-    return DEFAULT_AI_RATE_LIMIT_PER_MINUTE;
-  }
-  return limit;
-}
 
 function parsePreviewTemplate(raw: string | undefined, port: number, report: Report): string {
   const parsed = parsePreviewUrlTemplate(blankToNull(raw) ?? DEFAULT_PREVIEW_URL_TEMPLATE, port);
@@ -306,15 +280,31 @@ function parsePreviewTemplate(raw: string | undefined, port: number, report: Rep
   return DEFAULT_PREVIEW_URL_TEMPLATE.replace('{port}', String(port));
 }
 
-function parsePreviewIdleMinutes(raw: string | undefined, report: Report): number {
+
+/**
+ * A whole number between `min` and `max` from a variable; blank → `fallback`; anything else is
+ * reported as "<NAME> must be a whole number[ of <unit>] between <min> and <max>, got "<text>"".
+ */
+function parseWholeNumber(
+  name: string,
+  raw: string | undefined,
+  { min, max, fallback, unit }: { readonly min: number; readonly max: number; readonly fallback: number; readonly unit?: string },
+  report: Report,
+): number {
   const text = blankToNull(raw);
-  if (text === null) return DEFAULT_PREVIEW_IDLE_MINUTES;
-  const minutes = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!(minutes >= 1 && minutes <= MAX_PREVIEW_IDLE_MINUTES)) {
-    report(`PREVIEW_IDLE_MINUTES must be a whole number of minutes between 1 and ${MAX_PREVIEW_IDLE_MINUTES}, got "${text}"`);
-    return DEFAULT_PREVIEW_IDLE_MINUTES;
+  if (text === null) return fallback;
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max)) {
+    report(`${name} must be a whole number${unit ? ` of ${unit}` : ''} between ${min} and ${max}, got "${text}"`);
+    return fallback;
   }
-  return minutes;
+  return value;
+}
+
+/** Local OpenAI-compatible servers get the smaller default context (see aiContextChars). */
+function defaultAiContextChars(ai: AiProviderConfig): number {
+  const hosted = ai.provider !== 'openai-compatible' || ai.name === 'openai' || ai.name === 'openrouter';
+  return hosted ? DEFAULT_AI_CONTEXT_CHARS : DEFAULT_LOCAL_AI_CONTEXT_CHARS;
 }
 
 function parsePayments(env: Env, report: Report): PaymentsMode {
