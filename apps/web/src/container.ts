@@ -25,6 +25,7 @@ import { ResetPasswordVm } from './features/auth/reset-password.vm';
 import { SignupVm } from './features/auth/signup.vm';
 import { VerifyVm } from './features/auth/verify.vm';
 import { HomeVm } from './features/home/home.vm';
+import { ProjectsVm } from './features/home/projects.vm';
 import { ReferralCapture } from './features/referral-capture/referral-capture';
 import { RouterNavigator } from './routes/navigator';
 import { RouteGuardVm } from './routes/route-guard.vm';
@@ -116,6 +117,7 @@ export function createContainer(options: ContainerOptions = {}): Container {
 
   // ── Landing page ────────────────────────────────────────────────────────────────────────
   container.bind(HomeVm).toSelf();
+  container.bind(ProjectsVm).toSelf();
 
   // ── UI features: toasts, color mode, analytics, pricing, settings (container.ui.ts) ─────
   bindUi(container, options);

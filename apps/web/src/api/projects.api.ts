@@ -15,6 +15,11 @@ export interface ProjectDto {
 export interface ProjectsApi {
   create(name: string): Promise<ProjectDto>;
   get(id: string): Promise<ProjectDto>;
+  /** The caller's projects (deleted ones left out), newest first. */
+  list(): Promise<ProjectDto[]>;
+  rename(id: string, name: string): Promise<ProjectDto>;
+  /** Soft delete: the project no longer counts against the plan. */
+  remove(id: string): Promise<void>;
 }
 
 @injectable()
@@ -27,5 +32,17 @@ export class HttpProjectsApi implements ProjectsApi {
 
   get(id: string): Promise<ProjectDto> {
     return this.http.get<ProjectDto>(`/api/projects/${encodeURIComponent(id)}`);
+  }
+
+  list(): Promise<ProjectDto[]> {
+    return this.http.get<ProjectDto[]>('/api/projects');
+  }
+
+  rename(id: string, name: string): Promise<ProjectDto> {
+    return this.http.patch<ProjectDto>(`/api/projects/${encodeURIComponent(id)}`, { name });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.http.delete<unknown>(`/api/projects/${encodeURIComponent(id)}`);
   }
 }

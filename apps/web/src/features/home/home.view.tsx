@@ -17,6 +17,7 @@ import { Link } from 'react-router-dom';
 import { Button, ButtonLink } from '../../ui/button';
 import { useVm } from '../../use-vm';
 import { HomeVm } from './home.vm';
+import { ProjectsSection } from './projects.view';
 
 const STEPS = [
   { icon: MessageSquareText, title: 'Describe it', text: 'Write what you want in plain words. Each message is one prompt.' },
@@ -117,6 +118,8 @@ export const HomeView = observer(function HomeView() {
           </ul>
         </div>
       </section>
+
+      <ProjectsSection />
 
       <section aria-labelledby="how-it-works" className="border-t border-border/70 bg-background/60">
         <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6">

@@ -1,0 +1,127 @@
+import { inject, injectable } from 'inversify';
+import { makeAutoObservable, runInAction } from 'mobx';
+import { type SessionService, type Timers, type Toasts, TYPES } from '../../app/ports';
+import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
+import { relativeTime } from '../builder/relative-time';
+
+/** The API's limit on a project name (apps/api projects DTO). */
+export const PROJECT_NAME_MAX = 100;
+
+export interface ProjectCard {
+  readonly id: string;
+  readonly name: string;
+  readonly href: string;
+  /** 'Edited 3 minutes ago' */
+  readonly edited: string;
+  readonly published: boolean;
+}
+
+type Dialog = { readonly kind: 'rename'; readonly project: ProjectDto; readonly name: string } | { readonly kind: 'delete'; readonly project: ProjectDto } | null;
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
+
+/**
+ * "Your projects" on the home page for a signed-in person (SPEC §3 "all projects"): each opens in
+ * the builder, and can be renamed or deleted (a deleted project no longer counts against the
+ * plan's private-project limit). Signed-out visitors see nothing and nothing is fetched.
+ */
+@injectable()
+export class ProjectsVm {
+  projects: ProjectDto[] = [];
+  loading = false;
+  loaded = false;
+  error: string | null = null;
+  dialog: Dialog = null;
+  busy = false;
+  dialogError: string | null = null;
+
+  constructor(
+    @inject(TYPES.ProjectsApi) private readonly api: ProjectsApi,
+    @inject(TYPES.Session) private readonly session: SessionService,
+    @inject(TYPES.Timers) private readonly timers: Timers,
+    @inject(TYPES.Toasts) private readonly toasts: Toasts,
+  ) {
+    makeAutoObservable<ProjectsVm, 'api' | 'session' | 'timers' | 'toasts'>(this, { api: false, session: false, timers: false, toasts: false }, { autoBind: true });
+  }
+
+  get visible(): boolean {
+    return this.session.status === 'signed-in';
+  }
+
+  /** Most recently edited first. */
+  get cards(): ProjectCard[] {
+    const now = this.timers.now();
+    return [...this.projects]
+      .sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at))
+      .map((p) => ({ id: p.id, name: p.name, href: `/builder/${p.id}`, edited: `Edited ${relativeTime(p.updated_at, now)}`, published: p.domain !== null }));
+  }
+
+  get renameError(): string | null {
+    if (this.dialog?.kind !== 'rename') return null;
+    const name = this.dialog.name.trim();
+    if (name === '') return 'Enter a name.';
+    return name.length > PROJECT_NAME_MAX ? `Use at most ${PROJECT_NAME_MAX} characters.` : null;
+  }
+
+  async load(): Promise<void> {
+    if (!this.visible || this.loading) return;
+    this.loading = true;
+    this.error = null;
+    try {
+      const projects = await this.api.list();
+      runInAction(() => {
+        this.projects = projects;
+        this.loaded = true;
+      });
+    } catch (error) {
+      runInAction(() => (this.error = messageOf(error, 'Your projects could not be loaded.')));
+    } finally {
+      runInAction(() => (this.loading = false));
+    }
+  }
+
+  startRename(id: string): void {
+    const project = this.projects.find((p) => p.id === id);
+    if (project) this.openDialog({ kind: 'rename', project, name: project.name });
+  }
+
+  setName(name: string): void {
+    if (this.dialog?.kind === 'rename') this.dialog = { ...this.dialog, name };
+  }
+
+  startDelete(id: string): void {
+    const project = this.projects.find((p) => p.id === id);
+    if (project) this.openDialog({ kind: 'delete', project });
+  }
+
+  closeDialog(): void {
+    if (!this.busy) this.dialog = null;
+  }
+
+  async confirm(): Promise<void> {
+    const dialog = this.dialog;
+    if (dialog === null || this.busy || this.renameError !== null) return;
+    this.busy = true;
+    this.dialogError = null;
+    try {
+      if (dialog.kind === 'rename') {
+        const renamed = await this.api.rename(dialog.project.id, dialog.name.trim());
+        runInAction(() => (this.projects = this.projects.map((p) => (p.id === renamed.id ? renamed : p))));
+      } else {
+        await this.api.remove(dialog.project.id);
+        runInAction(() => (this.projects = this.projects.filter((p) => p.id !== dialog.project.id)));
+        this.toasts.show({ title: 'Project deleted', description: `“${dialog.project.name}” was deleted.`, variant: 'success' });
+      }
+      runInAction(() => (this.dialog = null));
+    } catch (error) {
+      runInAction(() => (this.dialogError = messageOf(error, dialog.kind === 'rename' ? 'The project could not be renamed.' : 'The project could not be deleted.')));
+    } finally {
+      runInAction(() => (this.busy = false));
+    }
+  }
+
+  private openDialog(dialog: NonNullable<Dialog>): void {
+    this.dialogError = null;
+    this.dialog = dialog;
+  }
+}
