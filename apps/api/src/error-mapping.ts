@@ -81,6 +81,7 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'AI.PROVIDER_FAILED': { status: HttpStatus.BAD_GATEWAY },
   'AI.ABORTED': { status: HttpStatus.SERVICE_UNAVAILABLE },
   'AI.RATE_LIMITED': { status: HttpStatus.TOO_MANY_REQUESTS },
+  'AI.DECLINED': { status: HttpStatus.UNPROCESSABLE_ENTITY },
   'TURNS.NOT_FOUND': { status: HttpStatus.NOT_FOUND },
   'TURNS.NOT_AWAITING_APPROVAL': { status: HttpStatus.CONFLICT },
   'TURNS.IDEMPOTENCY_CONFLICT': { status: HttpStatus.CONFLICT },

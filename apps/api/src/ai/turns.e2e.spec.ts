@@ -95,6 +95,7 @@ describe('AI turns API (HTTP, scripted assistant)', () => {
         outcome: 'Changed 1 file.',
         created_at: expect.stringMatching(/Z$/),
         commit_hash: done?.data['commit_hash'],
+        failure_code: null,
       },
     ]);
   });
@@ -280,5 +281,29 @@ describe('AI turns API (HTTP, offline assistant)', () => {
     expect((await t.http().get('/api/usage').set(user.auth)).body.credits_remaining).toBe(4 - plan.cost);
     const history = await t.http().get(`/api/sandbox/${id}/git/history`).set(user.auth).expect(200);
     expect(history.body.slice(0, 2).map((c: { message: string }) => c.message)).toEqual(['Change the title to Errands', 'Build a todo list app called Chores']);
+  });
+
+  it('a request the offline assistant cannot do is declined before anything is charged (AI.DECLINED), and the history says so', async () => {
+    const user = newUser();
+    const created = await t.http().post('/api/projects').set(user.auth).send({ name: 'Chores' }).expect(201);
+    const id = created.body.id as string;
+    await t.http().post(`/api/sandbox/${id}/ensure`).set(user.auth).expect(200);
+    // An app already (on the bare starter any request builds a new app).
+    await t.http().post(`/api/sandbox/${id}/write-file`).set(user.auth).send({ path: 'src/site.ts', content: "export const site = { name: 'Chores' };\n" }).expect(200);
+    const declined = await postStream(`${base()}/api/projects/${id}/turns`, user.auth, { message: 'Make the buttons wiggle when I hover them', idempotency_key: 'wiggle' });
+    expect(declined.status).toBe(200);
+    const last = declined.events[declined.events.length - 1];
+    expect(last).toEqual({ event: 'error', data: { code: 'AI.DECLINED', detail: expect.stringContaining('I’m not sure what to change.') } });
+    expect(declined.events.some((e) => e.event === 'credits')).toBe(false);
+    expect((await t.http().get('/api/usage').set(user.auth)).body.credits_remaining).toBe(5);
+    const turns = await t.http().get(`/api/projects/${id}/turns`).set(user.auth).expect(200);
+    expect(turns.body).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        failure_code: 'AI.DECLINED',
+        reply: expect.stringContaining('Configure an AI provider'),
+        outcome: 'Nothing was changed, and no credit was used.',
+      }),
+    ]);
   });
 });

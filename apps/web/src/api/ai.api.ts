@@ -24,6 +24,8 @@ export interface TurnHistoryDto {
   readonly plan: TurnPlanDto | null;
   readonly created_at: string;
   readonly commit_hash: string | null;
+  /** Why a failed turn failed, when the server sends it ('AI.DECLINED': the assistant cannot do it). */
+  readonly failure_code?: string | null;
 }
 
 export interface AiModelDto {

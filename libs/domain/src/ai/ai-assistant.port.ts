@@ -42,8 +42,12 @@ export interface AiUsage {
   readonly cacheWriteTokens?: number;
 }
 
-/** The provider failed, refused, or the call was aborted. Streams report it as an 'error' event. */
-export type AiFailure = DomainError<'AI.PROVIDER_FAILED' | 'AI.ABORTED'> & {
+/**
+ * The provider failed, refused, or the call was aborted. Streams report it as an 'error' event.
+ * AI.DECLINED: the assistant answered that it cannot do what was asked (its message says why and
+ * what it can do) — when planning declines, a turn ends before anything is charged.
+ */
+export type AiFailure = DomainError<'AI.PROVIDER_FAILED' | 'AI.ABORTED' | 'AI.DECLINED'> & {
   /** The provider's HTTP status, when there was one. */
   readonly status?: number;
 };

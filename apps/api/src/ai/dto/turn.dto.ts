@@ -70,6 +70,8 @@ export class TurnView {
   @ApiProperty({ type: String, nullable: true, description: "How it ended (done's message, or the failure); null while it runs" }) outcome!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, nullable: true }) commit_hash!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "Why a failed turn failed (e.g. 'AI.DECLINED': the assistant said it cannot do this; nothing was charged)" })
+  failure_code!: string | null;
 
   static from(turn: Turn): TurnView {
     return {
@@ -81,6 +83,7 @@ export class TurnView {
       outcome: turn.outcome,
       created_at: iso(turn.createdAt),
       commit_hash: turn.commitHash,
+      failure_code: turn.failureCode,
     };
   }
 }

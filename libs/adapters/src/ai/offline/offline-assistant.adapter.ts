@@ -114,8 +114,12 @@ export class OfflineAiAssistant implements AiAssistant {
       return;
     }
     const request = readRequest(input.prompt, filesOf(input));
+    if (request.mode === 'unknown') {
+      // Nothing it can do: declining the plan ends a turn before any credit is charged.
+      yield { type: 'error', error: aiFailure('AI.DECLINED', `I’m not sure what to change. ${CAPABILITIES}`) };
+      return;
+    }
     const plan = this.planFor(request, input.prompt);
-    if (request.mode === 'unknown') yield* this.text(`I’m not sure what to change. ${CAPABILITIES}`, input.signal);
     for (const module of plan.modules) yield { type: 'module', module };
     for (const task of plan.tasks) yield { type: 'task', task };
     yield { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } };

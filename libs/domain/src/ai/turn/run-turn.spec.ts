@@ -741,3 +741,24 @@ describe('RunTurn context budget', () => {
     expect(lastTask.history.at(-1)?.content).toContain('Answer 3');
   }, 60_000);
 });
+
+describe('RunTurn when the assistant declines', () => {
+  it('ends before anything is charged: its words are the reply, the outcome says nothing was used', async () => {
+    const t = await createTurnTestKit();
+    t.assistant.plans.push(aiFailure('AI.DECLINED', 'I cannot connect to Salesforce. I can build and change apps.'));
+    const started = await t.runTurn.execute(t.input('Connect it to my Salesforce account'));
+    if (!started.ok) throw new Error(started.error.code);
+    const events = await collect(started.value);
+    expect(last(events)).toEqual({ type: 'error', error: { code: 'AI.DECLINED', message: 'I cannot connect to Salesforce. I can build and change apps.' }, started: false });
+    expect(events.some((e) => e.type === 'credits')).toBe(false);
+    expect(await t.credits()).toBe(5);
+    expect(t.assistant.taskInputs).toEqual([]);
+    expect(await t.turns.findById(started.value.turnId)).toMatchObject({
+      status: 'failed',
+      failureCode: 'AI.DECLINED',
+      reply: 'I cannot connect to Salesforce. I can build and change apps.',
+      outcome: 'Nothing was changed, and no credit was used.',
+      creditsCharged: 0,
+    });
+  });
+});

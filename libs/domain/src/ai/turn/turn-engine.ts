@@ -89,6 +89,8 @@ export const OUT_OF_CREDITS_MESSAGE =
 
 /** Longest commit message (the sandbox API's own limit). */
 export const MAX_COMMIT_MESSAGE_LENGTH = 2000;
+/** The outcome of a turn whose plan the assistant declined (AI.DECLINED). */
+export const DECLINED_OUTCOME = 'Nothing was changed, and no credit was used.';
 
 export function commitMessageFor(message: string): string {
   const text = message.trim();
@@ -416,9 +418,13 @@ class TurnExecution {
     return this.turn;
   }
 
-  /** Planning failed: nothing was charged or changed. */
+  /**
+   * Planning failed: nothing was charged or changed. A plan the assistant declined keeps its
+   * words as the reply (they say what it can do instead), the outcome says nothing was used.
+   */
   private async failBeforeStart(error: AiFailure): Promise<Turn> {
-    await this.update({ status: 'failed', outcome: error.message, failureCode: error.code });
+    if (error.code === 'AI.DECLINED') await this.update({ status: 'failed', reply: error.message, outcome: DECLINED_OUTCOME, failureCode: error.code });
+    else await this.update({ status: 'failed', outcome: error.message, failureCode: error.code });
     this.phase('idle');
     this.emit({ type: 'error', error, started: false });
     return this.turn;

@@ -23,10 +23,15 @@ export interface TaskProgress {
 
 /**
  * running: streaming now; awaiting: a plan waits for Run plan / Cancel plan; kept, reverted,
- * failed: the turn's end (docs/ai-api.md `done` / `error`); cancelled: a waiting plan dropped;
- * unknown: a turn of the history still under way (or of a status this client does not know).
+ * failed: the turn's end (docs/ai-api.md `done` / `error`); declined: the assistant said it cannot
+ * do this (AI.DECLINED, nothing charged); cancelled: a waiting plan dropped; unknown: a turn of the
+ * history still under way (or of a status this client does not know).
  */
-export type ReplyStatus = 'running' | 'awaiting' | TurnOutcome | 'cancelled' | 'unknown';
+export type ReplyStatus = 'running' | 'awaiting' | TurnOutcome | 'declined' | 'cancelled' | 'unknown';
+
+/** The error code of a turn the assistant declined before anything was charged. */
+export const DECLINED_CODE = 'AI.DECLINED';
+export const DECLINED_TEXT = 'Nothing was changed, and no credit was used.';
 
 export interface AssistantMessage {
   readonly kind: 'assistant';
@@ -96,6 +101,8 @@ export function outcomeText(message: Pick<AssistantMessage, 'status' | 'outcome'
       return `Reverted: ${detail || 'your project was put back as it was, and the credits refunded.'}`;
     case 'failed':
       return `Failed: ${detail || 'something went wrong. Nothing was changed.'}`;
+    case 'declined':
+      return DECLINED_TEXT;
     case 'cancelled':
       return 'Plan cancelled. Nothing was charged.';
     case 'unknown':
@@ -131,7 +138,7 @@ export function messagesFromHistory(turns: readonly TurnHistoryDto[]): ChatMessa
   for (const turn of turns) {
     messages.push({ kind: 'user', id: `${turn.id}:user`, text: turn.message, state: 'sent' });
     const reply = newAssistantMessage(`${turn.id}:reply`);
-    const status = HISTORY_STATUS[turn.status] ?? 'unknown';
+    const status = turn.status === 'failed' && turn.failure_code === DECLINED_CODE ? 'declined' : (HISTORY_STATUS[turn.status] ?? 'unknown');
     reply.turnId = turn.id;
     reply.text = turn.reply ?? '';
     reply.outcome = turn.outcome ?? '';

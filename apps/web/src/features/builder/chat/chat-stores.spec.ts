@@ -148,12 +148,16 @@ describe('chat messages', () => {
         commit_hash: null,
       },
       { id: 't3', message: 'c', status: 'queued', reply: '', plan: null, created_at: '', commit_hash: null },
+      { id: 't4', message: 'd', status: 'failed', reply: 'I cannot do that.', outcome: 'Nothing was changed, and no credit was used.', plan: null, created_at: '', commit_hash: null, failure_code: 'AI.DECLINED' },
+      { id: 't5', message: 'e', status: 'failed', reply: '', outcome: 'The model is unavailable', plan: null, created_at: '', commit_hash: null, failure_code: 'AI.PROVIDER_FAILED' },
     ]);
     const replies = messages.filter((m) => m.kind === 'assistant');
     expect(replies.map((m) => (m.kind === 'assistant' ? [m.status, outcomeText(m)] : null))).toEqual([
       ['reverted', 'Reverted: It broke the build.'],
       ['awaiting', null],
       ['unknown', 'Still working on this when the page opened.'],
+      ['declined', 'Nothing was changed, and no credit was used.'],
+      ['failed', 'Failed: The model is unavailable'],
     ]);
     expect(replies[1]).toMatchObject({ awaitingCost: 2, turnId: 't2' });
   });

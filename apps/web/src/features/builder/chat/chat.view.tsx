@@ -32,6 +32,7 @@ import {
   CircleDashed,
   CircleX,
   GitCommitHorizontal,
+  Info,
   ListChecks,
   LoaderCircle,
   Sparkles,
@@ -255,7 +256,8 @@ const Outcome = observer(function Outcome({ chat, message }: { chat: ChatVm; mes
   if (text === null) return null;
   const tone =
     message.status === 'kept' ? 'text-success' : message.status === 'reverted' ? 'text-warning' : message.status === 'failed' ? 'text-destructive' : 'text-muted-foreground';
-  const Icon = message.status === 'kept' ? CircleCheck : message.status === 'reverted' ? Undo2 : message.status === 'failed' ? CircleX : CircleDashed;
+  const Icon =
+    message.status === 'kept' ? CircleCheck : message.status === 'reverted' ? Undo2 : message.status === 'failed' ? CircleX : message.status === 'declined' ? Info : CircleDashed;
   return (
     <div className="grid grid-cols-1 gap-1.5">
       <p className={cn('flex items-start gap-1.5 text-sm font-medium', tone)}>

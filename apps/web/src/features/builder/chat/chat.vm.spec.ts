@@ -175,6 +175,18 @@ describe('ChatVm: a turn', () => {
     expect(t.host.afterTurns).toBe(0);
   });
 
+  it('shows a declined request as the assistant’s answer, with nothing used, and does not refresh the builder', async () => {
+    const t = await opened();
+    await say(t.vm, 'Make the buttons wiggle');
+    t.ai.last.emit(ev.turn(), { type: 'error', data: { code: 'AI.DECLINED', detail: 'I’m not sure what to change. I can build …' } });
+    t.ai.last.end();
+    await settle();
+    const reply = assistant(t.vm)[0] as AssistantMessage;
+    expect(reply).toMatchObject({ status: 'declined', text: 'I’m not sure what to change. I can build …' });
+    expect(outcomeText(reply)).toBe('Nothing was changed, and no credit was used.');
+    expect(t.host.afterTurns).toBe(0);
+  });
+
   it('says the connection was lost when the stream ends without an outcome', async () => {
     const t = await opened();
     await say(t.vm, 'Add a footer');

@@ -11,6 +11,7 @@ import { AiStatusStore } from './ai-status.store';
 import {
   type AssistantMessage,
   type ChatMessage,
+  DECLINED_CODE,
   MAX_SHOWN_OPERATIONS,
   type UserMessage,
   fixErrorMessage,
@@ -490,9 +491,16 @@ export class ChatVm {
         reply.checkingRound = null;
         return;
       case 'error':
+        reply.checkingRound = null;
+        if (event.data.code === DECLINED_CODE) {
+          // The assistant's answer (what it can do instead) is its reply; nothing was charged.
+          if (reply.text.trim() === '') reply.text = event.data.detail;
+          reply.status = 'declined';
+          reply.outcome = '';
+          return;
+        }
         reply.status = 'failed';
         reply.outcome = event.data.detail;
-        reply.checkingRound = null;
         return;
     }
   }
