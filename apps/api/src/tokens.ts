@@ -54,6 +54,8 @@ export const AI_ASSISTANT = Symbol('AiAssistant');
 export const TURN_REPOSITORY = Symbol('TurnRepository');
 /** TurnUndoJournal: how to undo each running turn, for the next start after a crash (PostgreSQL, or memory). */
 export const TURN_UNDO_JOURNAL = Symbol('TurnUndoJournal');
+/** The local test checkout's sessions and subscriptions (LocalCheckoutStore). */
+export const LOCAL_CHECKOUT_STORE = Symbol('LocalCheckoutStore');
 /** ProjectTurnLock: one turn at a time per project (in this process). */
 export const TURN_LOCK = Symbol('ProjectTurnLock');
 /** The most characters sent with each AI request (AI_CONTEXT_CHARS), a number. */

@@ -20,6 +20,7 @@ export * from './postgres/auth/pg-session-store.adapter.js';
 export * from './postgres/pg-vector-index.adapter.js';
 export * from './postgres/pg-turn-repository.adapter.js';
 export * from './postgres/pg-turn-undo-journal.adapter.js';
+export * from './postgres/pg-local-checkout-store.adapter.js';
 export * from './postgres/embedded-postgres.js';
 export * from './postgres/testing/test-database.js';
 
@@ -36,6 +37,7 @@ export * from './auth/external-access-token-verifier.adapter.js';
 // Payments
 export * from './payments/stripe-payment-gateway.adapter.js';
 export * from './payments/stripe-webhook-verifier.adapter.js';
+export * from './payments/local-checkout-store.js';
 export * from './payments/local-payment-gateway.adapter.js';
 
 // Sandbox

@@ -33,7 +33,7 @@ export class DevBillingController {
   @ApiOperation({ summary: 'Renew the local subscription now: new period, new invoice, allowance reset (development only)' })
   @ApiOkResponse({ type: DevBillingResponse })
   async renew(@CurrentUser() user: AccessClaims): Promise<DevBillingResponse> {
-    const events = this.gateway.renew(await this.subscriptionOf(user.userId));
+    const events = await this.gateway.renew(await this.subscriptionOf(user.userId));
     await applyPaymentEvents(this.handler, events);
     return { events: events.map((e) => e.id) };
   }
@@ -43,7 +43,7 @@ export class DevBillingController {
   @ApiOperation({ summary: 'End the current period now: a canceled subscription ends (→ free), others renew (development only)' })
   @ApiOkResponse({ type: DevBillingResponse })
   async endPeriod(@CurrentUser() user: AccessClaims): Promise<DevBillingResponse> {
-    const events = this.gateway.endPeriod(await this.subscriptionOf(user.userId));
+    const events = await this.gateway.endPeriod(await this.subscriptionOf(user.userId));
     await applyPaymentEvents(this.handler, events);
     return { events: events.map((e) => e.id) };
   }
@@ -51,7 +51,7 @@ export class DevBillingController {
   private async subscriptionOf(userId: string): Promise<string> {
     const profile = await this.profiles.findById(userId);
     if (!profile) throw toException(profileNotFound(userId));
-    if (!profile.subscriptionId || this.gateway.ownerOf(profile.subscriptionId) !== userId) throw toException(noSubscription());
+    if (!profile.subscriptionId || (await this.gateway.ownerOf(profile.subscriptionId)) !== userId) throw toException(noSubscription());
     return profile.subscriptionId;
   }
 }

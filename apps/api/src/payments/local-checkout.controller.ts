@@ -28,27 +28,27 @@ export class LocalCheckoutController {
 
   @Get('portal/:customerId')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  portal(@Param('customerId') customerId: string, @Res({ passthrough: true }) res: Response): string {
+  async portal(@Param('customerId') customerId: string, @Res({ passthrough: true }) res: Response): Promise<string> {
     this.allowFormsBackToTheApp(res);
-    return portalPage(customerId, this.gateway.subscriptionsOfCustomer(customerId), this.appUrl());
+    return portalPage(customerId, await this.gateway.subscriptionsOfCustomer(customerId), this.appUrl());
   }
 
   @Post('portal/:customerId/cancel/:subscriptionId')
   async cancelFromPortal(@Param('customerId') customerId: string, @Param('subscriptionId') subscriptionId: string, @Res() res: Response): Promise<void> {
-    const sub = this.gateway.subscriptionsOfCustomer(customerId).find((s) => s.id === subscriptionId);
+    const sub = (await this.gateway.subscriptionsOfCustomer(customerId)).find((s) => s.id === subscriptionId);
     if (!sub) throw new NotFoundException();
     const canceled = await this.gateway.cancelSubscription({ subscriptionId, idempotencyKey: `portal-cancel:${subscriptionId}` });
     const at = this.clock.now();
     await applyPaymentEvents(this.handler, [
-      { id: `evt_local_portal_${subscriptionId}_${at.getTime()}`, type: 'subscription.updated', occurredAt: at, userId: this.gateway.ownerOf(subscriptionId), subscription: canceled },
+      { id: `evt_local_portal_${subscriptionId}_${at.getTime()}`, type: 'subscription.updated', occurredAt: at, userId: await this.gateway.ownerOf(subscriptionId), subscription: canceled },
     ]);
     res.redirect(303, `/local-checkout/portal/${encodeURIComponent(customerId)}`);
   }
 
   @Get(':id')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  page(@Param('id') id: string, @Res({ passthrough: true }) res: Response): string {
-    const session = this.gateway.session(id);
+  async page(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<string> {
+    const session = await this.gateway.session(id);
     if (!session) throw new NotFoundException(`No test checkout ${id}`);
     this.allowFormsBackToTheApp(res);
     if (session.kind === 'add_on') {
@@ -62,15 +62,15 @@ export class LocalCheckoutController {
 
   @Post(':id/complete')
   async complete(@Param('id') id: string, @Res() res: Response): Promise<void> {
-    const paid = this.gateway.complete(id);
+    const paid = await this.gateway.complete(id);
     if (!paid) throw new NotFoundException(`No payable test checkout ${id}`);
     await applyPaymentEvents(this.handler, paid.events);
     res.redirect(303, paid.returnUrl);
   }
 
   @Post(':id/cancel')
-  cancel(@Param('id') id: string, @Res() res: Response): void {
-    const back = this.gateway.cancel(id);
+  async cancel(@Param('id') id: string, @Res() res: Response): Promise<void> {
+    const back = await this.gateway.cancel(id);
     if (!back) throw new NotFoundException(`No test checkout ${id}`);
     res.redirect(303, back);
   }

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
-import { LocalPaymentGateway, StripePaymentGateway, StripeWebhookVerifier, createStripeClient } from '@kiln/adapters';
+import { type LocalCheckoutStore, LocalPaymentGateway, StripePaymentGateway, StripeWebhookVerifier, createStripeClient } from '@kiln/adapters';
 import {
   BuyAddOnCredits,
   CancelSubscription,
@@ -29,6 +29,7 @@ import {
   CLOCK,
   CREDIT_LEDGER,
   ID_GENERATOR,
+  LOCAL_CHECKOUT_STORE,
   PAYMENT_GATEWAY,
   PAYMENT_WEBHOOK_VERIFIER,
   PLAN_CATALOG,
@@ -83,8 +84,9 @@ export class PaymentsModule {
             local
               ? {
                   provide: LocalPaymentGateway,
-                  useFactory: (clock: Clock, ids: IdGenerator) => new LocalPaymentGateway({ apiUrl: config.publicApiUrl, appUrl }, clock, ids),
-                  inject: [CLOCK, ID_GENERATOR],
+                  // Its sessions and subscriptions in the persistence module's store (PostgreSQL: they survive restarts).
+                  useFactory: (clock: Clock, ids: IdGenerator, store: LocalCheckoutStore) => new LocalPaymentGateway({ apiUrl: config.publicApiUrl, appUrl }, clock, ids, store),
+                  inject: [CLOCK, ID_GENERATOR, LOCAL_CHECKOUT_STORE],
                 }
               : { provide: LocalPaymentGateway, useValue: null },
             local ? { provide: PAYMENT_GATEWAY, useExisting: LocalPaymentGateway } : { provide: PAYMENT_GATEWAY, useValue: unconfiguredGateway },

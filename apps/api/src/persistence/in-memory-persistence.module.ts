@@ -25,7 +25,9 @@ import {
   VECTOR_INDEX,
   TURN_REPOSITORY,
   TURN_UNDO_JOURNAL,
+  LOCAL_CHECKOUT_STORE,
 } from '../tokens.js';
+import { InMemoryLocalCheckoutStore } from '@kiln/adapters';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
 import { LedgerBackedProfileRepository } from './ledger-backed-profile-repository.js';
 
@@ -49,6 +51,7 @@ export const PERSISTENCE_TOKENS = [
   VECTOR_INDEX,
   TURN_REPOSITORY,
   TURN_UNDO_JOURNAL,
+  LOCAL_CHECKOUT_STORE,
 ] as const;
 
 /**
@@ -85,6 +88,7 @@ export class InMemoryPersistenceModule {
         { provide: VECTOR_INDEX, useFactory: () => new InMemoryVectorIndex() },
         { provide: TURN_REPOSITORY, useFactory: () => new InMemoryTurnRepository() },
         { provide: TURN_UNDO_JOURNAL, useFactory: () => new InMemoryTurnUndoJournal() },
+        { provide: LOCAL_CHECKOUT_STORE, useFactory: () => new InMemoryLocalCheckoutStore() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

@@ -11,6 +11,7 @@ import {
   PgVectorIndex,
   PgTurnRepository,
   PgTurnUndoJournal,
+  PgLocalCheckoutStore,
   type PostgresOptions,
   SmtpMailer,
   createDataSource,
@@ -31,6 +32,7 @@ import {
   VECTOR_INDEX,
   TURN_REPOSITORY,
   TURN_UNDO_JOURNAL,
+  LOCAL_CHECKOUT_STORE,
 } from '../tokens.js';
 
 /** The initialized, migrated TypeORM DataSource (for adapters that need more tables, e.g. auth's). */
@@ -101,6 +103,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: VECTOR_INDEX, useFactory: (tx: PgUnitOfWork) => new PgVectorIndex(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: TURN_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgTurnRepository(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: TURN_UNDO_JOURNAL, useFactory: (tx: PgUnitOfWork) => new PgTurnUndoJournal(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: LOCAL_CHECKOUT_STORE, useFactory: (tx: PgUnitOfWork) => new PgLocalCheckoutStore(tx), inject: [PG_UNIT_OF_WORK] },
       {
         provide: PgMailOutbox,
         useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
@@ -143,6 +146,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         VECTOR_INDEX,
         TURN_REPOSITORY,
         TURN_UNDO_JOURNAL,
+        LOCAL_CHECKOUT_STORE,
       ],
     };
   }

@@ -21,11 +21,11 @@ describe('LocalPaymentGateway', () => {
     expect(url).toMatch(/^http:\/\/api\.test\/local-checkout\/cs_local_/);
     expect(await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1' })).toBe(url);
     const id = url.split('/').pop() ?? '';
-    const paid = gateway.complete(id);
+    const paid = await gateway.complete(id);
     expect(paid?.returnUrl).toBe('http://app.test/pricing?success=true');
     await feed(paid?.events ?? []);
     // Completing again replays the same events: nothing changes.
-    await feed(gateway.complete(id)?.events ?? []);
+    await feed((await gateway.complete(id))?.events ?? []);
     expect(await kit.profiles.findById('ana')).toMatchObject({ subscriptionPlan: 'pro_monthly', subscriptionStatus: 'active', customerId: 'cus_local_ana' });
     expect((await kit.ledger.summary('ana')).balances.monthly).toBe(25);
   });
@@ -33,15 +33,15 @@ describe('LocalPaymentGateway', () => {
   it('add-on +500; cancel then end of period → free with the add-on credits kept', async () => {
     const { kit, gateway, feed } = await setup();
     const checkout = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1' });
-    await feed(gateway.complete(checkout.split('/').pop() ?? '')?.events ?? []);
+    await feed((await gateway.complete(checkout.split('/').pop() ?? ''))?.events ?? []);
     const addOn = await gateway.createAddOnPayment({ currency: 'USD', customer, idempotencyKey: 'k2' });
-    await feed(gateway.complete(addOn.split('/').pop() ?? '')?.events ?? []);
+    await feed((await gateway.complete(addOn.split('/').pop() ?? ''))?.events ?? []);
     expect((await kit.ledger.summary('ana')).balances.addon).toBe(500);
     const profile = await kit.profiles.findById('ana');
     const snapshot = await gateway.cancelSubscription({ subscriptionId: profile?.subscriptionId ?? '', idempotencyKey: 'k3' });
     expect(snapshot.cancelAtPeriodEnd).toBe(true);
     kit.clock.advance(1000);
-    await feed(gateway.endPeriod(snapshot.id));
+    await feed(await gateway.endPeriod(snapshot.id));
     expect(await kit.profiles.findById('ana')).toMatchObject({ subscriptionPlan: 'free', subscriptionId: null });
     expect((await kit.ledger.summary('ana')).balances).toEqual({ monthly: 5, referral: 0, addon: 500 });
   });
@@ -49,7 +49,7 @@ describe('LocalPaymentGateway', () => {
   it('a canceled checkout returns to the canceled URL and cannot be paid', async () => {
     const { gateway } = await setup();
     const id = (await gateway.createCheckoutSession({ planId: 'pro_annual', currency: 'INR', customer, idempotencyKey: 'k1' })).split('/').pop() ?? '';
-    expect(gateway.cancel(id)).toBe('http://app.test/pricing?canceled=true');
-    expect(gateway.complete(id)).toBeNull();
+    expect(await gateway.cancel(id)).toBe('http://app.test/pricing?canceled=true');
+    expect(await gateway.complete(id)).toBeNull();
   });
 });

@@ -12,20 +12,9 @@ import {
   type SubscriptionSnapshot,
   addMonthsClamped,
 } from '@kiln/domain';
+import { InMemoryLocalCheckoutStore, type LocalCheckoutSession, type LocalCheckoutStore, type LocalSubscription } from './local-checkout-store.js';
 
-/** A checkout started through the local gateway, shown by the API's test checkout page. */
-export interface LocalCheckoutSession {
-  readonly id: string;
-  readonly kind: 'subscription' | 'add_on';
-  readonly userId: string;
-  readonly email: string;
-  readonly planId: PlanId | null;
-  readonly currency: Currency;
-  readonly customerId: string;
-  /** Set once paid: the events the payment produced (replayed as is if completed again). */
-  completed: readonly PaymentEvent[] | null;
-  canceled: boolean;
-}
+export type { LocalCheckoutSession } from './local-checkout-store.js';
 
 export interface LocalGatewayConfig {
   /** The API's public origin: checkout pages live at `<apiUrl>/local-checkout/<id>`. */
@@ -38,17 +27,15 @@ export interface LocalGatewayConfig {
  * The payment provider for a machine without a Stripe key: checkout, portal and add-on answer
  * URLs of the API's own TEST CHECKOUT page, and paying, cancelling, renewing or ending a period
  * there produces the same normalized PaymentEvents a Stripe webhook would — the caller feeds them
- * to HandlePaymentEvent. State lives in memory (a restart forgets local subscriptions).
+ * to HandlePaymentEvent. Sessions and subscriptions live in a LocalCheckoutStore (PostgreSQL in
+ * the API, so a restart keeps them; memory by default).
  */
 export class LocalPaymentGateway implements PaymentGateway {
-  private readonly sessions = new Map<string, LocalCheckoutSession>();
-  private readonly subscriptions = new Map<string, SubscriptionSnapshot & { readonly userId: string }>();
-  private readonly keys = new Map<string, string>();
-
   constructor(
     readonly config: LocalGatewayConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly store: LocalCheckoutStore = new InMemoryLocalCheckoutStore(),
   ) {}
 
   async createCheckoutSession(request: CheckoutRequest): Promise<string> {
@@ -64,87 +51,66 @@ export class LocalPaymentGateway implements PaymentGateway {
   }
 
   async cancelSubscription(request: { readonly subscriptionId: string } & IdempotentPaymentCall): Promise<SubscriptionSnapshot> {
-    const sub = this.requireSubscription(request.subscriptionId);
+    const sub = await this.requireSubscription(request.subscriptionId);
     const canceled = { ...sub, cancelAtPeriodEnd: true };
-    this.subscriptions.set(sub.id, canceled);
+    await this.store.saveSubscription(canceled);
     return strip(canceled);
   }
 
   async fetchSubscription(subscriptionId: string): Promise<SubscriptionSnapshot> {
-    return strip(this.requireSubscription(subscriptionId));
+    return strip(await this.requireSubscription(subscriptionId));
   }
 
   async findLatestSubscription(customer: PaymentCustomer): Promise<SubscriptionSnapshot | null> {
-    const subs = [...this.subscriptions.values()].filter((s) => s.userId === customer.userId);
+    const subs = await this.store.subscriptionsOfUser(customer.userId);
     const latest = subs.sort((a, b) => b.currentPeriodStart.getTime() - a.currentPeriodStart.getTime())[0];
     return latest ? strip(latest) : null;
   }
 
-  session(id: string): LocalCheckoutSession | undefined {
-    return this.sessions.get(id);
+  session(id: string): Promise<LocalCheckoutSession | null> {
+    return this.store.session(id);
   }
 
   /** The Kiln user a local subscription belongs to. */
-  ownerOf(subscriptionId: string): string | null {
-    return this.subscriptions.get(subscriptionId)?.userId ?? null;
+  async ownerOf(subscriptionId: string): Promise<string | null> {
+    return (await this.store.subscription(subscriptionId))?.userId ?? null;
   }
 
   /** The user's subscriptions that have not ended (for the portal page). */
-  subscriptionsOfCustomer(customerId: string): SubscriptionSnapshot[] {
-    return [...this.subscriptions.values()].filter((s) => s.customerId === customerId && s.status !== 'canceled').map(strip);
+  async subscriptionsOfCustomer(customerId: string): Promise<SubscriptionSnapshot[]> {
+    return (await this.store.subscriptionsOfCustomer(customerId)).filter((s) => s.status !== 'canceled').map(strip);
   }
 
   /** Pays a session: the events a provider would send. Completing it again answers the same events. */
-  complete(sessionId: string): { events: readonly PaymentEvent[]; returnUrl: string } | null {
-    const session = this.sessions.get(sessionId);
+  async complete(sessionId: string): Promise<{ events: readonly PaymentEvent[]; returnUrl: string } | null> {
+    const session = await this.store.session(sessionId);
     if (!session || session.canceled) return null;
-    if (!session.completed) {
-      const now = this.clock.now();
-      const checkout = { id: this.eventId(), occurredAt: now, type: 'checkout.completed' as const, userId: session.userId, customerId: session.customerId };
-      if (session.kind === 'add_on') {
-        session.completed = [{ ...checkout, mode: 'add_on', paymentId: `pi_local_${session.id}`, packs: 1 }];
-      } else {
-        const planId = session.planId ?? 'pro_monthly';
-        const interval = planId === 'pro_annual' ? 'annual' : 'monthly';
-        const sub = {
-          id: `sub_local_${this.ids.next()}`,
-          userId: session.userId,
-          customerId: session.customerId,
-          planId,
-          status: 'active' as const,
-          interval: interval as 'annual' | 'monthly',
-          currentPeriodStart: now,
-          currentPeriodEnd: addMonthsClamped(now, interval === 'annual' ? 12 : 1),
-          cancelAtPeriodEnd: false,
-        };
-        this.subscriptions.set(sub.id, sub);
-        session.completed = [
-          { ...checkout, mode: 'subscription', subscriptionId: sub.id },
-          { id: this.eventId(), occurredAt: now, type: 'subscription.created', userId: sub.userId, subscription: strip(sub) },
-          this.invoicePaid(sub, now),
-        ];
-      }
+    let paid = session;
+    if (session.completed === null) {
+      const { events, subscription } = this.payment(session);
+      // Stored atomically: a concurrent payment of the same session answers the winner's events.
+      paid = (await this.store.completeSession(session.id, events, subscription)) ?? session;
     }
-    const returnPath = session.kind === 'add_on' ? '/settings?success=true' : '/pricing?success=true';
-    return { events: session.completed, returnUrl: `${this.config.appUrl}${returnPath}` };
+    if (paid.completed === null) return null; // canceled meanwhile
+    const returnPath = paid.kind === 'add_on' ? '/settings?success=true' : '/pricing?success=true';
+    return { events: paid.completed, returnUrl: `${this.config.appUrl}${returnPath}` };
   }
 
   /** Abandons a session: nothing is charged; answers where the browser returns. */
-  cancel(sessionId: string): string | null {
-    const session = this.sessions.get(sessionId);
+  async cancel(sessionId: string): Promise<string | null> {
+    const session = await this.store.cancelSession(sessionId);
     if (!session) return null;
-    if (!session.completed) session.canceled = true;
     const returnPath = session.kind === 'add_on' ? '/settings?canceled=true' : '/pricing?canceled=true';
     return `${this.config.appUrl}${returnPath}`;
   }
 
   /** Simulates a renewal now: a new period starting now, paid by a new invoice. */
-  renew(subscriptionId: string): readonly PaymentEvent[] {
-    const sub = this.requireSubscription(subscriptionId);
+  async renew(subscriptionId: string): Promise<readonly PaymentEvent[]> {
+    const sub = await this.requireSubscription(subscriptionId);
     if (sub.status === 'canceled') return [];
     const now = this.clock.now();
     const renewed = { ...sub, currentPeriodStart: now, currentPeriodEnd: addMonthsClamped(now, sub.interval === 'annual' ? 12 : 1) };
-    this.subscriptions.set(sub.id, renewed);
+    await this.store.saveSubscription(renewed);
     return [
       { id: this.eventId(), occurredAt: now, type: 'subscription.updated', userId: sub.userId, subscription: strip(renewed) },
       this.invoicePaid(renewed, now),
@@ -152,37 +118,60 @@ export class LocalPaymentGateway implements PaymentGateway {
   }
 
   /** Simulates the end of the current period now: a subscription set to cancel ends, any other renews. */
-  endPeriod(subscriptionId: string): readonly PaymentEvent[] {
-    const sub = this.requireSubscription(subscriptionId);
+  async endPeriod(subscriptionId: string): Promise<readonly PaymentEvent[]> {
+    const sub = await this.requireSubscription(subscriptionId);
     if (sub.status === 'canceled') return [];
     if (!sub.cancelAtPeriodEnd) return this.renew(subscriptionId);
     const now = this.clock.now();
     const ended = { ...sub, status: 'canceled' as const, currentPeriodEnd: now };
-    this.subscriptions.set(sub.id, ended);
+    await this.store.saveSubscription(ended);
     return [{ id: this.eventId(), occurredAt: now, type: 'subscription.deleted', userId: sub.userId, subscription: strip(ended) }];
   }
 
-  private open(key: string, kind: LocalCheckoutSession['kind'], customer: CheckoutRequest['customer'], planId: PlanId | null, currency: Currency): string {
-    let id = this.keys.get(key);
-    if (!id) {
-      id = `cs_local_${this.ids.next()}`;
-      this.keys.set(key, id);
-      this.sessions.set(id, {
-        id,
-        kind,
-        userId: customer.userId,
-        email: customer.email,
-        planId,
-        currency,
-        customerId: customer.customerId ?? `cus_local_${customer.userId}`,
-        completed: null,
-        canceled: false,
-      });
-    }
-    return `${this.config.apiUrl}/local-checkout/${id}`;
+  /** What paying a session produces: its events and, for a plan, the new subscription. */
+  private payment(session: LocalCheckoutSession): { events: readonly PaymentEvent[]; subscription: LocalSubscription | null } {
+    const now = this.clock.now();
+    const checkout = { id: this.eventId(), occurredAt: now, type: 'checkout.completed' as const, userId: session.userId, customerId: session.customerId };
+    if (session.kind === 'add_on') return { events: [{ ...checkout, mode: 'add_on', paymentId: `pi_local_${session.id}`, packs: 1 }], subscription: null };
+    const planId = session.planId ?? 'pro_monthly';
+    const interval = planId === 'pro_annual' ? 'annual' : 'monthly';
+    const sub: LocalSubscription = {
+      id: `sub_local_${this.ids.next()}`,
+      userId: session.userId,
+      customerId: session.customerId,
+      planId,
+      status: 'active',
+      interval,
+      currentPeriodStart: now,
+      currentPeriodEnd: addMonthsClamped(now, interval === 'annual' ? 12 : 1),
+      cancelAtPeriodEnd: false,
+    };
+    return {
+      events: [
+        { ...checkout, mode: 'subscription', subscriptionId: sub.id },
+        { id: this.eventId(), occurredAt: now, type: 'subscription.created', userId: sub.userId, subscription: strip(sub) },
+        this.invoicePaid(sub, now),
+      ],
+      subscription: sub,
+    };
   }
 
-  private invoicePaid(sub: SubscriptionSnapshot & { readonly userId: string }, now: Date): PaymentEvent {
+  private async open(key: string, kind: LocalCheckoutSession['kind'], customer: CheckoutRequest['customer'], planId: PlanId | null, currency: Currency): Promise<string> {
+    const session = await this.store.openSession(key, {
+      id: `cs_local_${this.ids.next()}`,
+      kind,
+      userId: customer.userId,
+      email: customer.email,
+      planId,
+      currency,
+      customerId: customer.customerId ?? `cus_local_${customer.userId}`,
+      completed: null,
+      canceled: false,
+    });
+    return `${this.config.apiUrl}/local-checkout/${session.id}`;
+  }
+
+  private invoicePaid(sub: LocalSubscription, now: Date): PaymentEvent {
     return {
       id: this.eventId(),
       occurredAt: now,
@@ -198,8 +187,8 @@ export class LocalPaymentGateway implements PaymentGateway {
     return `evt_local_${this.ids.next()}`;
   }
 
-  private requireSubscription(id: string): SubscriptionSnapshot & { readonly userId: string } {
-    const sub = this.subscriptions.get(id);
+  private async requireSubscription(id: string): Promise<LocalSubscription> {
+    const sub = await this.store.subscription(id);
     if (!sub) throw new Error(`No such local subscription: ${id}`);
     return sub;
   }

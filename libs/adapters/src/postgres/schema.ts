@@ -12,6 +12,7 @@ import { PaymentsSchema1795478400000 } from './migrations/1795478400000-payments
 import { VectorIndex1795570000000 } from './migrations/1795570000000-vector-index.js';
 import { AiTurns1795660000000 } from './migrations/1795660000000-ai-turns.js';
 import { AiTurnUndoJournal1795750000000 } from './migrations/1795750000000-ai-turn-undo-journal.js';
+import { LocalCheckout1795840000000 } from './migrations/1795840000000-local-checkout.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   VectorIndex1795570000000,
   AiTurns1795660000000,
   AiTurnUndoJournal1795750000000,
+  LocalCheckout1795840000000,
 ];
