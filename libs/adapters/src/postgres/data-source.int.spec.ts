@@ -45,6 +45,8 @@ describe('createDataSource and migrate', () => {
       'auth_users',
       'credit_accounts',
       'credit_entries',
+      'local_checkout_sessions',
+      'local_checkout_subscriptions',
       'mail_outbox',
       'migrations',
       'processed_payment_events',
@@ -97,7 +99,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(15);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(17);
     } finally {
       await other.drop();
     }
