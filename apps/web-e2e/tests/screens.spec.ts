@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { newEmail, signUpAndVerify } from './helpers';
+import { accessToken, newEmail, signUpAndVerify } from './helpers';
 
 // Screenshots of the real screens (desktop 1280 px and mobile 375 px). They always run; they
 // refresh docs/screens/ only with UPDATE_SCREENS=1, so a test run leaves the tree unchanged.
@@ -42,5 +42,14 @@ for (const size of sizes) {
     await page.goto('/settings?tab=referrals');
     await expect(page.getByRole('textbox', { name: 'Your referral link' })).toBeVisible();
     await page.screenshot({ path: `${out}/settings-referrals-${size.name}.png`, fullPage: true });
+
+    // Home, signed in: the person's projects under the idea box.
+    const auth = { authorization: `Bearer ${await accessToken(page)}` };
+    for (const name of ['Chores', 'Bean There', 'Streaks']) await request.post('/api/projects', { headers: auth, data: { name } });
+    await page.goto('/');
+    const projects = page.getByRole('region', { name: 'Your projects' });
+    await expect(projects.getByRole('link', { name: 'Streaks' })).toBeVisible();
+    await projects.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${out}/home-projects-${size.name}.png` });
   });
 }
