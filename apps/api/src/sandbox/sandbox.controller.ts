@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Q
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   type AccessClaims,
+  type CommandResult,
   DEFAULT_COMMAND_TIMEOUT_SECONDS,
   type DevServerState,
   EMPTY_ERROR_SCAN,
@@ -28,6 +29,8 @@ import {
   GitCommitDto,
   GitRestoreDto,
   GitResultResponse,
+  InterruptCommandDto,
+  InterruptCommandResponse,
   PathQuery,
   ReadDirectoryQuery,
   RunCommandDto,
@@ -59,6 +62,8 @@ const SANDBOX_404 = `${PROJECT_404}; SANDBOX.NOT_FOUND before ensure`;
 @Controller('api/sandbox/:id')
 export class SandboxController {
   private readonly logger = new Logger('Sandbox');
+  /** Commands running with a command_id, by project and id, so interrupt-command can stop them. */
+  private readonly running = new Map<string, AbortController>();
 
   constructor(
     @Inject(OwnedProjects) private readonly owned: OwnedProjects,
@@ -186,20 +191,39 @@ export class SandboxController {
   @ApiOkResponse({ type: CommandResultResponse })
   @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE (working_dir)' })
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${SANDBOX_404}; SANDBOX.FILE_NOT_FOUND (working_dir)` })
-  async runCommand(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: RunCommandDto): Promise<CommandResultResponse> {
+  async runCommand(
+    @CurrentUser() user: AccessClaims,
+    @Param('id', ProjectIdPipe) id: string,
+    @Body() body: RunCommandDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CommandResultResponse> {
     await this.own(user, id);
     const workingDir = checkedPath(body.working_dir ?? '.');
     const commandId = body.command_id;
+    // Stopped by interrupt-command, or when the client goes away before the answer (a closed tab).
+    const stop = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) stop.abort();
+    };
+    res.on('close', onClose);
+    const key = commandId === undefined ? null : `${id}/${commandId}`;
+    if (key !== null) this.running.set(key, stop);
     const onOutput =
       commandId === undefined
         ? undefined
         : (stream: 'stdout' | 'stderr', text: string) =>
             this.feed.publish(id, { event: 'command-output', data: { command_id: commandId, stream, text } });
-    const result = await this.call(
-      id,
-      () => this.host.runCommand(id, body.command, { timeoutSeconds: body.timeout ?? DEFAULT_COMMAND_TIMEOUT_SECONDS, workingDir, onOutput }),
-      workingDir,
-    );
+    let result: CommandResult;
+    try {
+      result = await this.call(
+        id,
+        () => this.host.runCommand(id, body.command, { timeoutSeconds: body.timeout ?? DEFAULT_COMMAND_TIMEOUT_SECONDS, workingDir, onOutput, signal: stop.signal }),
+        workingDir,
+      );
+    } finally {
+      res.off('close', onClose);
+      if (key !== null && this.running.get(key) === stop) this.running.delete(key);
+    }
     if (commandId !== undefined) {
       this.feed.publish(id, { event: 'command-exit', data: { command_id: commandId, exit_code: result.exitCode, timed_out: result.timedOut } });
     }
@@ -207,6 +231,19 @@ export class SandboxController {
     this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'command' } });
     void this.indexer.indexChanged(id, []);
     return CommandResultResponse.from(result);
+  }
+
+  @Post('interrupt-command')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Stop a running command (Ctrl+C): it ends with exit code 130 and interrupted: true' })
+  @ApiOkResponse({ type: InterruptCommandResponse })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
+  async interruptCommand(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: InterruptCommandDto): Promise<InterruptCommandResponse> {
+    await this.own(user, id);
+    const running = this.running.get(`${id}/${body.command_id}`);
+    running?.abort();
+    return { interrupted: running !== undefined };
   }
 
   @Post('create-directory')

@@ -152,7 +152,7 @@ describe('sandbox API (HTTP)', () => {
       const { user, api } = await ready();
       const response = await t.http().post(`${api}/run-command`).set(user.auth).send({ command: 'ls -la', timeout: 5, working_dir: 'src' });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ exit_code: 126, stdout: '', stderr: expect.stringContaining('cannot run'), timed_out: false, output_truncated: false });
+      expect(response.body).toEqual({ exit_code: 126, stdout: '', stderr: expect.stringContaining('cannot run'), timed_out: false, output_truncated: false, interrupted: false });
       const missingDir = await t.http().post(`${api}/run-command`).set(user.auth).send({ command: 'ls', working_dir: 'nope' });
       expect(missingDir.status).toBe(200); // the in-memory host does not check the folder exists
     });
@@ -423,6 +423,31 @@ describe('sandbox API (HTTP)', () => {
       } finally {
         feed.close();
       }
+    });
+
+    it('interrupt-command stops a running command (Ctrl+C): the run answers exit code 130, interrupted; only the owner can', async () => {
+      const { user, id } = await ready();
+      const api = `/api/sandbox/${id}`;
+      host.hangUntilAborted = true;
+      try {
+        const run = t.http().post(`${api}/run-command`).set(user.auth).send({ command: 'npm run dev', command_id: 'long-1' }).then((r) => r);
+        // Asked until the command is registered (the run request is on its way).
+        let answer = { interrupted: false };
+        for (let i = 0; i < 50 && !answer.interrupted; i += 1) {
+          await t.http().post(`${api}/interrupt-command`).set(newUser().auth).send({ command_id: 'long-1' }).expect(404);
+          answer = (await t.http().post(`${api}/interrupt-command`).set(user.auth).send({ command_id: 'long-1' }).expect(200)).body;
+          if (!answer.interrupted) await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(answer).toEqual({ interrupted: true });
+        const done = await run;
+        expect(done.status).toBe(200);
+        expect(done.body).toMatchObject({ exit_code: 130, interrupted: true, stdout: 'working…\n' });
+      } finally {
+        host.hangUntilAborted = false;
+      }
+      expect((await t.http().post(`${api}/interrupt-command`).set(user.auth).send({ command_id: 'long-1' }).expect(200)).body).toEqual({ interrupted: false });
+      const bad = await t.http().post(`${api}/interrupt-command`).set(user.auth).send({ command_id: 'a b' });
+      expect(bad.status).toBe(400);
     });
 
     it("turns the host's dev-server events into status events for that project only", async () => {

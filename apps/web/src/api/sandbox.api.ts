@@ -51,6 +51,8 @@ export interface CommandResultDto {
   readonly stderr: string;
   readonly timed_out: boolean;
   readonly output_truncated: boolean;
+  /** Stopped by interrupt-command (exit code 130); absent from older servers. */
+  readonly interrupted?: boolean;
 }
 
 export interface GitResultDto {
@@ -101,6 +103,8 @@ export interface SandboxApi {
   /** Without `ignore` the API applies SPEC §9's tree ignore list. */
   getTree(projectId: string, path?: string, ignore?: readonly string[]): Promise<readonly FileTreeEntryDto[]>;
   runCommand(projectId: string, input: RunCommandInput): Promise<CommandResultDto>;
+  /** Stops the running command started with this command_id (Ctrl+C); false when none was running. */
+  interruptCommand(projectId: string, commandId: string): Promise<boolean>;
   createDirectory(projectId: string, path: string): Promise<void>;
   cleanup(projectId: string): Promise<void>;
   gitCommit(projectId: string, message: string): Promise<GitResultDto>;
@@ -159,6 +163,11 @@ export class HttpSandboxApi implements SandboxApi {
 
   runCommand(projectId: string, input: RunCommandInput): Promise<CommandResultDto> {
     return this.http.post<CommandResultDto>(sandboxPath(projectId, 'run-command'), input);
+  }
+
+  async interruptCommand(projectId: string, commandId: string): Promise<boolean> {
+    const reply = await this.http.post<{ interrupted: boolean }>(sandboxPath(projectId, 'interrupt-command'), { command_id: commandId });
+    return reply.interrupted;
   }
 
   async createDirectory(projectId: string, path: string): Promise<void> {

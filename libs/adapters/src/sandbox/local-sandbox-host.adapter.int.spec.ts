@@ -178,6 +178,37 @@ describe('LocalSandboxHost', () => {
     expect(ps.split('\n').filter((l) => l.includes(`sleep ${marker}`))).toEqual([]);
   });
 
+  it.each([
+    ['with bubblewrap when installed', undefined],
+    ['without bubblewrap', null],
+  ] as const)('stops the whole process tree when its signal aborts (Ctrl+C): exit code 130, output kept (%s)', async (_label, bwrapPath) => {
+    const stopper = new LocalSandboxHost({ root, bwrapPath, cacheDir: CACHE_DIR });
+    const id = await project();
+    const marker = `61.${Date.now() % 100000}`;
+    const controller = new AbortController();
+    let streamed = '';
+    const started = performance.now();
+    const running = stopper.runCommand(id, ['sh', '-c', `echo started; sleep ${marker} & sleep ${marker}`], {
+      timeoutSeconds: 60,
+      signal: controller.signal,
+      onOutput: (_stream, text) => {
+        streamed += text;
+        if (text.includes('started')) controller.abort();
+      },
+    });
+    const result = await running;
+    expect(result).toMatchObject({ exitCode: 130, interrupted: true, timedOut: false, stdout: 'started\n' });
+    expect(result.stderr).toMatch(/\[interrupted\]/);
+    expect(streamed).toBe(`${result.stdout}${result.stderr}`);
+    expect(performance.now() - started).toBeLessThan(5000);
+    await new Promise((r) => setTimeout(r, 300));
+    const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+    expect(ps.split('\n').filter((l) => l.includes(`sleep ${marker}`))).toEqual([]);
+    // A signal aborted before the start runs nothing.
+    expect(await stopper.runCommand(id, ['touch', 'never'], { signal: AbortSignal.abort() })).toMatchObject({ exitCode: 130, interrupted: true });
+    expect(existsSync(path.join(root, id, 'never'))).toBe(false);
+  });
+
   it('streams the timeout note too, and a throwing onOutput listener does not break the command', async () => {
     const id = await project();
     let streamed = '';

@@ -19,6 +19,7 @@ import {
   type GitRestoreResult,
   type ErrorScan,
   errorScanFrom,
+  INTERRUPTED_EXIT_CODE,
   isValidSandboxId,
   isWithinRoot,
   matchesTreeIgnore,
@@ -336,7 +337,13 @@ export class LocalSandboxHost implements SandboxHost {
     const env = this.commandEnv(projectDir);
     const [file, ...args] =
       this.bwrapPath === null ? argv : [this.bwrapPath, ...(await this.bwrapArgs(projectDir, cwd)), '--', ...argv];
-    return this.spawnCapped(file as string, args, { cwd, env, timeoutMs, ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }) });
+    return this.spawnCapped(file as string, args, {
+      cwd,
+      env,
+      timeoutMs,
+      ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
+      ...(options.signal === undefined ? {} : { abort: options.signal }),
+    });
   }
 
   async cleanup(sandboxId: string): Promise<void> {
@@ -781,8 +788,11 @@ export class LocalSandboxHost implements SandboxHost {
   private spawnCapped(
     file: string,
     args: readonly string[],
-    { cwd, env, timeoutMs, onOutput }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; onOutput?: RunCommandOptions['onOutput'] },
+    { cwd, env, timeoutMs, onOutput, abort }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; onOutput?: RunCommandOptions['onOutput']; abort?: RunCommandOptions['signal'] },
   ): Promise<CommandResult> {
+    if (abort?.aborted === true) {
+      return Promise.resolve({ exitCode: INTERRUPTED_EXIT_CODE, stdout: '', stderr: '[interrupted]\n', timedOut: false, outputTruncated: false, interrupted: true });
+    }
     return new Promise((resolve) => {
       const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       const stdout = new CappedBuffer(this.outputCapBytes, onOutput && ((text) => onOutput('stdout', text)));
@@ -803,21 +813,33 @@ export class LocalSandboxHost implements SandboxHost {
         // A process that left the group may still hold the pipes: stop reading them.
         setTimeout(() => finish(null, 'SIGKILL'), 500).unref();
       }, timeoutMs);
+      // Ctrl+C: the whole group goes, as at the timeout, and the result says it was interrupted.
+      let interrupted = false;
+      const onAbort = () => {
+        if (settled) return;
+        interrupted = true;
+        killGroup();
+        setTimeout(() => finish(null, 'SIGKILL'), 500).unref();
+      };
+      abort?.addEventListener('abort', onAbort);
       const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        abort?.removeEventListener('abort', onAbort);
         killGroup(); // background children of a finished command do not outlive it
         child.stdout.destroy();
         child.stderr.destroy();
         if (spawnError !== undefined) stderr.push(Buffer.from(`${spawnError.message}\n`));
-        const exitCode = timedOut ? TIMED_OUT_EXIT_CODE : spawnError !== undefined ? 127 : (code ?? (signal === null ? 1 : 128 + 9));
+        const exitCode = timedOut ? TIMED_OUT_EXIT_CODE : interrupted ? INTERRUPTED_EXIT_CODE : spawnError !== undefined ? 127 : (code ?? (signal === null ? 1 : 128 + 9));
+        const note = timedOut ? stderr.note(`[stopped after ${timeoutMs / 1000} s]\n`) : interrupted ? stderr.note('[interrupted]\n') : '';
         resolve({
           exitCode,
           stdout: stdout.text(),
-          stderr: timedOut ? `${stderr.text()}${stderr.note(`[stopped after ${timeoutMs / 1000} s]\n`)}` : stderr.text(),
+          stderr: `${stderr.text()}${note}`,
           timedOut,
           outputTruncated: stdout.truncated || stderr.truncated,
+          ...(interrupted ? { interrupted: true } : {}),
         });
       };
       child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -1,3 +1,4 @@
+import type { AbortSignalLike } from '../ai/ai-assistant.port.js';
 import { AI_SUPPORT_FOLDER } from '../builder/code-error.js';
 import type { ErrorScan } from '../builder/error-scan.js';
 
@@ -80,7 +81,12 @@ export interface RunCommandOptions {
   readonly workingDir?: string;
   /** Called with output as it arrives (the terminal streams it); the result still holds all of it. */
   readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** Aborting stops the command and everything it started (Ctrl+C in the terminal): exit code 130, `interrupted`. */
+  readonly signal?: AbortSignalLike;
 }
+
+/** The exit code of a command stopped by its signal (128 + SIGINT, as a shell reports Ctrl+C). */
+export const INTERRUPTED_EXIT_CODE = 130;
 
 /** The state of a sandbox's dev server, the process behind the live preview (SPEC §3 status). */
 export type DevServerStatus = 'stopped' | 'starting' | 'running' | 'failed';
@@ -104,6 +110,8 @@ export interface CommandResult {
   readonly timedOut: boolean;
   /** stdout or stderr went over the host's output cap and ends with a truncation marker. */
   readonly outputTruncated: boolean;
+  /** Stopped through RunCommandOptions.signal; exitCode is then INTERRUPTED_EXIT_CODE. */
+  readonly interrupted?: boolean;
 }
 
 /**

@@ -164,6 +164,19 @@ export class RunCommandDto {
   command_id?: string;
 }
 
+/** POST interrupt-command: stop a running command started with this command_id (Ctrl+C). */
+export class InterruptCommandDto {
+  @ApiProperty({ maxLength: 64, pattern: COMMAND_ID.source })
+  @IsDefined({ message: 'is required' })
+  @IsString()
+  @Matches(COMMAND_ID, { message: 'must be 1 to 64 letters, digits, _ or -' })
+  command_id!: string;
+}
+
+export class InterruptCommandResponse {
+  @ApiProperty({ description: 'false when no command of that id was running in this project' }) interrupted!: boolean;
+}
+
 export class GitCommitDto {
   @ApiProperty({ maxLength: MAX_COMMIT_MESSAGE_LENGTH, example: 'Add the todo list' })
   @IsDefined({ message: 'is required' })
@@ -238,9 +251,10 @@ export class CommandResultResponse {
   @ApiProperty() stderr!: string;
   @ApiProperty() timed_out!: boolean;
   @ApiProperty({ description: 'stdout or stderr went over the output cap' }) output_truncated!: boolean;
+  @ApiProperty({ description: 'stopped by interrupt-command or by the client going away (exit code 130)' }) interrupted!: boolean;
 
   static from(r: CommandResult): CommandResultResponse {
-    return { exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, timed_out: r.timedOut, output_truncated: r.outputTruncated };
+    return { exit_code: r.exitCode, stdout: r.stdout, stderr: r.stderr, timed_out: r.timedOut, output_truncated: r.outputTruncated, interrupted: r.interrupted === true };
   }
 }
 

@@ -14,6 +14,7 @@ import type {
   SandboxHostEvent,
   SandboxInfo,
 } from '@kiln/domain';
+import { INTERRUPTED_EXIT_CODE } from '@kiln/domain';
 import { InMemorySandboxHost } from '@kiln/domain/testing';
 
 /**
@@ -29,6 +30,8 @@ export class ScriptedSandboxHost implements SandboxHost {
   /** What findErrors answers; null: it rejects (no compiler). */
   scan: ErrorScan | null = null;
   commandOutput: Array<['stdout' | 'stderr', string]> = [];
+  /** When set, a command runs until its signal aborts (then answers as interrupted). */
+  hangUntilAborted = false;
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
 
   ensure(projectId: string): Promise<SandboxInfo> {
@@ -91,6 +94,14 @@ export class ScriptedSandboxHost implements SandboxHost {
 
   async runCommand(id: string, command: SandboxCommand, options: RunCommandOptions = {}): Promise<CommandResult> {
     const result = await this.inner.runCommand(id, command, options); // checks the sandbox and working dir
+    if (this.hangUntilAborted) {
+      options.onOutput?.('stdout', 'working…\n');
+      await new Promise<void>((resolve) => {
+        if (options.signal?.aborted) resolve();
+        options.signal?.addEventListener('abort', () => resolve());
+      });
+      return { exitCode: INTERRUPTED_EXIT_CODE, stdout: 'working…\n', stderr: '[interrupted]\n', timedOut: false, outputTruncated: false, interrupted: true };
+    }
     if (this.commandOutput.length === 0) return result;
     for (const [stream, text] of this.commandOutput) options.onOutput?.(stream, text);
     const of = (s: 'stdout' | 'stderr') => this.commandOutput.filter(([x]) => x === s).map(([, text]) => text).join('');

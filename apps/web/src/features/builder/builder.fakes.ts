@@ -126,6 +126,12 @@ export class FakeSandboxApi implements SandboxApi {
     if (this.holdCommand) await this.holdCommand;
     return this.commandResult;
   }
+  readonly interrupts: string[] = [];
+  async interruptCommand(_id: string, commandId: string): Promise<boolean> {
+    await this.call('interruptCommand', commandId);
+    this.interrupts.push(commandId);
+    return true;
+  }
   async createDirectory(_id: string, path: string): Promise<void> {
     await this.call('createDirectory', path);
   }

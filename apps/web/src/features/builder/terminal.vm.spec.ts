@@ -24,7 +24,7 @@ describe('TerminalVm', () => {
     const vm = new TerminalVm(api, new SequentialIds(), new ManualTimers());
     let screen = '';
     vm.attach((text) => (screen += text));
-    expect(plain(screen)).toBe('Commands run in your project folder (timeout 30 s).\r\n$ ');
+    expect(plain(screen)).toBe('Commands run in your project folder (timeout 30 s; Ctrl+C stops one).\r\n$ ');
     expect(screen.endsWith(PROMPT)).toBe(true);
   });
 
@@ -134,6 +134,27 @@ describe('TerminalVm', () => {
     release();
     await settle();
     expect(t.api.commands.map((c) => c.command)).toEqual(['npm i']);
+  });
+
+  it('Ctrl+C while a command runs asks the server to stop it, once; the reply ends the run with exit code 130', async () => {
+    const t = setUp();
+    let release: () => void = () => undefined;
+    t.api.holdCommand = new Promise((resolve) => (release = resolve));
+    t.api.commandResult = { exit_code: 130, stdout: 'serving\n', stderr: '[interrupted]\n', timed_out: false, output_truncated: false, interrupted: true };
+    t.vm.input('npm run dev\r');
+    await settle();
+    t.clear();
+    t.vm.input('\x03');
+    t.vm.input('\x03'); // pressed twice: one request
+    await settle();
+    expect(t.api.interrupts).toEqual(['cmd-1']);
+    expect(t.vm.running).not.toBeNull(); // until the reply comes
+    release();
+    await settle();
+    expect(t.screen()).toContain('^C');
+    expect(t.screen().endsWith('[exit code 130]\r\n$ ')).toBe(true);
+    expect(t.vm.running).toBeNull();
+    expect(t.vm.lastExitCode).toBe(130);
   });
 
   it('Ctrl+C drops the line; clear empties the screen without a request', async () => {

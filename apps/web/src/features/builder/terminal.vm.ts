@@ -46,6 +46,8 @@ interface RunningCommand {
   /** Resolves when command-exit arrives. */
   readonly exit: Promise<void>;
   readonly resolveExit: () => void;
+  /** Ctrl+C was pressed and the stop request is under way or done. */
+  interrupting: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export class TerminalVm {
     this.writer = writer;
     if (!this.greeted) {
       this.greeted = true;
-      this.pending.unshift(`${DIM}Commands run in your project folder (timeout 30 s).${RESET}\r\n${this.running ? '' : PROMPT + this.line}`);
+      this.pending.unshift(`${DIM}Commands run in your project folder (timeout 30 s; Ctrl+C stops one).${RESET}\r\n${this.running ? '' : PROMPT + this.line}`);
     } else if (this.pending.length === 0 && this.running === null) {
       // A remounted view starts blank: show the prompt again.
       this.pending.push(PROMPT + this.line);
@@ -110,8 +112,8 @@ export class TerminalVm {
   /** Keystrokes and pastes from xterm (onData). */
   input(data: string): void {
     if (this.running !== null) {
-      // No input reaches a running command (run-command has no stdin); Ctrl+C is acknowledged only.
-      if (data === KEY.ctrlC) this.write(`${DIM}^C (the command keeps running until it ends or times out)${RESET}\r\n`);
+      // No input reaches a running command (run-command has no stdin); Ctrl+C stops it.
+      if (data === KEY.ctrlC) void this.interrupt();
       return;
     }
     switch (data) {
@@ -181,7 +183,7 @@ export class TerminalVm {
     const id = this.ids.next();
     let resolveExit: () => void = () => undefined;
     const exit = new Promise<void>((resolve) => (resolveExit = resolve));
-    const current: RunningCommand = { id, command, streamed: { stdout: '', stderr: '' }, exited: false, endsLine: true, exit, resolveExit };
+    const current: RunningCommand = { id, command, streamed: { stdout: '', stderr: '' }, exited: false, endsLine: true, exit, resolveExit, interrupting: false };
     this.current = current;
     this.running = { id, command };
     let result: CommandResultDto | null = null;
@@ -196,6 +198,23 @@ export class TerminalVm {
       await Promise.race([current.exit, this.timers.sleep(EXIT_EVENT_GRACE_MS)]);
     }
     runInAction(() => this.finish(current, result, failure));
+  }
+
+  /** Ctrl+C while a command runs: the server stops it and its reply ends the run (exit code 130). */
+  async interrupt(): Promise<void> {
+    const current = this.current;
+    if (current === null || current.interrupting) return;
+    current.interrupting = true;
+    this.write(`${DIM}^C${RESET}\r\n`);
+    try {
+      const stopped = await this.api.interruptCommand(this.projectId, current.id);
+      if (!stopped && this.current === current) this.write(`${DIM}(it was already ending)${RESET}\r\n`);
+    } catch (error) {
+      runInAction(() => {
+        current.interrupting = false;
+        this.write(`${RED}Could not stop the command: ${error instanceof Error ? error.message : 'Request failed'}${RESET}\r\n`);
+      });
+    }
   }
 
   private finish(current: RunningCommand, result: CommandResultDto | null, failure: unknown): void {
