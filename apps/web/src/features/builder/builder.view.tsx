@@ -155,15 +155,16 @@ const Toolbar = observer(function Toolbar({ vm, chat }: { vm: BuilderVm; chat: C
           </Badge>
         )}
       </div>
-      <div className="flex items-center gap-2">
+      {/* On phones the view names are icons only (still named for assistive tech), so the row fits 375 px. */}
+      <div className="flex max-w-full flex-wrap items-center gap-1 sm:gap-2">
         <TabsList aria-label="Builder views" className="h-9 w-auto">
           <TabsTrigger value="preview" className="h-7">
             <Eye aria-hidden />
-            Preview
+            <span className="max-sm:sr-only">Preview</span>
           </TabsTrigger>
           <TabsTrigger value="code" className="h-7">
             <Code2 aria-hidden />
-            Code
+            <span className="max-sm:sr-only">Code</span>
           </TabsTrigger>
         </TabsList>
         {vm.activeTab === 'preview' && <PreviewActions vm={vm} />}
