@@ -1,21 +1,12 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { FixedClock, SequentialIds } from '@kiln/domain/testing';
 import { LocalPaymentGateway } from '../payments/local-payment-gateway.adapter.js';
 import { localCheckoutStoreContract } from '../payments/testing/local-checkout-store.contract.js';
 import { PgLocalCheckoutStore } from './pg-local-checkout-store.adapter.js';
 import { PgUnitOfWork } from './pg-unit-of-work.js';
-import { type TestDatabase, createTestDatabase } from './testing/test-database.js';
+import { freshTestDatabases } from './testing/fresh-test-databases.js';
 
-const databases: TestDatabase[] = [];
-afterAll(async () => {
-  await Promise.all(databases.map((db) => db.drop()));
-});
-
-async function database(): Promise<TestDatabase> {
-  const db = await createTestDatabase();
-  databases.push(db);
-  return db;
-}
+const database = freshTestDatabases();
 
 localCheckoutStoreContract('PgLocalCheckoutStore', async () => new PgLocalCheckoutStore(new PgUnitOfWork((await database()).dataSource)));
 

@@ -1,20 +1,11 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { TurnUndoEntry } from '@kiln/domain';
 import { turnUndoJournalContract } from '@kiln/domain/contracts';
 import { PgTurnUndoJournal } from './pg-turn-undo-journal.adapter.js';
 import { PgUnitOfWork } from './pg-unit-of-work.js';
-import { type TestDatabase, createTestDatabase } from './testing/test-database.js';
+import { freshTestDatabases } from './testing/fresh-test-databases.js';
 
-const databases: TestDatabase[] = [];
-afterAll(async () => {
-  await Promise.all(databases.map((db) => db.drop()));
-});
-
-async function database(): Promise<TestDatabase> {
-  const db = await createTestDatabase();
-  databases.push(db);
-  return db;
-}
+const database = freshTestDatabases();
 
 turnUndoJournalContract('PgTurnUndoJournal', async () => new PgTurnUndoJournal(new PgUnitOfWork((await database()).dataSource)));
 
