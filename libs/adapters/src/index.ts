@@ -27,6 +27,7 @@ export * from './postgres/testing/test-database.js';
 // Mail
 export * from './mail/smtp-mailer.adapter.js';
 export * from './mail/testing/fake-smtp-server.js';
+export * from './ai/ai-sdk/testing/fake-vendor-server.js';
 
 // Auth
 export * from './auth/argon2-password-hasher.adapter.js';

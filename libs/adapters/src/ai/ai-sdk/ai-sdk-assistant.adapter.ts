@@ -19,7 +19,7 @@ import {
   type SummarizeOptions,
   type TaskInput,
 } from '@kiln/domain';
-import { APICallError, generateText, Output, streamText, type Instructions, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import { APICallError, generateText, Output, RetryError, streamText, type Instructions, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
 import { CACHE_EPHEMERAL, FILE_OPERATION_TOOL_ORDER, fileOperationTools, PLAN_SCHEMA, planTool } from './file-operation-tools.js';
 import { ENHANCE_SYSTEM_PROMPT, JSON_ANSWER_INSTRUCTION, PLAN_SYSTEM_PROMPT, planMessage, SUMMARIZE_SYSTEM_PROMPT, TASK_SYSTEM_PROMPT, taskMessage } from './prompts.js';
 
@@ -39,6 +39,8 @@ export interface AiSdkAssistantOptions {
 export function failureOf(error: unknown, signal?: AbortSignal): AiFailure {
   if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) return aiFailure('AI.ABORTED', 'The request was cancelled.');
   if (APICallError.isInstance(error)) return aiFailure('AI.PROVIDER_FAILED', error.message, error.statusCode);
+  // The SDK's retries gave up: the provider's own status is on the last attempt's error.
+  if (RetryError.isInstance(error) && APICallError.isInstance(error.lastError)) return aiFailure('AI.PROVIDER_FAILED', error.message, error.lastError.statusCode);
   return aiFailure('AI.PROVIDER_FAILED', error instanceof Error ? error.message : String(error));
 }
 
