@@ -510,6 +510,15 @@ describe('ChatVm: prompt enhancement', () => {
     expect(t.toasts.shown.map((s) => s.title)).toEqual(['Could not enhance the prompt']);
   });
 
+  it('over the AI rate limit, says how long to wait (the server’s words)', async () => {
+    const t = await opened();
+    t.ai.enhanceReply = new ApiError('Too many AI requests. Please wait 20 s and try again.', 429, 'AI.RATE_LIMITED', null);
+    t.vm.setInput('todo app');
+    await t.vm.enhance();
+    expect(t.vm.input).toBe('todo app');
+    expect(t.toasts.shown).toEqual([{ title: 'Could not enhance the prompt', description: 'Too many AI requests. Please wait 20 s and try again.', variant: 'error' }]);
+  });
+
   it('does nothing without text', async () => {
     const t = await opened();
     await t.vm.enhance();

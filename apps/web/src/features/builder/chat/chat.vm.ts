@@ -1,7 +1,7 @@
 import { type CodeError, type ErrorScan, errorScanFrom } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type IReactionDisposer, makeAutoObservable, reaction, runInAction } from 'mobx';
-import { type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
+import { ApiError, type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
 import { type Ids, type Logger, UI_TYPES } from '../../../app/ui-ports';
 import { type AiApi, LimitReachedError } from '../../../api/ai.api';
 import type { TurnEvent } from '../../../api/turn-stream';
@@ -268,7 +268,9 @@ export class ChatVm {
       });
     } catch (error) {
       this.logger.warn('Prompt enhancement failed', error);
-      if (generation === this.generation) this.toasts.show(ENHANCE_FAILED_TOAST);
+      // Over the AI rate limit the server says how long to wait; anything else is a generic retry hint.
+      const limited = error instanceof ApiError && error.status === 429;
+      if (generation === this.generation) this.toasts.show(limited ? { ...ENHANCE_FAILED_TOAST, description: error.message } : ENHANCE_FAILED_TOAST);
     } finally {
       runInAction(() => (this.enhancing = false));
     }
