@@ -67,6 +67,11 @@ export class OwnedProjects {
   }
 
   /** Soft delete: the row stays with status deleted and stops counting against limits. */
+  /** The project was edited now (an AI turn kept changes): only its updated_at moves. */
+  async touch(userId: string, id: string): Promise<void> {
+    await this.update(userId, id, {});
+  }
+
   async delete(userId: string, id: string): Promise<Result<void, ProjectNotFound>> {
     const found = await this.find(userId, id);
     if (!found.ok) return found;

@@ -762,3 +762,25 @@ describe('RunTurn when the assistant declines', () => {
     });
   });
 });
+
+describe('RunTurn and the project’s edited time', () => {
+  it('a kept turn that changed files marks the project edited now; one that changed nothing does not', async () => {
+    const t = await createTurnTestKit();
+    const created = (await t.kit.projects.findById(t.projectId))?.updatedAt;
+    t.kit.clock.advance(60_000);
+    t.scriptErrors([]);
+    t.assistant.answers.push({ text: 'Nothing to do.', operations: [] });
+    const idle = await t.runTurn.execute(t.input('Is it fine?'));
+    if (!idle.ok) throw new Error(idle.error.code);
+    await collect(idle.value);
+    expect((await t.kit.projects.findById(t.projectId))?.updatedAt).toEqual(created);
+
+    t.kit.clock.advance(60_000);
+    t.assistant.answers.push({ text: 'Renamed.', operations: [{ type: 'edit_file', path: APP, search: 'Welcome to your Kiln app', replace: 'Chores' }] });
+    const kept = await t.runTurn.execute(t.input('Call it Chores'));
+    if (!kept.ok) throw new Error(kept.error.code);
+    expect(last(await collect(kept.value))).toMatchObject({ type: 'done', status: 'kept' });
+    expect((await t.kit.projects.findById(t.projectId))?.updatedAt).toEqual(t.kit.clock.now());
+    expect((await t.kit.projects.findById(t.projectId))?.name).toBe('Project project-1');
+  });
+});

@@ -26,6 +26,8 @@ import { TurnWorkspace } from './turn-workspace.js';
 /** Enough of OwnedProjects for the turn use cases: someone else's project is PROJECTS.NOT_FOUND. */
 export interface ProjectOwnership {
   find(userId: string, projectId: string): Promise<Result<unknown, ProjectNotFound>>;
+  /** Marks the project as edited now (its updated_at: the home page lists recently edited first). */
+  touch(userId: string, projectId: string): Promise<void>;
 }
 
 export interface TurnSettings {
@@ -386,6 +388,13 @@ class TurnExecution {
         if (commit.success && commit.hash !== undefined) commitHash = commit.hash;
       } catch {
         // SPEC §8: a failed commit is not the turn's failure; the changes stay, without a version.
+      }
+    }
+    if (paths.length > 0) {
+      try {
+        await this.deps.projects.touch(this.turn.userId, this.turn.projectId);
+      } catch {
+        // Only the project's "edited" time: never the turn's failure.
       }
     }
     const message = paths.length === 0 ? 'Nothing was changed.' : `Changed ${plural(paths.length, 'file')}.`;
