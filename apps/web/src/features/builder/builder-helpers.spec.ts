@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { languageOf } from './language';
 import { DEVICE_FRAMES, previewOriginOf } from './preview';
-import { relativeTime } from './relative-time';
+import { relativeTime } from '../../app/relative-time';
 
 describe('builder helpers', () => {
   it('has the SPEC §2 device sizes', () => {

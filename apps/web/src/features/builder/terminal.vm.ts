@@ -1,4 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx';
+import { errorText } from '../../app/error-text';
 import type { Timers } from '../../app/ports';
 import type { Ids } from '../../app/ui-ports';
 import type { CommandResultDto, SandboxApi } from '../../api/sandbox.api';
@@ -212,7 +213,7 @@ export class TerminalVm {
     } catch (error) {
       runInAction(() => {
         current.interrupting = false;
-        this.write(`${RED}Could not stop the command: ${error instanceof Error ? error.message : 'Request failed'}${RESET}\r\n`);
+        this.write(`${RED}Could not stop the command: ${errorText(error)}${RESET}\r\n`);
       });
     }
   }

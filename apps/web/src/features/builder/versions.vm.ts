@@ -2,7 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import type { Timers, Toasts } from '../../app/ports';
 import type { Logger } from '../../app/ui-ports';
 import type { CommitDto, SandboxApi } from '../../api/sandbox.api';
-import { relativeTime } from './relative-time';
+import { relativeTime } from '../../app/relative-time';
 
 export interface VersionRow {
   readonly hash: string;

@@ -2,7 +2,8 @@ import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type SessionService, type Timers, type Toasts, TYPES } from '../../app/ports';
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
-import { relativeTime } from '../builder/relative-time';
+import { errorText } from '../../app/error-text';
+import { relativeTime } from '../../app/relative-time';
 
 /** The API's limit on a project name (apps/api projects DTO). */
 export const PROJECT_NAME_MAX = 100;
@@ -17,8 +18,6 @@ export interface ProjectCard {
 }
 
 type Dialog = { readonly kind: 'rename'; readonly project: ProjectDto; readonly name: string } | { readonly kind: 'delete'; readonly project: ProjectDto } | null;
-
-const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
 
 /**
  * "Your projects" on the home page for a signed-in person (SPEC §3 "all projects"): each opens in
@@ -74,7 +73,7 @@ export class ProjectsVm {
         this.loaded = true;
       });
     } catch (error) {
-      runInAction(() => (this.error = messageOf(error, 'Your projects could not be loaded.')));
+      runInAction(() => (this.error = errorText(error, 'Your projects could not be loaded.')));
     } finally {
       runInAction(() => (this.loading = false));
     }
@@ -114,7 +113,7 @@ export class ProjectsVm {
       }
       runInAction(() => (this.dialog = null));
     } catch (error) {
-      runInAction(() => (this.dialogError = messageOf(error, dialog.kind === 'rename' ? 'The project could not be renamed.' : 'The project could not be deleted.')));
+      runInAction(() => (this.dialogError = errorText(error, dialog.kind === 'rename' ? 'The project could not be renamed.' : 'The project could not be deleted.')));
     } finally {
       runInAction(() => (this.busy = false));
     }

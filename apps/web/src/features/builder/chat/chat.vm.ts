@@ -2,6 +2,7 @@ import { type CodeError, type ErrorScan, errorScanFrom } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type IReactionDisposer, makeAutoObservable, reaction, runInAction } from 'mobx';
 import { ApiError, type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
+import { errorText } from '../../../app/error-text';
 import { type Ids, type Logger, UI_TYPES } from '../../../app/ui-ports';
 import { type AiApi, LimitReachedError } from '../../../api/ai.api';
 import type { TurnEvent } from '../../../api/turn-stream';
@@ -55,7 +56,6 @@ export interface QueuedMessage {
 
 type HistoryState = 'idle' | 'loading' | 'ready' | 'failed';
 
-const errorText = (error: unknown): string => (error instanceof Error && error.message !== '' ? error.message : 'Request failed');
 
 /**
  * The builder's chat (SPEC §2 tab1, §3 message queue, §4 AI phase): the conversation with the
