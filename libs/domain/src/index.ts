@@ -78,6 +78,7 @@ export * from './sandbox/dependency-set.js';
 export * from './ai/ai-assistant.port.js';
 export * from './ai/file-operation.js';
 export * from './ai/throttle-ai-request.use-case.js';
+export * from './ai/app-name.js';
 export * from './mail/mailer.port.js';
 export * from './vector/vector-index.port.js';
 export * from './vector/vector-query.js';

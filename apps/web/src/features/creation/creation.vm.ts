@@ -1,3 +1,4 @@
+import { appNameFromIdea } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type Analytics, ApiError, HOME_PROMPT_KEY, type Navigator, type SavedPrompts, TYPES } from '../../app/ports';
@@ -7,13 +8,10 @@ import { SandboxSetup, type SetupStage } from '../builder/sandbox-setup';
 
 export const NEW_PROJECT_ID = 'new';
 
-/** "…called Streaks", "named “Bean There”", "titled Jot": the name the idea gives the app. */
-const NAMED = /\b(?:called|named|titled)\s+["“'‘]?([^"”’\n.,!?;:]+?)["”'’]?(?=$|[.,!?;:\n]|\s+(?:for|with|that|which|and|where|using|in|to|about|featuring|including|plus|on|so|but)\b)/i;
-
-/** A project name from the idea: the app's name when the idea gives one, else its first words (at most 60 characters). */
+/** A project name from the idea: the app's name when the idea gives one (the domain's rule), else its first words (at most 60 characters). */
 export function projectNameFrom(prompt: string): string {
-  const named = NAMED.exec(prompt)?.[1]?.trim().replace(/\s+/g, ' ');
-  if (named !== undefined && named.length > 0 && named.length <= 60) return named;
+  const named = appNameFromIdea(prompt);
+  if (named !== null) return named;
   const words = prompt.trim().replace(/\s+/g, ' ').split(' ').slice(0, 8).join(' ');
   const name = words.length > 60 ? `${words.slice(0, 59).trimEnd()}…` : words;
   return name.replace(/[.,;:!?…-]+$/, '') || 'Untitled project';

@@ -1,5 +1,6 @@
 // Reading a person's request: which app to build (kind, name, subject, colours, sections) or
 // which changes to make to the current one. Pure and deterministic.
+import { appNameFromIdea, PHRASE_END } from '@kiln/domain';
 import { titleCase } from './code.js';
 import { COLOUR_NAMES, DEFAULT_THEME, normaliseHex, type FontChoice, type Theme } from './palette.js';
 
@@ -137,18 +138,7 @@ export function guessKind(prompt: string): KindGuess {
   return best;
 }
 
-const STOP = '(?=$|[.,!?;:\\n]|\\s+(?:for|with|that|which|and|where|using|in|to|about|called|named|featuring|including|plus|on|so|but)\\b)';
-
-/** The name the person gave the app, if any ("called Bean There", “Bean There”). */
-export function extractName(prompt: string): string | null {
-  const named = new RegExp(`\\b(?:called|named|titled|name it|call it|brand(?:ed)? as)\\s+["“'‘]?([^"”’\\n.,!?;:]+?)["”'’]?${STOP}`, 'i').exec(prompt);
-  const quoted = /["“]([^"”\n]{2,60})["”]/.exec(prompt);
-  const raw = named?.[1] ?? quoted?.[1] ?? null;
-  if (raw === null) return null;
-  const name = raw.trim().replace(/\s+/g, ' ').slice(0, 60);
-  if (name.length === 0) return null;
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
+const STOP = PHRASE_END;
 
 const KIND_NOUNS = /\b(landing page|landing|website|web site|site|home ?page|app|application|page|dashboard|blog|portfolio|tool|widget|form|calculator|tracker|board)\b/gi;
 
@@ -248,7 +238,7 @@ const KIND_SUFFIX: Readonly<Partial<Record<AppKind, string>>> = Object.freeze({
 export function parseAppSpec(prompt: string, seed: number): AppSpec {
   const { kind } = guessKind(prompt);
   const subject = extractSubject(prompt);
-  const given = extractName(prompt);
+  const given = appNameFromIdea(prompt);
   const fromSubject = subject ? titleCase(subject) + (KIND_SUFFIX[kind] && !subject.toLowerCase().includes((KIND_SUFFIX[kind] as string).toLowerCase()) ? ` ${KIND_SUFFIX[kind]}` : '') : null;
   const name = given ?? fromSubject ?? DEFAULT_NAMES[kind];
   const colours = coloursMentioned(prompt.replace(/\bcoffee shop\b/gi, ''));

@@ -2,7 +2,8 @@
 // something the offline assistant cannot do.
 import { hashText } from './code.js';
 import { parseEdits, type EditIntent } from './edit-intent.js';
-import { extractName, guessKind, parseAppSpec, type AppSpec } from './intent.js';
+import { appNameFromIdea } from '@kiln/domain';
+import { guessKind, parseAppSpec, type AppSpec } from './intent.js';
 
 export type OfflineRequest =
   | { readonly mode: 'build'; readonly spec: AppSpec }
@@ -33,7 +34,7 @@ export function readRequest(prompt: string, files: ReadonlyMap<string, string>):
   const editFirst = EDIT_FIRST.test(prompt);
   // On a project that still holds the starter, a request that describes an app (or names one)
   // builds it, and the changes it mentions ("with a dark theme") are part of the build.
-  if (fresh && !editFirst && (DESCRIBES_AN_APP.test(prompt) || extractName(prompt) !== null)) {
+  if (fresh && !editFirst && (DESCRIBES_AN_APP.test(prompt) || appNameFromIdea(prompt) !== null)) {
     return { mode: 'build', spec: parseAppSpec(prompt, seedOf(prompt)) };
   }
   if (intents.length > 0 && (guess.strength < 3 || editFirst)) return { mode: 'edit', intents, unknown };
