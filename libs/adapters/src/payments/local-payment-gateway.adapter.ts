@@ -14,8 +14,6 @@ import {
 } from '@kiln/domain';
 import { InMemoryLocalCheckoutStore, type LocalCheckoutSession, type LocalCheckoutStore, type LocalSubscription } from './local-checkout-store.js';
 
-export type { LocalCheckoutSession } from './local-checkout-store.js';
-
 export interface LocalGatewayConfig {
   /** The API's public origin: checkout pages live at `<apiUrl>/local-checkout/<id>`. */
   readonly apiUrl: string;

@@ -32,6 +32,9 @@ export function slugFor(name: string, id: string): string {
   return [words || 'project', suffix].filter(Boolean).join('-');
 }
 
+/** The longest project name the API accepts. */
+export const MAX_PROJECT_NAME_LENGTH = 100;
+
 export function newProject(input: { id: string; creatorId: string; name: string }, now: Date): Project {
   const name = input.name.trim() || 'Untitled project';
   return Object.freeze({

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { Project } from '@kiln/domain';
+import { MAX_PROJECT_NAME_LENGTH, type Project } from '@kiln/domain';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsFQDN, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { iso } from '../../common/wire.js';
 
-export const MAX_PROJECT_NAME_LENGTH = 100;
 const MAX_DOMAIN_LENGTH = 253;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 

@@ -1,12 +1,10 @@
+import { MAX_PROJECT_NAME_LENGTH } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type SessionService, type Timers, type Toasts, TYPES } from '../../app/ports';
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
 import { errorText } from '../../app/error-text';
 import { relativeTime } from '../../app/relative-time';
-
-/** The API's limit on a project name (apps/api projects DTO). */
-export const PROJECT_NAME_MAX = 100;
 
 export interface ProjectCard {
   readonly id: string;
@@ -59,7 +57,7 @@ export class ProjectsVm {
     if (this.dialog?.kind !== 'rename') return null;
     const name = this.dialog.name.trim();
     if (name === '') return 'Enter a name.';
-    return name.length > PROJECT_NAME_MAX ? `Use at most ${PROJECT_NAME_MAX} characters.` : null;
+    return name.length > MAX_PROJECT_NAME_LENGTH ? `Use at most ${MAX_PROJECT_NAME_LENGTH} characters.` : null;
   }
 
   async load(): Promise<void> {

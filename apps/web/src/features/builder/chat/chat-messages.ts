@@ -1,6 +1,6 @@
 // What the chat shows: the person's messages and the assistant's replies (streamed text, plan,
 // task progress, checks, the turn's outcome), and the pure rules that build them.
-import type { CodeError } from '@kiln/domain';
+import { type CodeError, DECLINED_OUTCOME } from '@kiln/domain';
 import type { TurnHistoryDto } from '../../../api/ai.api';
 import type { TurnOperationType, TurnOutcome, TurnPlanDto } from '../../../api/turn-stream';
 
@@ -31,7 +31,6 @@ export type ReplyStatus = 'running' | 'awaiting' | TurnOutcome | 'declined' | 'c
 
 /** The error code of a turn the assistant declined before anything was charged. */
 export const DECLINED_CODE = 'AI.DECLINED';
-export const DECLINED_TEXT = 'Nothing was changed, and no credit was used.';
 
 export interface AssistantMessage {
   readonly kind: 'assistant';
@@ -102,7 +101,7 @@ export function outcomeText(message: Pick<AssistantMessage, 'status' | 'outcome'
     case 'failed':
       return `Failed: ${detail || 'something went wrong. Nothing was changed.'}`;
     case 'declined':
-      return DECLINED_TEXT;
+      return DECLINED_OUTCOME;
     case 'cancelled':
       return 'Plan cancelled. Nothing was charged.';
     case 'unknown':
