@@ -32,7 +32,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SAFE_NEXT = /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]{0,2047}$/;
 
-type Reply = { kind: 'page'; page: PreviewPage } | { kind: 'proxy'; port: number };
+type Reply = { kind: 'page'; page: PreviewPage } | { kind: 'proxy'; socketPath: string };
 
 /**
  * The live preview (docs/sandbox-api.md "Live preview", docs/security.md "Preview"): requests
@@ -41,7 +41,7 @@ type Reply = { kind: 'page'; page: PreviewPage } | { kind: 'proxy'; port: number
  * - `/__kiln/auth?token=…&next=/` exchanges a preview token for the session cookie;
  * - `/__kiln/bridge.js` is the console bridge injected into every HTML page;
  * - everything else needs the cookie of THIS project, then goes to the dev server the sandbox
- *   host allocated for the project — 127.0.0.1 and the host's port only, whatever the request
+ *   host made for the project — its Unix socket only, whatever the request
  *   says — with Kiln's Authorization header and the preview cookie removed; HTTP and websocket
  *   (Vite's HMR) alike.
  */
@@ -61,7 +61,7 @@ export class PreviewProxy {
     this.bridge = bridgeScript(appOrigins);
     this.frameAncestors = `frame-ancestors 'self' ${appOrigins.join(' ')}`;
     this.proxy = createProxyServer({
-      // The dev server sees 127.0.0.1:<port> as its host (Vite's allowed-hosts check passes);
+      // The dev server sees `localhost` as its host (Vite's allowed-hosts check passes);
       // X-Forwarded-Host carries the preview origin.
       changeOrigin: true,
       xfwd: true,
@@ -87,7 +87,7 @@ export class PreviewProxy {
       const reply = await this.decide(req, res, match);
       if (reply === null) return;
       if (reply.kind === 'page') this.sendPage(req, res, reply.page);
-      else this.forward(req, res, reply.port);
+      else this.forward(req, res, reply.socketPath);
     } catch (error) {
       this.logger.error(`Preview request failed: ${errorText(error)}`);
       if (!res.headersSent) this.sendPage(req, res, failedPage('The preview is not available right now.'));
@@ -104,8 +104,8 @@ export class PreviewProxy {
       // Browsers always send Origin on websocket handshakes: only the preview's own pages may connect.
       if (req.headers.origin !== undefined && !this.isOwnOrigin(req.headers.origin, projectId)) return refuse(socket, 403);
       const state = await this.devServer(projectId);
-      const port = state === null ? null : runningPort(state);
-      if (port === null) return refuse(socket, state === null ? 404 : 503);
+      const socketPath = state === null ? null : runningSocket(state);
+      if (socketPath === null) return refuse(socket, state === null ? 404 : 503);
       stripKilnCredentials(req.headers);
       this.sockets.add(socket);
       const activity = setInterval(() => void this.host.devServer(projectId).catch(() => undefined), WEBSOCKET_ACTIVITY_INTERVAL_MS);
@@ -114,7 +114,7 @@ export class PreviewProxy {
         clearInterval(activity);
         this.sockets.delete(socket);
       });
-      this.proxy.ws(req, socket, head, { target: targetFor(port) }, (error) => {
+      this.proxy.ws(req, socket, head, { target: targetFor(socketPath) }, (error) => {
         this.logger.debug(`Preview websocket failed: ${error.message}`);
         socket.destroy();
       });
@@ -154,8 +154,8 @@ export class PreviewProxy {
     if (!SAFE_METHODS.has(req.method ?? 'GET') && origin !== undefined && !this.isOwnOrigin(origin, projectId)) return page(forbiddenPage());
     const state = await this.devServer(projectId);
     if (state === null) return page(notFoundPage());
-    const port = runningPort(state);
-    if (port !== null) return { kind: 'proxy', port };
+    const socketPath = runningSocket(state);
+    if (socketPath !== null) return { kind: 'proxy', socketPath };
     if (state.status === 'failed') return page(failedPage(state.message || 'The dev server stopped with an error.'));
     if (state.status === 'running') return page(failedPage('This sandbox has no dev server.'));
     return page(startingPage(state.message || 'Starting the dev server…'));
@@ -208,11 +208,11 @@ export class PreviewProxy {
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  private forward(req: IncomingMessage, res: ServerResponse, port: number): void {
+  private forward(req: IncomingMessage, res: ServerResponse, socketPath: string): void {
     stripKilnCredentials(req.headers);
     // Identity encoding: HTML must be readable to inject the bridge (loopback needs no compression).
     req.headers['accept-encoding'] = 'identity';
-    this.proxy.web(req, res, { target: targetFor(port) }, (error) => {
+    this.proxy.web(req, res, { target: targetFor(socketPath) }, (error) => {
       this.logger.debug(`Preview upstream failed: ${error.message}`);
       if (res.headersSent) res.destroy();
       // The dev server went away between its state and the connection: it is (re)starting.
@@ -294,15 +294,16 @@ export class PreviewProxy {
   }
 }
 
-/** Where the dev server listens: loopback and the host's port, never anything from the request. */
-function targetFor(port: number): { protocol: string; host: string; port: number } {
-  return { protocol: 'http:', host: '127.0.0.1', port };
+/** Where the dev server listens: the host's Unix socket for it, never anything from the request. */
+function targetFor(socketPath: string): { protocol: string; host: string; port: number; socketPath: string } {
+  // The port is only what the Host header would carry (80: none); the connection is the socket.
+  return { protocol: 'http:', host: 'localhost', port: 80, socketPath };
 }
 
-/** The dev server's port when it is running on a valid one. */
-function runningPort(state: DevServerState): number | null {
-  const { port } = state;
-  return state.status === 'running' && typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65_536 ? port : null;
+/** The dev server's socket when it is running. */
+function runningSocket(state: DevServerState): string | null {
+  const { socketPath } = state;
+  return state.status === 'running' && typeof socketPath === 'string' && socketPath.startsWith('/') ? socketPath : null;
 }
 
 function page(p: PreviewPage): Reply {

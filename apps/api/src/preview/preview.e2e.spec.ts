@@ -20,7 +20,7 @@ describe('live preview proxy', () => {
     dev = new FakeDevServer();
     decoy = new FakeDevServer();
     await dev.start();
-    await decoy.start();
+    await decoy.startTcp();
     host = new ScriptedSandboxHost();
     t = await startTestApp({ env: { PREVIEW_TOKEN_SECRET: SECRET }, overrides: { sandboxHost: host } });
     apiPort = (t.app.getHttpServer().address() as AddressInfo).port;
@@ -46,7 +46,7 @@ describe('live preview proxy', () => {
     const user = newUser();
     const id = (await t.http().post('/api/projects').set(user.auth).send({ name: 'Preview' }).expect(201)).body.id as string;
     const ensured = await t.http().post(`/api/sandbox/${id}/ensure`).set(user.auth).expect(200);
-    host.devStates.set(id, { status: 'running', port: dev.port, message: 'Website is running' });
+    host.devStates.set(id, { status: 'running', socketPath: dev.socketPath, message: 'Website is running' });
     const url = new URL(ensured.body.url as string);
     expect(url.origin).toBe(`http://${id}.preview.localhost:3000`);
     return { user, id, host: `${id}.preview.localhost:${apiPort}`, authPath: `${url.pathname}${url.search}` };
@@ -183,7 +183,7 @@ describe('live preview proxy', () => {
       expect(seen.headers['authorization']).toBeUndefined();
       expect(seen.headers['cookie']).toBe('theme=dark; app_session=abc');
       expect(seen.headers['accept-encoding']).toBe('identity');
-      expect(seen.headers['host']).toBe(`127.0.0.1:${dev.port}`);
+      expect(seen.headers['host']).toBe('localhost');
       expect(seen.headers['x-forwarded-host']).toBe(p.host);
     });
 
@@ -196,7 +196,7 @@ describe('live preview proxy', () => {
       expect(response.body).toContain('"http://localhost:5173","http://localhost:3000"');
     });
 
-    it('only ever connects to the port the host allocated, whatever the request says', async () => {
+    it('only ever connects to the socket the host made, whatever the request says', async () => {
       const p = await project();
       const cookie = await login(p);
       const decoyConnections = decoy.connections;
@@ -221,7 +221,7 @@ describe('live preview proxy', () => {
     it('answers 503 "Starting your app…" that reloads itself while the dev server starts', async () => {
       const p = await project();
       const cookie = await login(p);
-      host.devStates.set(p.id, { status: 'starting', port: dev.port, message: 'Installing dependencies…' });
+      host.devStates.set(p.id, { status: 'starting', socketPath: dev.socketPath, message: 'Installing dependencies…' });
       const page = await rawRequest(apiPort, { host: p.host, path: '/', headers: { Cookie: cookie, Accept: 'text/html' } });
       expect(page.status).toBe(503);
       expect(page.headers['retry-after']).toBe('1');
@@ -236,7 +236,7 @@ describe('live preview proxy', () => {
     it('answers 502 with the (escaped) reason when the dev server failed', async () => {
       const p = await project();
       const cookie = await login(p);
-      host.devStates.set(p.id, { status: 'failed', port: null, message: 'Error: <script>x</script> in vite.config.ts' });
+      host.devStates.set(p.id, { status: 'failed', socketPath: null, message: 'Error: <script>x</script> in vite.config.ts' });
       const page = await rawRequest(apiPort, { host: p.host, path: '/', headers: { Cookie: cookie } });
       expect(page.status).toBe(502);
       expect(page.body).toContain('Your app could not start');
@@ -258,9 +258,9 @@ describe('live preview proxy', () => {
       const p = await project();
       const cookie = await login(p);
       const gone = new FakeDevServer();
-      const port = await gone.start();
+      const socketPath = await gone.start();
       await gone.stop();
-      host.devStates.set(p.id, { status: 'running', port, message: 'Website is running' });
+      host.devStates.set(p.id, { status: 'running', socketPath, message: 'Website is running' });
       const page = await rawRequest(apiPort, { host: p.host, path: '/', headers: { Cookie: cookie, Accept: 'text/html' } });
       expect(page.status).toBe(503);
     });
@@ -310,7 +310,7 @@ describe('live preview proxy', () => {
     it('refuses the upgrade while the dev server starts (503)', async () => {
       const p = await project();
       const cookie = await login(p);
-      host.devStates.set(p.id, { status: 'starting', port: null, message: 'Starting' });
+      host.devStates.set(p.id, { status: 'starting', socketPath: null, message: 'Starting' });
       expect((await websocketHandshake(apiPort, { host: p.host, headers: { Cookie: cookie } })).status).toBe(503);
     });
 
@@ -345,7 +345,7 @@ describe('preview shutdown', () => {
       const user = newUser();
       const id = (await t.http().post('/api/projects').set(user.auth).send({ name: 'x' }).expect(201)).body.id as string;
       const url = new URL((await t.http().post(`/api/sandbox/${id}/ensure`).set(user.auth).expect(200)).body.url as string);
-      host.devStates.set(id, { status: 'running', port: dev.port, message: 'Website is running' });
+      host.devStates.set(id, { status: 'running', socketPath: dev.socketPath, message: 'Website is running' });
       const previewHost = `${id}.preview.localhost:${port}`;
       const auth = await rawRequest(port, { host: previewHost, path: `${url.pathname}${url.search}` });
       const cookie = ((auth.headers['set-cookie'] ?? [])[0] ?? '').split(';')[0] ?? '';

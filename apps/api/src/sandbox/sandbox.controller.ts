@@ -268,7 +268,7 @@ export class SandboxController {
   async cleanup(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<SuccessResponse> {
     await this.own(user, id);
     await this.call(id, () => this.host.cleanup(id));
-    this.feed.publish(id, { event: 'status', data: await this.feed.statusOf(id, { status: 'stopped', port: null, message: 'The sandbox was removed' }) });
+    this.feed.publish(id, { event: 'status', data: await this.feed.statusOf(id, { status: 'stopped', socketPath: null, message: 'The sandbox was removed' }) });
     this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'delete' } });
     void this.indexer.remove(id);
     return { success: true };
@@ -425,14 +425,14 @@ export class SandboxController {
 
   private unavailable(id: string, error: unknown): DevServerState {
     this.logger.warn(`dev server state failed for ${id}: ${text(error)}`);
-    return { status: 'failed', port: null, message: 'The dev server is not available' };
+    return { status: 'failed', socketPath: null, message: 'The dev server is not available' };
   }
 
   private async currentStatus(id: string): Promise<SandboxStatusBody> {
     try {
       return await this.feed.statusOf(id, await this.host.devServer(id));
     } catch (error) {
-      if (isNoSandbox(error)) return this.feed.statusOf(id, { status: 'stopped', port: null, message: 'This project has no sandbox yet' });
+      if (isNoSandbox(error)) return this.feed.statusOf(id, { status: 'stopped', socketPath: null, message: 'This project has no sandbox yet' });
       return this.feed.statusOf(id, this.unavailable(id, error));
     }
   }

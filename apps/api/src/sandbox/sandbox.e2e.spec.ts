@@ -74,7 +74,7 @@ describe('sandbox API (HTTP)', () => {
 
     it('reports the dev server state (starting) in status and message', async () => {
       const { user, id, api } = await ready();
-      host.devStates.set(id, { status: 'starting', port: 41000, message: 'Installing…' });
+      host.devStates.set(id, { status: 'starting', socketPath: '/run/kiln/dev.sock', message: 'Installing…' });
       const response = await t.http().get(`${api}/info`).set(user.auth);
       expect(response.body).toMatchObject({ status: 'starting', message: 'Installing…' });
       host.devStates.delete(id);
@@ -458,7 +458,7 @@ describe('sandbox API (HTTP)', () => {
       try {
         await feedA.next((e) => e.event === 'status');
         await feedB.next((e) => e.event === 'status');
-        host.emitDevServer(a.id, { status: 'failed', port: null, message: 'Vite crashed' });
+        host.emitDevServer(a.id, { status: 'failed', socketPath: null, message: 'Vite crashed' });
         const failed = await feedA.next((e) => e.event === 'status' && (e.data as { status: string }).status === 'failed');
         expect(failed.data).toEqual({ status: 'failed', message: 'Vite crashed', url: expect.stringMatching(previewUrl(a.id)) });
         await t.http().post(`${b.api}/write-file`).set(b.user.auth).send({ path: 'b.txt', content: '' }).expect(200);

@@ -1,5 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
 import type { DevServerState } from '@kiln/domain';
@@ -31,9 +34,11 @@ describe('DevServers failure back-off', () => {
     let now = 1_000_000;
     let launches = 0;
     const states: DevServerState[] = [];
+    const socketDir = mkdtempSync(path.join(tmpdir(), 'kiln-dev-servers-'));
     const servers = new DevServers({
       idleStopMs: 60_000,
       startTimeoutMs: 60_000,
+      socketDir,
       launch: async () => {
         launches += 1;
         return crashingChild();

@@ -1,15 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { createConnection, createServer, type Server } from 'node:net';
+import path from 'node:path';
 import type { DevServerState } from '@kiln/domain';
 import { DEV_SERVER_READY_MARKER } from './error-output-parsers.js';
 import { KeyedQueue } from './keyed-queue.js';
-import { acceptsConnections, allocateLoopbackPort } from './loopback-port.js';
 
 /** SPEC §8 wording for a reachable app. */
 export const DEV_SERVER_RUNNING_MESSAGE = 'Website is running';
 const TAIL_LINES = 30;
 const TAIL_CHARS = 4000;
-/** A dev server that lost the race for its port is started again on another one, this often. */
-const PORT_RETRIES = 2;
 /**
  * After a failure, requests answer 'failed' for this long before trying again, doubling per failure
  * in a row: the preview's "starting" page reloads every second and must not relaunch a broken
@@ -27,12 +28,17 @@ export interface DevServersOptions {
   readonly idleStopMs: number;
   /** One that does not answer within this long is stopped and reported failed. */
   readonly startTimeoutMs: number;
-  readonly portRange?: readonly [number, number];
   /**
-   * Starts a sandbox's dev server listening on loopback `port`. The child must lead its own process
+   * Kiln's own folder (mode 0700, never visible in a sandbox) holding each dev server's Unix socket,
+   * `<socketDir>/<sandboxId>.sock`: the only way to reach a dev server.
+   */
+  readonly socketDir: string;
+  /**
+   * Starts a sandbox's dev server serving on the listening Unix socket `listenFd` (passed to the
+   * child as its fd 3; the server never binds anything itself). The child must lead its own process
    * group (spawned detached): stopping kills the group. stdout must carry the launcher's ready line.
    */
-  readonly launch: (sandboxId: string, port: number) => Promise<ChildProcess>;
+  readonly launch: (sandboxId: string, listenFd: number) => Promise<ChildProcess>;
   /** Every state change, in order. */
   readonly onChange: (sandboxId: string, state: DevServerState) => void;
   /** Milliseconds now (default Date.now); tests pass their own. */
@@ -48,14 +54,14 @@ interface Entry {
   tail: string[];
   /** Set when Kiln stops it, so its exit is not a failure. */
   stopping: boolean;
-  portRetries: number;
 }
 
-const STOPPED: DevServerState = Object.freeze({ status: 'stopped', port: null, message: 'Dev server stopped' });
+const STOPPED: DevServerState = Object.freeze({ status: 'stopped', socketPath: null, message: 'Dev server stopped' });
 
 /**
- * One dev server process per sandbox: started on demand on a free loopback port, 'running' once
- * the launcher says it listens and the port accepts connections, 'failed' (with the last lines it
+ * One dev server process per sandbox: started on demand on a Unix socket Kiln creates and hands to
+ * it (so the sandbox needs no network and cannot choose where it listens), 'running' once the
+ * launcher says it serves and the socket accepts connections, 'failed' (with the last lines it
  * printed) when it exits on its own, stopped after `idleStopMs` without a request, on restart, on
  * removal and on stopAll. Operations on one sandbox run one at a time.
  */
@@ -79,7 +85,7 @@ export class DevServers {
       if (entry?.state.status === 'failed' && failed !== undefined && this.now() - failed.at < failedRetryDelayMs(failed.count)) {
         return entry.state;
       }
-      return this.start(sandboxId, 0);
+      return this.start(sandboxId);
     });
   }
 
@@ -98,7 +104,7 @@ export class DevServers {
     return this.serialised(sandboxId, async () => {
       this.failures.delete(sandboxId);
       await this.stopNow(sandboxId, STOPPED);
-      return this.start(sandboxId, 0);
+      return this.start(sandboxId);
     });
   }
 
@@ -115,36 +121,39 @@ export class DevServers {
     await Promise.all([...this.entries.keys()].map((id) => this.serialised(id, () => this.stopNow(id, STOPPED))));
   }
 
-  /** Ports held by servers that are starting or running. */
-  private portsInUse(): Set<number> {
-    const ports = new Set<number>();
-    for (const e of this.entries.values()) if (e.state.port !== null) ports.add(e.state.port);
-    return ports;
+  /** Where the sandbox's dev server is reached. */
+  socketPathFor(sandboxId: string): string {
+    return path.join(this.options.socketDir, `${sandboxId}.sock`);
   }
 
-  private async start(sandboxId: string, portRetries: number): Promise<DevServerState> {
-    const port = await allocateLoopbackPort(this.portsInUse(), this.options.portRange);
+  private async start(sandboxId: string): Promise<DevServerState> {
+    const socketPath = this.socketPathFor(sandboxId);
     let resolveExited: () => void = () => undefined;
     const entry: Entry = {
-      state: { status: 'starting', port, message: 'Starting the dev server' },
+      state: { status: 'starting', socketPath, message: 'Starting the dev server' },
       child: null,
       exited: new Promise((resolve) => (resolveExited = resolve)),
       idleTimer: null,
       startTimer: null,
       tail: [],
       stopping: false,
-      portRetries,
     };
     this.entries.set(sandboxId, entry);
     this.changed(sandboxId, entry);
 
     let child: ChildProcess;
+    let listener: Server | null = null;
     try {
-      child = await this.options.launch(sandboxId, port);
+      listener = await listenOn(socketPath);
+      child = await this.options.launch(sandboxId, (listener as unknown as { _handle: { fd: number } })._handle.fd);
     } catch (e) {
       resolveExited();
       this.fail(sandboxId, entry, `The dev server could not be started: ${e instanceof Error ? e.message : String(e)}`);
       return entry.state;
+    } finally {
+      // The child has its own copy of the socket; this process never accepts on it. (The socket
+      // file was renamed after binding, so closing does not unlink it.)
+      listener?.close();
     }
     entry.child = child;
     trackGroup(child);
@@ -154,7 +163,7 @@ export class DevServers {
       remember(entry, line);
       if (!ready && line.startsWith(`${DEV_SERVER_READY_MARKER} `)) {
         ready = true;
-        void this.confirmRunning(sandboxId, entry, port);
+        void this.confirmRunning(sandboxId, entry, socketPath);
       }
     };
     lines(child.stdout, onLine);
@@ -168,12 +177,6 @@ export class DevServers {
       resolveExited();
       if (entry.stopping || this.entries.get(sandboxId) !== entry) return;
       const output = tailText(entry);
-      if (entry.state.status === 'starting' && entry.portRetries < PORT_RETRIES && /EADDRINUSE|already in use/i.test(output)) {
-        void this.serialised(sandboxId, async () => {
-          if (this.entries.get(sandboxId) === entry) await this.start(sandboxId, entry.portRetries + 1);
-        });
-        return;
-      }
       this.fail(sandboxId, entry, `The dev server ${reason}${output === '' ? '' : `:\n${output}`}`);
     };
     child.once('error', (e) => {
@@ -194,13 +197,13 @@ export class DevServers {
     return entry.state;
   }
 
-  private async confirmRunning(sandboxId: string, entry: Entry, port: number): Promise<void> {
+  private async confirmRunning(sandboxId: string, entry: Entry, socketPath: string): Promise<void> {
     for (let i = 0; i < 20; i++) {
       if (this.entries.get(sandboxId) !== entry || entry.state.status !== 'starting') return;
-      if (await acceptsConnections(port)) {
+      if (await socketAccepts(socketPath)) {
         if (this.entries.get(sandboxId) !== entry || entry.state.status !== 'starting') return;
         if (entry.startTimer !== null) clearTimeout(entry.startTimer);
-        entry.state = { status: 'running', port, message: DEV_SERVER_RUNNING_MESSAGE };
+        entry.state = { status: 'running', socketPath, message: DEV_SERVER_RUNNING_MESSAGE };
         this.failures.delete(sandboxId);
         this.armIdleTimer(sandboxId, entry); // idle time counts from when it can be used
         this.changed(sandboxId, entry);
@@ -217,7 +220,8 @@ export class DevServers {
   private fail(sandboxId: string, entry: Entry, message: string): void {
     clearTimers(entry);
     this.failures.set(sandboxId, { count: (this.failures.get(sandboxId)?.count ?? 0) + 1, at: this.now() });
-    entry.state = { status: 'failed', port: null, message };
+    entry.state = { status: 'failed', socketPath: null, message };
+    void rm(this.socketPathFor(sandboxId), { force: true });
     this.changed(sandboxId, entry);
   }
 
@@ -231,6 +235,7 @@ export class DevServers {
       killGroup(entry.child);
       await Promise.race([entry.exited, new Promise((r) => setTimeout(r, 5000).unref())]);
     }
+    await rm(this.socketPathFor(sandboxId), { force: true });
     if (wasActive) {
       entry.state = state;
       this.changed(sandboxId, entry);
@@ -244,7 +249,7 @@ export class DevServers {
         if (this.entries.get(sandboxId) !== entry) return;
         const minutes = this.options.idleStopMs / 60_000;
         const idle = minutes >= 1 ? `${Math.round(minutes)} min` : `${Math.round(this.options.idleStopMs / 1000)} s`;
-        await this.stopNow(sandboxId, { status: 'stopped', port: null, message: `Stopped after ${idle} without activity` });
+        await this.stopNow(sandboxId, { status: 'stopped', socketPath: null, message: `Stopped after ${idle} without activity` });
       });
     }, this.options.idleStopMs);
     entry.idleTimer.unref();
@@ -329,4 +334,38 @@ export function killGroup(child: ChildProcess): void {
   } catch {
     // already gone
   }
+}
+
+/**
+ * A listening Unix socket at `socketPath`, bound under a temporary name and renamed into place, so
+ * the path only ever names a socket Kiln made (and closing this process's handle, which unlinks the
+ * name it bound, leaves the real one).
+ */
+async function listenOn(socketPath: string): Promise<Server> {
+  await mkdir(path.dirname(socketPath), { recursive: true, mode: 0o700 });
+  await rm(socketPath, { force: true });
+  const temp = `${socketPath}.${randomBytes(4).toString('hex')}.tmp`;
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ path: temp, backlog: 511 }, () => resolve());
+  });
+  // Kiln's process never accepts on it (connections wait for the child).
+  server.on('connection', (socket) => socket.destroy());
+  await rename(temp, socketPath);
+  return server;
+}
+
+/** Whether something accepts connections on the Unix socket. */
+export function socketAccepts(socketPath: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ path: socketPath });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }

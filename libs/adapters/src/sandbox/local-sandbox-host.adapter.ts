@@ -2,7 +2,6 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import {
@@ -37,6 +36,11 @@ import {
 } from '@kiln/domain';
 import { DependencyCache, NPM_CACHE_DIR, type NpmInstallRequest, npmInstaller } from './dependency-cache.js';
 import { DevServers } from './dev-servers.js';
+import { BubblewrapJail } from './isolation/bubblewrap-jail.js';
+import { CgroupLimits } from './isolation/cgroup-limits.js';
+import { type IsolationStatus, probeIsolation } from './isolation/isolation-probe.js';
+import { jailCommand, PRLIMIT_PATH } from './isolation/jail-command.js';
+import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
 import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
@@ -68,14 +72,19 @@ export interface LocalSandboxHostOptions {
   readonly templateDir?: string;
   /** bubblewrap binary; null disables it. Default /usr/bin/bwrap when that file exists. */
   readonly bwrapPath?: string | null;
+  /** Per-stream output cap of a command; default limits.outputBytes. */
   readonly outputCapBytes?: number;
+  /** What one sandbox may use (memory, CPU share, processes, disk, open files, output); defaults in sandbox-limits.ts. */
+  readonly limits?: Partial<SandboxLimits>;
+  /**
+   * Kiln's own folder for sandbox runtime state, never visible inside a sandbox: the generated
+   * /etc files and each dev server's Unix socket. Default `<root>/../sandbox-run`.
+   */
+  readonly runtimeDir?: string;
+  /** Use cgroups for memory, CPU and process limits when the machine offers them (default true). */
+  readonly cgroups?: boolean;
   /** PATH for commands; default the host's PATH (the only variable taken from it). */
   readonly commandPath?: string;
-  /**
-   * Folders hidden (an empty tmpfs) inside bubblewrap besides the sandbox root: default the API's
-   * working directory and home, where its checkout, .env files and credentials live.
-   */
-  readonly hiddenPaths?: readonly string[];
   /**
    * Where the starter's dependencies are installed once and shared by every sandbox (each gets
    * `node_modules` as a link into it); read-only inside bubblewrap. Default `<root>/../sandbox-cache`,
@@ -89,13 +98,13 @@ export interface LocalSandboxHostOptions {
   readonly idleStopMs?: number;
   /** A dev server that does not listen within this long is stopped and 'failed' (default 2 min). */
   readonly devServerStartTimeoutMs?: number;
-  /** Loopback ports for dev servers, inclusive (default: any free port the system picks). */
-  readonly devServerPortRange?: readonly [number, number];
   /** One npm install of a project's dependency set may take this long (default 5 min). */
   readonly dependencyInstallTimeoutMs?: number;
 }
 
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
+/** The dev server's listening socket, as the launcher sees it (the fourth stdio entry). */
+const LISTEN_FD = 3;
 /** Each of find-errors' two steps (type-check, build) may take this long. */
 export const FIND_ERRORS_TIMEOUT_SECONDS = 60;
 /** The project's own TypeScript compiler (from the shared dependencies), run with `node`. */
@@ -132,7 +141,11 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly bwrapPath: string | null;
   private readonly outputCapBytes: number;
   private readonly commandPath: string;
-  private readonly hiddenPaths: readonly string[];
+  private readonly jail: BubblewrapJail | null;
+  private readonly limits: SandboxLimits;
+  private readonly cgroups: Promise<CgroupLimits>;
+  private readonly runtimeDir: string;
+  private isolationStatus: Promise<IsolationStatus> | undefined;
   private readonly cache: StarterDependencyCache | null;
   private readonly dependencies: DependencyCache | null;
   private readonly launcherFile: string;
@@ -154,9 +167,14 @@ export class LocalSandboxHost implements SandboxHost {
     this.templateDir = options.templateDir ?? path.resolve(process.cwd(), STARTER_TEMPLATE_RELATIVE_DIR);
     this.bwrapPath =
       options.bwrapPath === undefined ? (existsSync(DEFAULT_BWRAP_PATH) ? DEFAULT_BWRAP_PATH : null) : options.bwrapPath;
-    this.outputCapBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
+    this.limits = sandboxLimits({ ...options.limits, ...(options.outputCapBytes === undefined ? {} : { outputBytes: options.outputCapBytes }) });
+    this.outputCapBytes = this.limits.outputBytes;
     this.commandPath = options.commandPath ?? process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin';
-    this.hiddenPaths = options.hiddenPaths ?? [process.cwd(), homedir()];
+    this.runtimeDir = path.resolve(options.runtimeDir ?? path.join(path.dirname(this.root), 'sandbox-run'));
+    this.jail = this.bwrapPath === null ? null : new BubblewrapJail({ bwrapPath: this.bwrapPath, runtimeDir: path.join(this.runtimeDir, 'etc') });
+    // Limits by cgroup only for isolated sandboxes (they are what the cgroup would hold).
+    this.cgroups = this.jail !== null && options.cgroups !== false ? CgroupLimits.detect(this.limits) : Promise.resolve(CgroupLimits.none(this.limits));
+    this.cgroups.catch(() => undefined);
     const cacheDir = options.cacheDir === undefined ? path.join(path.dirname(this.root), 'sandbox-cache') : options.cacheDir;
     this.launcherFile = path.resolve(options.launcherFile ?? path.join(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH));
     this.dependencies =
@@ -174,8 +192,8 @@ export class LocalSandboxHost implements SandboxHost {
     this.devServers = new DevServers({
       idleStopMs: options.idleStopMs ?? DEFAULT_IDLE_STOP_MS,
       startTimeoutMs: options.devServerStartTimeoutMs ?? DEFAULT_DEV_SERVER_START_TIMEOUT_MS,
-      ...(options.devServerPortRange === undefined ? {} : { portRange: options.devServerPortRange }),
-      launch: (sandboxId, port) => this.launchDevServer(sandboxId, port),
+      socketDir: path.join(this.runtimeDir, 'dev'),
+      launch: (sandboxId, listenFd) => this.launchDevServer(sandboxId, listenFd),
       onChange: (sandboxId, state) => this.emit({ type: 'dev-server', sandboxId, state }),
     });
   }
@@ -191,6 +209,18 @@ export class LocalSandboxHost implements SandboxHost {
   /** Whether shell lines run (inside bubblewrap); without it only argument vectors run. */
   get isolated(): boolean {
     return this.bwrapPath !== null;
+  }
+
+  /**
+   * Whether sandboxes are really isolated here: bubblewrap is installed and can make an
+   * unprivileged user namespace (tried once, with a real sandboxed `true`), and which limits apply.
+   */
+  isolation(): Promise<IsolationStatus> {
+    this.isolationStatus ??= (async () => {
+      const status = await probeIsolation(this.jail);
+      return { ...status, limits: (await this.cgroups).describe() };
+    })();
+    return this.isolationStatus;
   }
 
   /**
@@ -335,8 +365,7 @@ export class LocalSandboxHost implements SandboxHost {
     if (argv.length === 0 || argv[0] === '') return notRunnable('Empty command');
 
     const env = this.commandEnv(projectDir);
-    const [file, ...args] =
-      this.bwrapPath === null ? argv : [this.bwrapPath, ...(await this.bwrapArgs(projectDir, cwd)), '--', ...argv];
+    const [file, ...args] = await this.jailed(sandboxId, projectDir, cwd, argv);
     return this.spawnCapped(file as string, args, {
       cwd,
       env,
@@ -349,6 +378,7 @@ export class LocalSandboxHost implements SandboxHost {
   async cleanup(sandboxId: string): Promise<void> {
     await this.projectDir(sandboxId); // a malformed id rejects before anything happens
     await this.devServers.remove(sandboxId);
+    await (await this.cgroups).remove(sandboxId);
     await this.serialised(sandboxId, async () => {
       const dir = await this.projectDir(sandboxId);
       await rm(dir, { recursive: true, force: true });
@@ -510,7 +540,7 @@ export class LocalSandboxHost implements SandboxHost {
           await this.syncDependencies(sandboxId, projectDir, { restartDevServer: true });
         } else if (!this.dependencies.recentlyFailed(wanted.set)) {
           this.syncInBackground(sandboxId, projectDir);
-          if (!this.devServers.isActive(sandboxId)) return { status: 'starting', port: null, message: INSTALLING_DEPENDENCIES_MESSAGE };
+          if (!this.devServers.isActive(sandboxId)) return { status: 'starting', socketPath: null, message: INSTALLING_DEPENDENCIES_MESSAGE };
         }
         // A set that failed just now: the launch reports npm's error (without running it again).
       }
@@ -527,6 +557,7 @@ export class LocalSandboxHost implements SandboxHost {
 
   async stopAll(): Promise<void> {
     await this.devServers.stopAll();
+    await (await this.cgroups).close();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -552,23 +583,20 @@ export class LocalSandboxHost implements SandboxHost {
   }
 
   /**
-   * `vite-launcher.mjs dev <project> <port>`, in bubblewrap like a command but sharing the host's
-   * network namespace so the API's preview proxy can reach the loopback port; its own process
-   * group, so stopping kills everything it started.
+   * `vite-launcher.mjs dev <project>`, in bubblewrap like a command (no network at all): it serves
+   * on the listening Unix socket DevServers made, handed over as fd 3, which the preview proxy
+   * connects to. Its own process group, so stopping kills everything it started.
    */
-  private async launchDevServer(sandboxId: string, port: number): Promise<ChildProcess> {
+  private async launchDevServer(sandboxId: string, listenFd: number): Promise<ChildProcess> {
     const projectDir = await this.existingProjectDir(sandboxId);
     // Vite must start on the dependencies package.json asks for; if they cannot be installed the
     // dev server fails with npm's message (the preview shows it).
     const dependencies = await this.syncDependencies(sandboxId, projectDir, { restartDevServer: false });
     if (dependencies.kind === 'failed') throw new Error(dependencies.message);
-    const argv = [process.execPath, await this.launcher(), 'dev', projectDir, String(port)];
-    const [file, ...args] =
-      this.bwrapPath === null
-        ? argv
-        : [this.bwrapPath, ...(await this.bwrapArgs(projectDir, projectDir, { shareNetwork: true })), '--', ...argv];
+    const argv = [process.execPath, await this.launcher(), 'dev', projectDir, String(LISTEN_FD)];
+    const [file, ...args] = await this.jailed(sandboxId, projectDir, projectDir, argv);
     // stdin stays an open pipe we never write to: the launcher exits when it closes (this process died).
-    return spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    return spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe', listenFd] });
   }
 
   private async readText(file: string): Promise<string> {
@@ -711,12 +739,14 @@ export class LocalSandboxHost implements SandboxHost {
     const isolate =
       this.bwrapPath === null
         ? undefined
-        : async (argv: readonly string[], writable: readonly string[], cwd: string) => [
-            this.bwrapPath as string,
-            ...(await this.isolationArgs({ writable, cwd, shareNetwork: true, dependencyCache: false })),
-            '--',
-            ...argv,
-          ];
+        : async (argv: readonly string[], writable: readonly string[], cwd: string) =>
+            jailCommand({
+              limits: this.limits,
+              cgroupProcs: [],
+              prlimit: existsSync(PRLIMIT_PATH),
+              bwrap: [this.bwrapPath as string, ...(await this.isolationArgs({ writable, cwd, network: 'host', dependencyCache: false }))],
+              argv,
+            });
     return npmInstaller({ commandPath: this.commandPath, ...(isolate === undefined ? {} : { isolate }) })(request);
   }
 
@@ -733,56 +763,49 @@ export class LocalSandboxHost implements SandboxHost {
     await symlink(starter.nodeModules, link, 'dir');
   }
 
-  private bwrapArgs(projectDir: string, cwd: string, { shareNetwork = false } = {}): Promise<string[]> {
-    return this.isolationArgs({ writable: [projectDir], cwd, shareNetwork, dependencyCache: true });
+  /**
+   * A sandboxed process's whole command line (docs/security.md "Project sandboxes"): in the
+   * sandbox's cgroup, with its rlimits, in bubblewrap with the project writable and the dependency
+   * tree read-only. Without bubblewrap, the argument vector as it is (not isolated: start-up warns).
+   */
+  private async jailed(sandboxId: string, projectDir: string, cwd: string, argv: readonly string[]): Promise<string[]> {
+    if (this.jail === null) return [...argv];
+    const cgroups = await this.cgroups;
+    return jailCommand({
+      limits: this.limits,
+      cgroupProcs: await cgroups.join(sandboxId),
+      prlimit: existsSync(PRLIMIT_PATH),
+      bwrap: [this.jail.bwrapPath, ...(await this.isolationArgs({ writable: [projectDir], cwd, network: 'none', dependencyCache: true }))],
+      argv,
+    });
   }
 
   /**
-   * bubblewrap's arguments: the host read-only, /tmp, the sandboxes, the API's checkout and home
-   * hidden, only `writable` writable, no network unless `shareNetwork`, its own namespaces. Project
-   * commands and dev servers get their project writable and the dependency cache read-only;
-   * npm installs get their temporary folder and npm's cache writable, and the network.
+   * bubblewrap's arguments (BubblewrapJail): only `writable` writable; project processes get the
+   * dependency cache read-only (npm's download cache inside it hidden), npm installs the network.
    */
   private async isolationArgs({
     writable,
     cwd,
-    shareNetwork,
+    network,
     dependencyCache,
   }: {
     readonly writable: readonly string[];
     readonly cwd: string;
-    readonly shareNetwork: boolean;
+    readonly network: 'none' | 'host';
     readonly dependencyCache: boolean;
   }): Promise<string[]> {
-    // Shallow before deep, so no tmpfs covers another; '/' and '/tmp' itself are never hidden.
-    const hidden = [await this.sandboxRoot(), ...this.hiddenPaths.map((p) => path.resolve(p))]
-      .filter((p) => !isWithinRoot(p, '/tmp'))
-      .sort((a, b) => a.length - b.length);
-    // The shared dependencies, read-only, bound after the tmpfs mounts that may cover the folder
-    // (it may live under /tmp, the API's checkout or the data folder).
+    if (this.jail === null) throw new Error('bubblewrap is not installed');
     const cacheDir = dependencyCache ? await this.cache?.realCacheDir() : undefined;
     const npmCache = cacheDir === undefined ? undefined : path.join(cacheDir, NPM_CACHE_DIR);
-    const cache = cacheDir === undefined ? [] : ['--ro-bind', cacheDir, cacheDir];
-    // npm's own cache (downloads, metadata) is no project's business: hidden under an empty tmpfs.
-    const hideNpmCache = npmCache !== undefined && existsSync(npmCache) ? ['--tmpfs', npmCache] : [];
-    return [
-      '--ro-bind', '/', '/',
-      '--dev', '/dev',
-      '--proc', '/proc',
-      // /tmp first: the project folder may live under it and is bound on top afterwards.
-      '--tmpfs', '/tmp',
-      ...hidden.flatMap((p) => ['--tmpfs', p]),
-      ...cache,
-      ...hideNpmCache,
-      ...writable.flatMap((p) => ['--bind', p, p]),
-      '--unshare-all',
-      // Dev servers (the API must reach their loopback port) and npm installs (the registry) only:
-      // see docs/security.md.
-      ...(shareNetwork ? ['--share-net'] : []),
-      '--die-with-parent',
-      '--new-session',
-      '--chdir', cwd,
-    ]; // prettier-ignore
+    return this.jail.args({
+      writable,
+      readOnly: cacheDir === undefined ? [] : [cacheDir],
+      // npm's own cache (downloads, metadata) is no project's business.
+      hidden: npmCache !== undefined && existsSync(npmCache) ? [npmCache] : [],
+      cwd,
+      network,
+    });
   }
 
   private spawnCapped(

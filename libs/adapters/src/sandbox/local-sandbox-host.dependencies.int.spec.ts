@@ -276,8 +276,8 @@ describe('LocalSandboxHost: the dev server while a new dependency set installs',
     host.close();
     await host.writeFile('bg', 'package.json', JSON.stringify(withFake('2.0.0')));
     const before = await link('bg');
-    expect(await host.devServer('bg')).toEqual({ status: 'starting', port: null, message: INSTALLING_DEPENDENCIES_MESSAGE });
-    expect(await host.devServer('bg')).toEqual({ status: 'starting', port: null, message: INSTALLING_DEPENDENCIES_MESSAGE });
+    expect(await host.devServer('bg')).toEqual({ status: 'starting', socketPath: null, message: INSTALLING_DEPENDENCIES_MESSAGE });
+    expect(await host.devServer('bg')).toEqual({ status: 'starting', socketPath: null, message: INSTALLING_DEPENDENCIES_MESSAGE });
     host.release();
     await running('bg');
     expect(await link('bg')).not.toBe(before);

@@ -1,11 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import { Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DevServerState, SandboxHostEvent } from '@kiln/domain';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
-import { acceptsConnections, allocateLoopbackPort } from './loopback-port.js';
+import { socketAccepts } from './dev-servers.js';
 import { VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
@@ -21,9 +23,65 @@ async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T |
   }
 }
 
-async function get(port: number, urlPath: string, host?: string): Promise<{ status: number; body: string }> {
-  const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, host === undefined ? {} : { headers: { host } });
-  return { status: response.status, body: await response.text() };
+/** A GET over the dev server's Unix socket (the way the preview proxy reaches it). */
+function get(socketPath: string, urlPath: string, host = 'localhost'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ socketPath, path: urlPath, headers: { host }, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** A websocket (Vite's HMR protocol) over the Unix socket; `received` gathers the server's text frames. */
+function hmrClient(socketPath: string, token: string): Promise<{ socket: Socket; received: () => string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      socketPath,
+      path: `/?token=${token}`,
+      agent: false,
+      headers: { host: 'localhost', Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Protocol': 'vite-hmr' },
+    });
+    req.on('upgrade', (_res, socket: Socket, head: Buffer) => {
+      let buffer = head;
+      let text = '';
+      const drain = () => {
+        // Server frames are unmasked; Vite sends small text frames.
+        while (buffer.length >= 2) {
+          let length = (buffer[1] as number) & 0x7f;
+          let offset = 2;
+          if (length === 126) [length, offset] = [buffer.readUInt16BE(2), 4];
+          else if (length === 127) [length, offset] = [Number(buffer.readBigUInt64BE(2)), 10];
+          if (buffer.length < offset + length) return;
+          text += `${buffer.subarray(offset, offset + length).toString('utf8')}\n`;
+          buffer = buffer.subarray(offset + length);
+        }
+      };
+      drain();
+      socket.on('data', (chunk: Buffer) => {
+        buffer = Buffer.concat([buffer, chunk]);
+        drain();
+      });
+      resolve({ socket, received: () => text });
+    });
+    req.on('response', (res) => reject(new Error(`No websocket: ${res.statusCode ?? 0}`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Whether anything accepts TCP connections on the loopback port. */
+function tcpAccepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.setTimeout(300, () => (socket.destroy(), resolve(false)));
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1');
+  });
 }
 
 /** Processes whose command line mentions the folder (the launcher gets the project path). */
@@ -64,19 +122,19 @@ describe.each([
     await close();
   });
 
-  it('answers starting at once with a port, then runs and serves the starter (cold start timed)', async () => {
+  it('answers starting at once with its socket, then runs and serves the starter (cold start timed)', async () => {
     const id = 'dev-a';
     await host.ensure(id);
     const started = performance.now();
     const first = await host.devServer(id);
     const answeredIn = performance.now() - started;
     expect(first).toMatchObject({ status: 'starting' });
-    expect(first.port).toEqual(expect.any(Number));
+    expect(first.socketPath).toEqual(expect.any(String));
     expect(answeredIn).toBeLessThan(1000);
 
     const state = await running(id);
-    expect(state).toEqual({ status: 'running', port: first.port, message: 'Website is running' });
-    const port = state.port as number;
+    expect(state).toEqual({ status: 'running', socketPath: first.socketPath, message: 'Website is running' });
+    const port = state.socketPath as string;
     const index = await waitFor('index.html', async () => {
       const r = await get(port, '/');
       return r.status === 200 ? r : undefined;
@@ -97,7 +155,7 @@ describe.each([
   }, 60_000);
 
   itFull('accepts the preview host name (the proxy forwards it) and serves nothing outside the project', async () => {
-    const { port } = (await running('dev-a')) as DevServerState & { port: number };
+    const port = (await running('dev-a')).socketPath as string;
     const viaProxy = await get(port, '/', 'dev-a.preview.localhost:3000');
     expect(viaProxy.status).toBe(200);
     expect((await get(port, '/@fs/etc/passwd')).status).toBe(403);
@@ -105,7 +163,7 @@ describe.each([
 
   it('serves a changed src/App.tsx and pushes the change to the HMR client (timed)', async () => {
     const id = 'dev-a';
-    const { port } = (await running(id)) as DevServerState & { port: number };
+    const port = (await running(id)).socketPath as string;
     await get(port, '/src/main.tsx');
     await get(port, '/src/App.tsx');
     const client = await get(port, '/@vite/client');
@@ -114,26 +172,13 @@ describe.each([
     // The HMR client connects to the page's own host and port (the preview origin via the proxy).
     expect(client.body).toContain('const hmrPort = null;');
 
-    const listener = spawn(
-      process.execPath,
-      [
-        '--experimental-websocket',
-        '-e',
-        `const ws = new WebSocket(process.argv[1], 'vite-hmr');
-         ws.onmessage = (m) => console.log(m.data);
-         ws.onerror = (e) => { console.error(String(e.message ?? e)); process.exit(1); };`,
-        `ws://127.0.0.1:${port}/?token=${token ?? ''}`,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let received = '';
-    listener.stdout.on('data', (c: Buffer) => (received += c.toString()));
+    const { socket, received } = await hmrClient(port, token ?? '');
     try {
-      await waitFor('HMR connection', () => (received.includes('"connected"') ? true : undefined), 10_000);
+      await waitFor('HMR connection', () => (received().includes('"connected"') ? true : undefined), 10_000);
       const written = performance.now();
       await host.writeFile(id, 'src/App.tsx', 'export function App() {\n  return <h1>Changed by the test</h1>;\n}\n');
       const message = await waitFor('HMR update', () => {
-        const line = received.split('\n').find((l) => /"type":"(update|full-reload)"/.test(l));
+        const line = received().split('\n').find((l) => /"type":"(update|full-reload)"/.test(l));
         return line === undefined ? undefined : line;
       });
       const hmrMs = performance.now() - written;
@@ -142,11 +187,11 @@ describe.each([
       expect(app.body).toContain('Changed by the test');
       process.stdout.write(`dev server (${_label}): write → HMR message in ${hmrMs.toFixed(0)} ms\n`);
     } finally {
-      listener.kill();
+      socket.destroy();
     }
   }, 60_000);
 
-  itFull('keeps the port and host it was given whatever vite.config says, and passes on no secrets', async () => {
+  itFull('serves only on the socket it was given whatever vite.config says, and passes on no secrets', async () => {
     const id = 'dev-config';
     await host.ensure(id);
     await host.writeFile(
@@ -171,10 +216,9 @@ export default defineConfig({
     } finally {
       delete process.env['STRIPE_SECRET_KEY'];
     }
-    expect(state.port).not.toBe(4321);
-    expect((await get(state.port as number, '/src/App.tsx')).body).toContain('Welcome to your Kiln app');
-    expect(await acceptsConnections(4321, 300)).toBe(false);
-    expect((await get(state.port as number, '/@vite/client')).body).toContain('const hmrPort = null;');
+    expect((await get(state.socketPath as string, '/src/App.tsx')).body).toContain('Welcome to your Kiln app');
+    expect(await tcpAccepts(4321)).toBe(false);
+    expect((await get(state.socketPath as string, '/@vite/client')).body).toContain('const hmrPort = null;');
     const seen = JSON.parse(await readFile(path.join(root, id, 'env-seen.json'), 'utf8')) as string[];
     expect(seen).not.toContain('STRIPE_SECRET_KEY');
     expect(seen).not.toContain('DATABASE_URL');
@@ -190,7 +234,7 @@ export default defineConfig({
       const e = events.filter((x) => x.sandboxId === id).at(-1);
       return e?.state.status === 'failed' ? e.state : undefined;
     });
-    expect(failed.port).toBeNull();
+    expect(failed.socketPath).toBeNull();
     expect(failed.message).toContain('kiln-broken-config');
     await host.deleteFile(id, 'vite.config.ts');
     const again = await host.devServer(id);
@@ -201,7 +245,7 @@ export default defineConfig({
   it('restarts: the old process goes, a new one starts and runs', async () => {
     const id = 'dev-restart';
     await host.ensure(id);
-    const { port: oldPort } = await running(id);
+    await running(id);
     const before = events.length;
     await host.restartDev(id);
     const after = await running(id);
@@ -211,12 +255,10 @@ export default defineConfig({
         .filter((e) => e.sandboxId === id)
         .map((e) => e.state.status),
     ).toEqual(['stopped', 'starting', 'running']);
-    expect((await get(after.port as number, '/')).status).toBe(200);
-    if (after.port !== oldPort) expect(await acceptsConnections(oldPort as number, 300)).toBe(false);
-    // Only the new server's processes (bubblewrap and the launcher) remain: they carry its port.
-    const launchers = processesMentioning(path.join(root, id)).filter((l) => l.includes('vite-launcher'));
-    expect(launchers.length).toBeGreaterThan(0);
-    expect(launchers.filter((l) => !l.endsWith(` ${after.port}`))).toEqual([]);
+    expect((await get(after.socketPath as string, '/')).status).toBe(200);
+    // Only the new server's processes remain: one launcher (bubblewrap's and the launcher's lines).
+    const launchers = processesMentioning(path.join(root, id)).filter((l) => l.includes('vite-launcher') && /^\S*node /.test(l));
+    expect(launchers.length).toBe(1);
   }, 60_000);
 
   itFull('rejects for a sandbox that does not exist', async () => {
@@ -227,19 +269,19 @@ export default defineConfig({
   itFull('stops the dev server before cleanup removes the files', async () => {
     const id = 'dev-cleanup';
     await host.ensure(id);
-    const { port } = (await running(id)) as DevServerState & { port: number };
+    const port = (await running(id)).socketPath as string;
     await host.cleanup(id);
     expect(statesOf(id).at(-1)).toBe('stopped');
-    expect(await acceptsConnections(port, 300)).toBe(false);
+    expect(await socketAccepts(port, 300)).toBe(false);
     expect(processesMentioning(path.join(root, id))).toEqual([]);
   }, 60_000);
 
   it('stopAll stops every dev server and leaves no process behind; the next call starts again', async () => {
     const ids = ['dev-all-1', 'dev-all-2'];
     for (const id of ids) await host.ensure(id);
-    const ports = await Promise.all(ids.map(async (id) => (await running(id)).port as number));
+    const ports = await Promise.all(ids.map(async (id) => (await running(id)).socketPath as string));
     await host.stopAll();
-    for (const port of ports) expect(await acceptsConnections(port, 300)).toBe(false);
+    for (const port of ports) expect(await socketAccepts(port, 300)).toBe(false);
     for (const id of ids) expect(statesOf(id).at(-1)).toBe('stopped');
     expect(processesMentioning(root)).toEqual([]);
     expect((await host.devServer(ids[0] as string)).status).toBe('starting');
@@ -271,16 +313,16 @@ describe('LocalSandboxHost dev servers: idle stop', () => {
       if (e.sandboxId === id) events.push(e.state);
     });
     await host.devServer(id);
-    const { port } = await waitFor('running', () => events.find((s) => s.status === 'running'));
+    const { socketPath } = await waitFor('running', () => events.find((s) => s.status === 'running'));
     // Activity keeps it alive past the idle time.
     for (let i = 0; i < 4; i++) {
       await new Promise((r) => setTimeout(r, 500));
       expect((await host.devServer(id)).status).toBe('running');
     }
     const stopped = await waitFor('idle stop', () => events.find((s) => s.status === 'stopped'), 10_000);
-    expect(stopped).toMatchObject({ status: 'stopped', port: null });
+    expect(stopped).toMatchObject({ status: 'stopped', socketPath: null });
     expect(stopped.message).toMatch(/without activity/);
-    expect(await acceptsConnections(port as number, 300)).toBe(false);
+    expect(await socketAccepts(socketPath as string, 300)).toBe(false);
     expect(processesMentioning(path.join(root, id))).toEqual([]);
     unsubscribe();
     const again = await host.devServer(id);
@@ -291,19 +333,26 @@ describe('LocalSandboxHost dev servers: idle stop', () => {
   it('the launcher exits when the process that started it dies, even killed outright', async () => {
     const id = 'orphan';
     await host.ensure(id);
-    // A port nothing listens on (a random one may be taken on a busy machine: the launcher then exits).
-    const port = await allocateLoopbackPort(new Set());
-    // A stand-in for the API: starts the launcher the way the host does (stdin an idle pipe).
+    const port = path.join(root, 'orphan.sock');
+    // A stand-in for the API: starts the launcher the way the host does (stdin an idle pipe, the
+    // listening socket as fd 3, closed on this side once handed over).
     const parent = spawn(
       process.execPath,
       [
         '-e',
-        `const c = require('node:child_process').spawn(process.execPath, process.argv.slice(1), { detached: true, stdio: ['pipe', 'inherit', 'ignore'] });
+        `const [sock, ...argv] = process.argv.slice(1);
+         const server = require('node:net').createServer();
+         server.listen(sock + '.tmp', () => {
+           require('node:fs').renameSync(sock + '.tmp', sock);
+           require('node:child_process').spawn(process.execPath, argv, { detached: true, stdio: ['pipe', 'inherit', 'ignore', server._handle.fd] });
+           server.close();
+         });
          setInterval(() => {}, 1000);`,
+        port,
         path.resolve(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH),
         'dev',
         path.join(root, id),
-        String(port),
+        '3',
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -312,12 +361,12 @@ describe('LocalSandboxHost dev servers: idle stop', () => {
     try {
       // Vite's cold start can take long while the whole suite runs on two cores.
       await waitFor('launcher ready', () => (out.includes('KILN_DEV_SERVER_READY') ? true : undefined), 60_000);
-      expect(await acceptsConnections(port)).toBe(true);
+      expect(await socketAccepts(port)).toBe(true);
     } finally {
       parent.kill('SIGKILL');
     }
     try {
-      await waitFor('launcher gone', async () => ((await acceptsConnections(port, 200)) ? undefined : true), 10_000);
+      await waitFor('launcher gone', async () => ((await socketAccepts(port, 200)) ? undefined : true), 10_000);
       // The port closes a moment before the process is gone (slower on a busy machine).
       await waitFor('launcher process gone', () => (processesMentioning(path.join(root, id)).length === 0 ? true : undefined), 10_000);
     } finally {

@@ -93,8 +93,11 @@ export type DevServerStatus = 'stopped' | 'starting' | 'running' | 'failed';
 
 export interface DevServerState {
   readonly status: DevServerStatus;
-  /** The loopback port the dev server listens on while starting or running; null otherwise. */
-  readonly port: number | null;
+  /**
+   * Where the API reaches the dev server while starting or running: a Unix socket on Kiln's side of
+   * the sandbox (the sandbox has no network); null otherwise.
+   */
+  readonly socketPath: string | null;
   /** A short sentence for the builder's status line, e.g. 'Website is running'. */
   readonly message: string;
 }

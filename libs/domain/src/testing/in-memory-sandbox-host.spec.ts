@@ -24,7 +24,7 @@ describe('InMemorySandboxHost dev server and scans', () => {
     await host.ensure('p');
     const events: unknown[] = [];
     host.subscribe((e) => events.push(e));
-    const running = { status: 'running', port: null, message: 'In-memory sandbox (no dev server)' };
+    const running = { status: 'running', socketPath: null, message: 'In-memory sandbox (no dev server)' };
     expect(await host.devServer('p')).toEqual(running);
     expect(await host.devServer('p')).toEqual(running);
     expect(events).toEqual([{ type: 'dev-server', sandboxId: 'p', state: running }]);

@@ -44,8 +44,8 @@ class FileMissing extends Error {
   readonly code = 'ENOENT';
 }
 
-const IN_MEMORY_RUNNING: DevServerState = Object.freeze({ status: 'running', port: null, message: 'In-memory sandbox (no dev server)' });
-const IN_MEMORY_STOPPED: DevServerState = Object.freeze({ status: 'stopped', port: null, message: 'Dev server stopped' });
+const IN_MEMORY_RUNNING: DevServerState = Object.freeze({ status: 'running', socketPath: null, message: 'In-memory sandbox (no dev server)' });
+const IN_MEMORY_STOPPED: DevServerState = Object.freeze({ status: 'stopped', socketPath: null, message: 'Dev server stopped' });
 
 /**
  * SandboxHost in memory: files in a Map, folders in a Set, git as snapshots. It cannot run
@@ -190,7 +190,7 @@ export class InMemorySandboxHost implements SandboxHost {
   async restartDev(sandboxId: string): Promise<void> {
     this.sandbox(sandboxId);
     this.stop(sandboxId);
-    this.emit(sandboxId, { status: 'starting', port: null, message: 'Starting the dev server' });
+    this.emit(sandboxId, { status: 'starting', socketPath: null, message: 'Starting the dev server' });
     this.running.add(sandboxId);
     this.emit(sandboxId, IN_MEMORY_RUNNING);
   }

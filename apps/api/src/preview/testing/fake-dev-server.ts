@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export interface SeenRequest {
   readonly method: string;
@@ -66,9 +69,24 @@ export class FakeDevServer {
     });
   }
 
-  async start(): Promise<number> {
+  private dir: string | null = null;
+
+  /** Listens on a Unix socket, as sandbox dev servers do; answers its path. */
+  async start(): Promise<string> {
+    this.dir = mkdtempSync(path.join(tmpdir(), 'kiln-fake-dev-'));
+    const socketPath = path.join(this.dir, 'dev.sock');
+    await new Promise<void>((resolve) => this.server.listen(socketPath, resolve));
+    return socketPath;
+  }
+
+  /** Listens on a loopback TCP port instead (a decoy no request may reach); answers the port. */
+  async startTcp(): Promise<number> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return this.port;
+  }
+
+  get socketPath(): string {
+    return this.server.address() as string;
   }
 
   get port(): number {
@@ -78,6 +96,7 @@ export class FakeDevServer {
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -1,13 +1,15 @@
 // Kiln's launcher for a sandbox's Vite, run by LocalSandboxHost inside bubblewrap (copied into the
 // shared dependency cache so it is visible there):
 //
-//   node vite-launcher.mjs dev <projectRoot> <port>   the dev server behind the live preview
+//   node vite-launcher.mjs dev <projectRoot> <fd>     the dev server behind the live preview, serving
+//                                                     on the listening Unix socket Kiln passed as <fd>
 //   node vite-launcher.mjs build <projectRoot>        a build for find-errors
 //
 // Vite is imported from the project's own node_modules. The project's vite.config is loaded (with
 // Vite's module runner, which writes no temporary file into the read-only shared node_modules),
-// but a last plugin puts back what Kiln relies on: the host and port, where Vite keeps its cache
-// and build output, and which files it may serve.
+// but a last plugin puts back what Kiln relies on: Vite's server on Kiln's socket (HMR on the same
+// server), where Vite keeps its cache and build output, and which files it may serve. The sandbox
+// has no network: Vite never listens on a port of its own.
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -21,7 +23,7 @@ const BUILD_ERRORS_MARKER = 'KILN_BUILD_ERRORS';
 const TEMP_BUILD_DIR = '.kiln-build';
 const CONFIG_FILES = ['vite.config.js', 'vite.config.mjs', 'vite.config.ts', 'vite.config.cjs', 'vite.config.mts', 'vite.config.cts'];
 
-const [mode, rootArg, portArg] = process.argv.slice(2);
+const [mode, rootArg, fdArg] = process.argv.slice(2);
 const root = realpathSync(path.resolve(rootArg ?? '.'));
 const cacheDir = path.join(root, TEMP_BUILD_DIR, 'vite');
 const outDir = path.join(root, TEMP_BUILD_DIR, 'dist');
@@ -37,7 +39,7 @@ async function loadVite() {
 }
 
 /** Runs after the project's own plugins' config hooks: what it sets cannot be moved elsewhere. */
-function kilnLock(port) {
+function kilnLock(serve) {
   return {
     name: 'kiln:lock',
     enforce: 'post',
@@ -48,19 +50,19 @@ function kilnLock(port) {
       config.build ??= {};
       config.build.outDir = outDir;
       config.build.emptyOutDir = true;
-      if (port === undefined) return;
+      if (!serve) return;
       const server = (config.server ??= {});
-      server.host = '127.0.0.1';
-      server.port = port;
-      server.strictPort = true;
-      server.open = false;
+      // Vite's own http server, but listening on Kiln's socket (see dev()): no host, port or TLS
+      // of the project's choosing matters (there is no network to listen on anyway).
       server.middlewareMode = false;
+      delete server.host;
+      delete server.port;
       delete server.https;
-      // The server listens on loopback only and is reached through the API's preview proxy, which
-      // forwards only the project's own preview host: any Host header may be accepted here.
+      server.open = false;
+      // Reached only through the API's preview proxy, which forwards only the project's own preview host.
       server.allowedHosts = true;
-      // HMR: the client connects to the page's own host and port (the preview origin, through the
-      // proxy), so no websocket host, port, client port or path the project may have set survives.
+      // HMR: on the same server (the page's own origin, through the proxy); no websocket host,
+      // port, client port or path the project may have set survives.
       const overlay = typeof server.hmr === 'object' && server.hmr !== null ? server.hmr.overlay : undefined;
       server.hmr = server.hmr === false ? false : { overlay: overlay ?? true };
       server.ws = server.ws === false ? false : {};
@@ -70,20 +72,28 @@ function kilnLock(port) {
   };
 }
 
-function common(port) {
-  return { root, configFile, configLoader: 'runner', cacheDir, clearScreen: false, plugins: [kilnLock(port)] };
+function common(serve) {
+  return { root, configFile, configLoader: 'runner', cacheDir, clearScreen: false, plugins: [kilnLock(serve)] };
 }
 
 async function dev() {
-  const port = Number(portArg);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`Bad port: ${portArg}`);
+  const fd = Number(fdArg);
+  if (!Number.isInteger(fd) || fd < 3) throw new Error(`Bad listening socket: ${fdArg}`);
   const { createServer } = await loadVite();
-  const server = await createServer({
-    ...common(port),
-    server: { host: '127.0.0.1', port, strictPort: true, allowedHosts: true },
+  const server = await createServer(common(true));
+  // A server listening on an inherited Unix socket has no address object; Vite reads `.port` of it.
+  const address = server.httpServer.address.bind(server.httpServer);
+  server.httpServer.address = () => {
+    const real = address();
+    return real !== null && typeof real === 'object' ? real : { address: 'localhost', family: 'IPv4', port: 0 };
+  };
+  // Vite's http server (its error pages, HMR websocket on the same server), started on the socket
+  // Kiln handed over instead of a port: Vite wraps listen() to start its optimizer first.
+  await new Promise((resolve, reject) => {
+    server.httpServer.once('error', reject);
+    server.httpServer.listen({ fd }, resolve);
   });
-  await server.listen();
-  process.stdout.write(`${READY_MARKER} ${port}\n`);
+  process.stdout.write(`${READY_MARKER} socket\n`);
   // The host keeps our stdin open and never writes to it: end of input means the host process is
   // gone (even killed outright, and even when bubblewrap outlived it), so this server goes too.
   process.stdin.on('end', () => process.exit(0));
@@ -110,7 +120,7 @@ function describeBuildError(e) {
 async function build() {
   const vite = await loadVite();
   try {
-    await vite.build({ ...common(undefined), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    await vite.build({ ...common(false), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
   } catch (e) {
     process.stdout.write(`${BUILD_ERRORS_MARKER} ${JSON.stringify(describeBuildError(e))}\n`);
     process.stderr.write(`${stripAnsi(e?.message ?? e)}\n`);

@@ -290,11 +290,11 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       const id = await newProject();
       const first = await h.host.devServer(id);
       expect(['starting', 'running']).toContain(first.status);
-      expect(first.port === null || (Number.isInteger(first.port) && first.port > 0)).toBe(true);
+      expect(first.socketPath === null || (typeof first.socketPath === 'string' && first.socketPath.startsWith('/'))).toBe(true);
       expect(typeof first.message).toBe('string');
       const second = await h.host.devServer(id);
       expect(['starting', 'running']).toContain(second.status);
-      expect(second.port).toBe(first.port);
+      expect(second.socketPath).toBe(first.socketPath);
       await expect(h.host.devServer('contract-missing')).rejects.toThrow();
       await expect(h.host.restartDev('contract-missing')).rejects.toThrow();
     }, 60_000);
