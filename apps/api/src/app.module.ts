@@ -18,6 +18,7 @@ import { PlansModule } from './plans/plans.module.js';
 import { ProfilesModule } from './profiles/profiles.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ReferralsModule } from './referrals/referrals.module.js';
+import type { SandboxIsolation } from './sandbox/sandbox-isolation.js';
 import { SandboxHostModule, SandboxModule } from './sandbox/sandbox.module.js';
 import { VectorModule } from './vector/vector.module.js';
 
@@ -38,6 +39,8 @@ export interface AppModuleOptions {
   readonly logLevel: LogLevel;
   /** The project sandboxes behind /api/sandbox and the live preview. */
   readonly sandboxHost: SandboxHost;
+  /** Whether sandboxes are isolated (default: yes — the in-memory host runs no code). */
+  readonly sandboxIsolation?: SandboxIsolation;
   /** The realtime feed's heartbeat (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
   /** The model behind the AI routes (bootstrap: from config, the offline assistant by default). */
@@ -102,7 +105,7 @@ export class AppModule {
         ReferralsModule,
         ProfilesModule,
         ProjectsModule,
-        SandboxHostModule.forRoot(options.sandboxHost),
+        SandboxHostModule.forRoot(options.sandboxHost, options.sandboxIsolation),
         sandbox,
         AiModule.forRoot({
           assistant: options.aiAssistant,

@@ -18,6 +18,7 @@ import { installPreviewProxy } from './preview/install-preview-proxy.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
+import type { SandboxIsolation } from './sandbox/sandbox-isolation.js';
 import { ACCESS_TOKEN_VERIFIER } from './tokens.js';
 import { resolveWebDistDir, serveWebApp } from './web/web-app.js';
 
@@ -35,6 +36,8 @@ export interface AppOverrides {
   readonly webDistDir?: string | null;
   /** The project sandboxes (default: a fresh InMemorySandboxHost; main.ts passes LocalSandboxHost). */
   readonly sandboxHost?: SandboxHost;
+  /** Whether that host isolates project code (main.ts checks; default isolated). */
+  readonly sandboxIsolation?: SandboxIsolation;
   /** The sandbox feed's heartbeat in ms (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
   /** The AI assistant (default: createAiAssistant from the config — the offline one unless a provider is configured). */
@@ -87,6 +90,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     clock: overrides.clock,
     logLevel: overrides.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
     sandboxHost: overrides.sandboxHost ?? new InMemorySandboxHost(overrides.clock),
+    ...(overrides.sandboxIsolation === undefined ? {} : { sandboxIsolation: overrides.sandboxIsolation }),
     sandboxFeedHeartbeatMs: overrides.sandboxFeedHeartbeatMs,
     aiAssistant: overrides.aiAssistant ?? assistantFromConfig(config.ai),
     ...(overrides.turnRepository ? { turnRepository: overrides.turnRepository } : {}),

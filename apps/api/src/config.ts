@@ -1,3 +1,4 @@
+import { DEFAULT_SANDBOX_LIMITS } from '@kiln/adapters';
 import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 
@@ -88,6 +89,11 @@ export interface AppConfig {
    * project id (default http://{id}.preview.localhost:<PORT>). Validated by parsePreviewUrlTemplate.
    */
   readonly previewUrlTemplate: string;
+  /**
+   * What one project's sandbox may use (SANDBOX_MEMORY_MB, SANDBOX_CPU_SHARES, SANDBOX_PROCESSES,
+   * SANDBOX_DISK_MB, SANDBOX_OPEN_FILES; defaults DEFAULT_SANDBOX_LIMITS, docs/security.md "Limits").
+   */
+  readonly sandboxLimits: { readonly memoryBytes: number; readonly cpuShares: number; readonly processes: number; readonly diskBytes: number; readonly openFiles: number };
   /** PREVIEW_IDLE_MINUTES: a dev server nobody asked for during this time is stopped (default 10). */
   readonly previewIdleMinutes: number;
   /**
@@ -177,6 +183,7 @@ export function loadConfig(env: Env): AppConfig {
   const previewIdleMinutes = read((report) =>
     parseWholeNumber('PREVIEW_IDLE_MINUTES', env['PREVIEW_IDLE_MINUTES'], { min: 1, max: MAX_PREVIEW_IDLE_MINUTES, fallback: DEFAULT_PREVIEW_IDLE_MINUTES, unit: 'minutes' }, report),
   );
+  const sandboxLimits = read((report) => parseSandboxLimits(env, report));
   const previewTokenSecret = blankToNull(env['PREVIEW_TOKEN_SECRET']);
   if (previewTokenSecret !== null && previewTokenSecret.length < MIN_JWT_SECRET_LENGTH) {
     problems.push(`PREVIEW_TOKEN_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters, got ${previewTokenSecret.length}`);
@@ -210,6 +217,7 @@ export function loadConfig(env: Env): AppConfig {
     publicApiUrl: publicApiUrl.replace(/\/+$/, ''),
     previewUrlTemplate,
     previewIdleMinutes,
+    sandboxLimits,
     previewTokenSecret,
     ai,
     aiRepairRounds,
@@ -299,6 +307,22 @@ function parseWholeNumber(
     return fallback;
   }
   return value;
+}
+
+const MIB = 1024 * 1024;
+
+/** The per-sandbox limits; each has a range that keeps a sandbox usable and the machine safe. */
+function parseSandboxLimits(env: Env, report: Report): AppConfig['sandboxLimits'] {
+  const d = DEFAULT_SANDBOX_LIMITS;
+  const whole = (name: string, min: number, max: number, fallback: number, unit?: string) =>
+    parseWholeNumber(name, env[name], { min, max, fallback, ...(unit === undefined ? {} : { unit }) }, report);
+  return {
+    memoryBytes: whole('SANDBOX_MEMORY_MB', 256, 1_048_576, d.memoryBytes / MIB, 'MiB') * MIB,
+    cpuShares: whole('SANDBOX_CPU_SHARES', 2, 262_144, d.cpuShares),
+    processes: whole('SANDBOX_PROCESSES', 64, 1_000_000, d.processes),
+    diskBytes: whole('SANDBOX_DISK_MB', 16, 10_485_760, d.diskBytes / MIB, 'MiB') * MIB,
+    openFiles: whole('SANDBOX_OPEN_FILES', 256, 1_048_576, d.openFiles),
+  };
 }
 
 /** Local OpenAI-compatible servers get the smaller default context (see aiContextChars). */

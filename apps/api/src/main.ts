@@ -5,6 +5,7 @@ import { type EmbeddedPostgres, LocalSandboxHost, startEmbeddedPostgres } from '
 import { AuthModule } from './auth/auth.module.js';
 import { assistantFromConfig } from './ai/ai-provider.js';
 import { createApp } from './bootstrap.js';
+import { isolationAtStart, type SandboxIsolation } from './sandbox/sandbox-isolation.js';
 import { type AppConfig, loadConfig } from './config.js';
 import { postgresAuthStores } from './persistence/postgres-auth-stores.js';
 import { PostgresPersistenceModule } from './persistence/postgres-persistence.module.js';
@@ -26,13 +27,31 @@ async function database(config: AppConfig, log: Logger): Promise<{ url: string; 
   return { url: embedded.url, embedded };
 }
 
+/** Project code must run isolated (isolationAtStart): production refuses to start without it. */
+async function checkIsolation(host: LocalSandboxHost, config: AppConfig, log: Logger): Promise<SandboxIsolation> {
+  const decision = isolationAtStart(await host.isolation(), config.nodeEnv);
+  if (decision.kind === 'refuse') {
+    console.error(decision.message);
+    process.exit(1);
+  }
+  if (decision.kind === 'warn') log.warn(decision.message);
+  else log.log(decision.message);
+  return decision.isolation;
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   const log = new Logger('Main');
-  const { url, embedded } = await database(config, log);
   // Project sandboxes under DATA_DIR; their dev servers stop after PREVIEW_IDLE_MINUTES without a
   // preview request, and all of them on shutdown (SandboxModule).
-  const sandboxHost = new LocalSandboxHost({ root: join(config.dataDir, 'sandboxes'), idleStopMs: config.previewIdleMinutes * 60_000 });
+  const sandboxHost = new LocalSandboxHost({
+    root: join(config.dataDir, 'sandboxes'),
+    idleStopMs: config.previewIdleMinutes * 60_000,
+    limits: config.sandboxLimits,
+  });
+  // Checked before anything starts: production refuses to run project code unisolated.
+  const sandboxIsolation = await checkIsolation(sandboxHost, config, log);
+  const { url, embedded } = await database(config, log);
   // The AI assistant: the configured provider, or the deterministic offline generator.
   const aiAssistant = assistantFromConfig(config.ai);
   try {
@@ -44,6 +63,7 @@ async function main(): Promise<void> {
       }),
       auth: AuthModule.register({ stores: postgresAuthStores }),
       sandboxHost,
+      sandboxIsolation,
       aiAssistant,
     });
     await app.listen(config.port);

@@ -24,6 +24,8 @@ export const DATABASE_HEALTH = Symbol('DatabaseHealth');
 
 /** SandboxHost: the project sandboxes (LocalSandboxHost in main.ts, in memory otherwise). */
 export const SANDBOX_HOST = Symbol('SandboxHost');
+/** Whether project code runs isolated on this server (SandboxIsolation), for the builder's warning. */
+export const SANDBOX_ISOLATION = Symbol('SandboxIsolation');
 
 /** VectorIndex: each project's searchable files (PgVectorIndex on PostgreSQL, in memory otherwise). */
 export const VECTOR_INDEX = Symbol('VectorIndex');

@@ -17,7 +17,7 @@ import { unwrap, validationFailed } from '../error-mapping.js';
 import { PreviewTokens } from '../preview/preview-tokens.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
 import { ProjectIndexer } from '../vector/project-indexer.js';
-import { SANDBOX_HOST } from '../tokens.js';
+import { SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
 import {
   CommandResultResponse,
   CommitResponse,
@@ -41,6 +41,7 @@ import {
   WriteFileDto,
 } from './dto/sandbox.dto.js';
 import { checkedPath, hostFailure, isNoSandbox } from './sandbox-errors.js';
+import type { SandboxIsolation } from './sandbox-isolation.js';
 import { type SandboxFeedEvent, SandboxFeed, type SandboxStatusBody } from './sandbox-feed.js';
 
 /** An SSE client that reads slower than this much backlog is cut off (it reconnects). */
@@ -72,6 +73,7 @@ export class SandboxController {
     @Inject(PreviewTokens) private readonly tokens: PreviewTokens,
     // Keeps the project's search index (the assistant's context) in step with every change.
     @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
+    @Inject(SANDBOX_ISOLATION) private readonly isolation: SandboxIsolation,
   ) {}
 
   @Post('ensure')
@@ -447,6 +449,8 @@ export class SandboxController {
       ipv4_address: info.ipv4Address,
       ipv6_address: info.ipv6Address,
       machine_created: info.machineCreated,
+      isolated: this.isolation.isolated,
+      ...(this.isolation.isolated ? {} : { isolation_warning: this.isolation.reason }),
     };
   }
 }

@@ -3,8 +3,9 @@ import { CheckPublishAllowed, type Clock, OwnedProjects, type ProjectRepository,
 import { PreviewModule } from '../preview/preview.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { VectorModule } from '../vector/vector.module.js';
-import { CLOCK, PROJECT_REPOSITORY, SANDBOX_HOST } from '../tokens.js';
+import { CLOCK, PROJECT_REPOSITORY, SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
 import { SandboxController } from './sandbox.controller.js';
+import type { SandboxIsolation } from './sandbox-isolation.js';
 import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './sandbox-feed.js';
 
 /** Stops every dev server when the API shuts down (SIGTERM, app.close()). */
@@ -23,13 +24,13 @@ class StopDevServersOnShutdown implements OnApplicationShutdown {
 
 @Module({})
 export class SandboxHostModule {
-  /** Binds SANDBOX_HOST for the whole app (the sandbox routes and the preview proxy). */
-  static forRoot(host: SandboxHost): DynamicModule {
+  /** Binds SANDBOX_HOST and SANDBOX_ISOLATION for the whole app (the sandbox routes and the preview proxy). */
+  static forRoot(host: SandboxHost, isolation: SandboxIsolation = { isolated: true }): DynamicModule {
     return {
       module: SandboxHostModule,
       global: true,
-      providers: [{ provide: SANDBOX_HOST, useValue: host }, StopDevServersOnShutdown],
-      exports: [SANDBOX_HOST],
+      providers: [{ provide: SANDBOX_HOST, useValue: host }, { provide: SANDBOX_ISOLATION, useValue: isolation }, StopDevServersOnShutdown],
+      exports: [SANDBOX_HOST, SANDBOX_ISOLATION],
     };
   }
 }

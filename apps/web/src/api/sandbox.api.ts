@@ -13,6 +13,10 @@ export interface SandboxInfoDto {
   readonly ipv4_address: string | null;
   readonly ipv6_address: string | null;
   readonly machine_created: boolean;
+  /** False when the server runs project code without isolation (development without bubblewrap). */
+  readonly isolated?: boolean;
+  /** Why, when not isolated. */
+  readonly isolation_warning?: string;
 }
 
 export type SandboxStatusWord = 'stopped' | 'starting' | 'running' | 'failed';

@@ -38,6 +38,7 @@ import { DependencyCache, NPM_CACHE_DIR, type NpmInstallRequest, npmInstaller } 
 import { DevServers } from './dev-servers.js';
 import { BubblewrapJail } from './isolation/bubblewrap-jail.js';
 import { CgroupLimits } from './isolation/cgroup-limits.js';
+import { DiskWatch } from './isolation/disk-watch.js';
 import { type IsolationStatus, probeIsolation } from './isolation/isolation-probe.js';
 import { jailCommand, PRLIMIT_PATH } from './isolation/jail-command.js';
 import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
@@ -52,6 +53,8 @@ export const DEFAULT_BWRAP_PATH = '/usr/bin/bwrap';
 export const DEFAULT_OUTPUT_CAP_BYTES = 1024 * 1024;
 /** Exit code reported for a command stopped at its timeout (as coreutils' `timeout`). */
 export const TIMED_OUT_EXIT_CODE = 124;
+/** Exit code for a command stopped by a sandbox limit (as a SIGKILL: 128 + 9). */
+export const LIMIT_EXIT_CODE = 137;
 /** Exit code for a command the host refuses to run (shell syntax without a sandboxed shell). */
 export const NOT_RUNNABLE_EXIT_CODE = 126;
 
@@ -146,6 +149,11 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly cgroups: Promise<CgroupLimits>;
   private readonly runtimeDir: string;
   private isolationStatus: Promise<IsolationStatus> | undefined;
+  private readonly diskWatch: DiskWatch;
+  /** Per sandbox, the commands running now: stopped when the project outgrows its disk limit. */
+  private readonly limitStops = new Map<string, Set<AbortController>>();
+  /** Sandboxes whose processes are being killed (over the disk limit): new ones wait for it. */
+  private readonly stoppingOverDisk = new Map<string, Promise<void>>();
   private readonly cache: StarterDependencyCache | null;
   private readonly dependencies: DependencyCache | null;
   private readonly launcherFile: string;
@@ -175,6 +183,14 @@ export class LocalSandboxHost implements SandboxHost {
     // Limits by cgroup only for isolated sandboxes (they are what the cgroup would hold).
     this.cgroups = this.jail !== null && options.cgroups !== false ? CgroupLimits.detect(this.limits) : Promise.resolve(CgroupLimits.none(this.limits));
     this.cgroups.catch(() => undefined);
+    this.diskWatch = new DiskWatch({
+      limitBytes: this.limits.diskBytes,
+      onOver: (sandboxId) => {
+        if (this.stoppingOverDisk.has(sandboxId)) return;
+        const stop = this.stopOverDisk(sandboxId).finally(() => this.stoppingOverDisk.delete(sandboxId));
+        this.stoppingOverDisk.set(sandboxId, stop);
+      },
+    });
     const cacheDir = options.cacheDir === undefined ? path.join(path.dirname(this.root), 'sandbox-cache') : options.cacheDir;
     this.launcherFile = path.resolve(options.launcherFile ?? path.join(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH));
     this.dependencies =
@@ -366,13 +382,25 @@ export class LocalSandboxHost implements SandboxHost {
 
     const env = this.commandEnv(projectDir);
     const [file, ...args] = await this.jailed(sandboxId, projectDir, cwd, argv);
-    return this.spawnCapped(file as string, args, {
-      cwd,
-      env,
-      timeoutMs,
-      ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
-      ...(options.signal === undefined ? {} : { abort: options.signal }),
-    });
+    const limit = new AbortController();
+    const stops = this.limitStops.get(sandboxId) ?? new Set<AbortController>();
+    stops.add(limit);
+    this.limitStops.set(sandboxId, stops);
+    const release = this.diskWatch.watch(sandboxId, projectDir);
+    try {
+      return await this.spawnCapped(file as string, args, {
+        cwd,
+        env,
+        timeoutMs,
+        limit: { signal: limit.signal, note: `[stopped: the project folder is over its disk limit of ${formatBytes(this.limits.diskBytes)}]\n` },
+        ...(options.onOutput === undefined ? {} : { onOutput: options.onOutput }),
+        ...(options.signal === undefined ? {} : { abort: options.signal }),
+      });
+    } finally {
+      release();
+      stops.delete(limit);
+      if (stops.size === 0) this.limitStops.delete(sandboxId);
+    }
   }
 
   async cleanup(sandboxId: string): Promise<void> {
@@ -596,7 +624,12 @@ export class LocalSandboxHost implements SandboxHost {
     const argv = [process.execPath, await this.launcher(), 'dev', projectDir, String(LISTEN_FD)];
     const [file, ...args] = await this.jailed(sandboxId, projectDir, projectDir, argv);
     // stdin stays an open pipe we never write to: the launcher exits when it closes (this process died).
-    return spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe', listenFd] });
+    const child = spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe', listenFd] });
+    // The project's config and plugins run in it: its writes count against the disk limit too.
+    const release = this.diskWatch.watch(sandboxId, projectDir);
+    child.once('close', release);
+    child.once('error', release);
+    return child;
   }
 
   private async readText(file: string): Promise<string> {
@@ -769,6 +802,8 @@ export class LocalSandboxHost implements SandboxHost {
    * tree read-only. Without bubblewrap, the argument vector as it is (not isolated: start-up warns).
    */
   private async jailed(sandboxId: string, projectDir: string, cwd: string, argv: readonly string[]): Promise<string[]> {
+    // A sandbox being stopped for its disk limit takes no new process until all of it is gone.
+    await this.stoppingOverDisk.get(sandboxId);
     if (this.jail === null) return [...argv];
     const cgroups = await this.cgroups;
     return jailCommand({
@@ -808,10 +843,36 @@ export class LocalSandboxHost implements SandboxHost {
     });
   }
 
+  /**
+   * The sandbox's folder went over its disk limit while something ran in it: its commands are
+   * stopped (their results say why) and every process of the sandbox is killed, the dev server too
+   * (it fails with the reason, and starts again on the next request, once files were removed).
+   */
+  private async stopOverDisk(sandboxId: string): Promise<void> {
+    for (const stop of this.limitStops.get(sandboxId) ?? []) stop.abort();
+    await (await this.cgroups).killAll(sandboxId);
+    await this.devServers.remove(sandboxId);
+  }
+
   private spawnCapped(
     file: string,
     args: readonly string[],
-    { cwd, env, timeoutMs, onOutput, abort }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; onOutput?: RunCommandOptions['onOutput']; abort?: RunCommandOptions['signal'] },
+    {
+      cwd,
+      env,
+      timeoutMs,
+      onOutput,
+      abort,
+      limit,
+    }: {
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      timeoutMs: number;
+      onOutput?: RunCommandOptions['onOutput'];
+      abort?: RunCommandOptions['signal'];
+      /** A limit the host enforces: when it fires the command stops with `note` at the end of stderr. */
+      limit?: { signal: AbortSignal; note: string };
+    },
   ): Promise<CommandResult> {
     if (abort?.aborted === true) {
       return Promise.resolve({ exitCode: INTERRUPTED_EXIT_CODE, stdout: '', stderr: '[interrupted]\n', timedOut: false, outputTruncated: false, interrupted: true });
@@ -845,17 +906,32 @@ export class LocalSandboxHost implements SandboxHost {
         setTimeout(() => finish(null, 'SIGKILL'), 500).unref();
       };
       abort?.addEventListener('abort', onAbort);
+      let overLimit = false;
+      const onLimit = () => {
+        if (settled) return;
+        overLimit = true;
+        killGroup();
+        setTimeout(() => finish(null, 'SIGKILL'), 500).unref();
+      };
+      limit?.signal.addEventListener('abort', onLimit);
       const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         abort?.removeEventListener('abort', onAbort);
+        limit?.signal.removeEventListener('abort', onLimit);
         killGroup(); // background children of a finished command do not outlive it
         child.stdout.destroy();
         child.stderr.destroy();
         if (spawnError !== undefined) stderr.push(Buffer.from(`${spawnError.message}\n`));
-        const exitCode = timedOut ? TIMED_OUT_EXIT_CODE : interrupted ? INTERRUPTED_EXIT_CODE : spawnError !== undefined ? 127 : (code ?? (signal === null ? 1 : 128 + 9));
-        const note = timedOut ? stderr.note(`[stopped after ${timeoutMs / 1000} s]\n`) : interrupted ? stderr.note('[interrupted]\n') : '';
+        const exitCode = timedOut ? TIMED_OUT_EXIT_CODE : interrupted ? INTERRUPTED_EXIT_CODE : overLimit ? LIMIT_EXIT_CODE : spawnError !== undefined ? 127 : (code ?? (signal === null ? 1 : 128 + 9));
+        const note = timedOut
+          ? stderr.note(`[stopped after ${timeoutMs / 1000} s]\n`)
+          : interrupted
+            ? stderr.note('[interrupted]\n')
+            : overLimit && limit !== undefined
+              ? stderr.note(limit.note)
+              : '';
         resolve({
           exitCode,
           stdout: stdout.text(),
@@ -1009,4 +1085,8 @@ async function isDirectory(p: string): Promise<boolean> {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 ** 3 && bytes % 1024 ** 3 === 0 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
 }

@@ -215,6 +215,9 @@ export class SandboxInfoResponse {
   @ApiProperty({ type: String, nullable: true }) ipv4_address!: string | null;
   @ApiProperty({ type: String, nullable: true }) ipv6_address!: string | null;
   @ApiProperty({ description: 'True when this call created the sandbox' }) machine_created!: boolean;
+  @ApiProperty({ description: "False when this server runs project code without isolation (development without bubblewrap): the builder warns" })
+  isolated!: boolean;
+  @ApiPropertyOptional({ description: 'Why the sandbox is not isolated' }) isolation_warning?: string;
 }
 
 export class SandboxStatusResponse {

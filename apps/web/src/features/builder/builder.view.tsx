@@ -2,6 +2,7 @@
  * /builder/:projectId — the builder screen (SPEC §2), inside the builder layout.
  *
  * Accessible names the end-to-end tests rely on (keep them stable):
+ * - when the server runs project code unisolated: alert "Sandbox not isolated" under the toolbar
  * - tabs (role tab): "Preview" (default), "Code"
  * - status line: role status, name "Sandbox status"; its text reads e.g. "Running · Website is running"
  * - preview: <iframe title="App preview">; device buttons (role button, aria-pressed, in the group
@@ -107,6 +108,11 @@ export const BuilderView = observer(function BuilderView() {
   return (
     <Tabs value={vm.activeTab} onValueChange={(value) => vm.setTab(value as BuilderTab)} className="flex h-full min-h-0 flex-col">
       <Toolbar vm={vm} chat={chat} />
+      {vm.isolationWarning !== null && (
+        <div role="alert" aria-label="Sandbox not isolated" className="shrink-0 border-b border-destructive/40 bg-destructive/10 px-3 py-1.5 text-sm text-destructive">
+          {vm.isolationWarning}
+        </div>
+      )}
       <div className={cn('flex min-h-0 flex-1 flex-col md:flex-row', prefs.sidebarPosition === 'left' && 'md:flex-row-reverse')}>
         <section aria-label="Workspace" className="flex min-h-0 min-w-0 flex-1 flex-col">
           <TabsContent value="preview" forceMount className="mt-0 min-h-0 flex-1 data-[state=inactive]:hidden">

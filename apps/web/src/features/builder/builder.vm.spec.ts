@@ -73,6 +73,20 @@ describe('BuilderVm start', () => {
     expect(t.vm.versions.rows.map((r) => r.message)).toEqual(['Add a header', 'Initial version']);
   });
 
+  it('warns when the server runs project code unisolated, and only then', async () => {
+    const isolated = await started();
+    expect(isolated.vm.isolationWarning).toBeNull();
+    const t = setUp();
+    t.api.info_ = { ...t.api.info_, isolated: false, isolation_warning: 'Project code is not isolated on this server: bubblewrap is not installed.' };
+    await t.vm.start('p1');
+    await settle();
+    expect(t.vm.isolationWarning).toBe('Project code is not isolated on this server: bubblewrap is not installed.');
+    t.api.info_ = { ...t.api.info_, isolated: false, isolation_warning: undefined } as unknown as typeof t.api.info_;
+    await t.vm.start('p1');
+    await settle();
+    expect(t.vm.isolationWarning).toBe('Project code is not isolated on this server.');
+  });
+
   it('opens on the preview tab, desktop size, dock open on the terminal', () => {
     const { vm } = setUp();
     expect([vm.activeTab, vm.device, vm.fullscreen, vm.dockOpen, vm.dockTab]).toEqual(['preview', 'desktop', false, true, 'terminal']);

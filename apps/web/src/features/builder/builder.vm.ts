@@ -49,6 +49,12 @@ export class BuilderVm implements ChatHost {
   phase: BuilderPhase = 'starting';
   failure: string | null = null;
   sandbox: SandboxInfoDto | null = null;
+
+  /** The server's warning when project code is not isolated (the builder shows it as a banner). */
+  get isolationWarning(): string | null {
+    if (this.sandbox?.isolated !== false) return null;
+    return this.sandbox.isolation_warning ?? 'Project code is not isolated on this server.';
+  }
   /** The dev server's state word and sentence (SPEC §3 sandbox status and message). */
   status = 'starting';
   statusMessage = 'Starting your sandbox';
