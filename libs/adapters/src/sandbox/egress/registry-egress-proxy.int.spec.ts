@@ -237,7 +237,7 @@ describe('RegistryEgressProxy', () => {
     expect(((await lstat(path.dirname(fresh))).mode & 0o777).toString(8)).toBe('700');
   });
 
-  it('refuses to start in a folder others may enter, over a file that is not a socket, or over a live socket', async () => {
+  it('refuses to start in a folder others may enter, on a path too long, over a file that is not a socket, or over a live socket', async () => {
     const open = path.join(folder.dir, 'open');
     await mkdir(open);
     await chmod(open, 0o755);
@@ -247,6 +247,9 @@ describe('RegistryEgressProxy', () => {
     await mkdir(path.dirname(notSocket), { mode: 0o700 });
     await writeFile(notSocket, 'keep me');
     await expect(new RegistryEgressProxy({ socketPath: notSocket, upstreamProxy: null }).start()).rejects.toThrow(/not a socket/);
+
+    const long = path.join(folder.dir, 'x'.repeat(120), 'egress.sock');
+    await expect(new RegistryEgressProxy({ socketPath: long, upstreamProxy: null }).start()).rejects.toThrow(/longer than 107 bytes/);
 
     const live = await proxy();
     await expect(new RegistryEgressProxy({ socketPath: live.socketPath, upstreamProxy: null }).start()).rejects.toThrow(/Another process listens/);

@@ -24,6 +24,8 @@ export const EGRESS_IDLE_TIMEOUT_MS = 60_000;
 export const EGRESS_MAX_TUNNELS = 64;
 /** A client has this long to send its request head. */
 const HEADERS_TIMEOUT_MS = 10_000;
+/** Linux's limit for a Unix socket's path (sun_path, 108 bytes with the final NUL). */
+const MAX_SOCKET_PATH_BYTES = 107;
 
 export interface RegistryEgressProxyOptions {
   /** The Unix socket to listen on. Its folder is created 0700; an existing one must be ours and 0700. */
@@ -335,6 +337,9 @@ function connectTo(address: string, port: number): Promise<Socket> {
  * into, may connect), without a stale socket from a previous run. A live one is not taken over.
  */
 async function prepareSocketFolder(socketPath: string): Promise<void> {
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
+    throw new Error(`The egress proxy's socket path is longer than ${MAX_SOCKET_PATH_BYTES} bytes: ${socketPath}`);
+  }
   const dir = path.dirname(socketPath);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const info = await stat(dir);
