@@ -36,6 +36,7 @@ import {
 } from '@kiln/domain';
 import { DependencyCache, NPM_CACHE_DIR, type NpmInstallRequest, npmInstaller } from './dependency-cache.js';
 import { DevServers } from './dev-servers.js';
+import { installEgressForwarder, RegistryEgressProxy, throughEgressForwarder } from './egress/index.js';
 import { BubblewrapJail } from './isolation/bubblewrap-jail.js';
 import { CgroupLimits } from './isolation/cgroup-limits.js';
 import { DiskWatch } from './isolation/disk-watch.js';
@@ -150,6 +151,8 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly runtimeDir: string;
   private isolationStatus: Promise<IsolationStatus> | undefined;
   private readonly diskWatch: DiskWatch;
+  /** The registry-only way out for npm installs (started on the first install, one per host). */
+  private egress: Promise<RegistryEgressProxy> | undefined;
   /** Per sandbox, the commands running now: stopped when the project outgrows its disk limit. */
   private readonly limitStops = new Map<string, Set<AbortController>>();
   /** Sandboxes whose processes are being killed (over the disk limit): new ones wait for it. */
@@ -586,6 +589,9 @@ export class LocalSandboxHost implements SandboxHost {
   async stopAll(): Promise<void> {
     await this.devServers.stopAll();
     await (await this.cgroups).close();
+    const egress = this.egress;
+    this.egress = undefined;
+    await egress?.then((proxy) => proxy.stop()).catch(() => undefined);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -767,20 +773,49 @@ export class LocalSandboxHost implements SandboxHost {
     return { set: set.value, target: await this.dependencies.nodeModulesFor(set.value) };
   }
 
-  /** Runs one npm install: inside bubblewrap when it is installed (see isolationArgs). Tests count these. */
+  /**
+   * Runs one npm install: inside bubblewrap when it is installed, in a network namespace of its own
+   * whose only way out is the egress proxy (the npm registry, nothing else: docs/decisions.md
+   * "Dependency installs reach only the registry"). Tests count these.
+   */
   protected installDependencies(request: NpmInstallRequest): Promise<void> {
+    const jail = this.jail;
     const isolate =
-      this.bwrapPath === null
+      jail === null
         ? undefined
-        : async (argv: readonly string[], writable: readonly string[], cwd: string) =>
-            jailCommand({
+        : async (argv: readonly string[], writable: readonly string[], cwd: string) => {
+            const proxy = await this.egressProxy();
+            const forwarder = await installEgressForwarder(await (this.dependencies as DependencyCache).realCacheDir());
+            return jailCommand({
               limits: this.limits,
               cgroupProcs: [],
               prlimit: existsSync(PRLIMIT_PATH),
-              bwrap: [this.bwrapPath as string, ...(await this.isolationArgs({ writable, cwd, network: 'host', dependencyCache: false }))],
-              argv,
+              bwrap: [
+                jail.bwrapPath,
+                ...(await jail.args({ writable, readOnly: [path.dirname(proxy.socketPath), forwarder], cwd, network: 'egress' })),
+              ],
+              argv: throughEgressForwarder(argv, { forwarder, socketPath: proxy.socketPath }),
             });
+          };
     return npmInstaller({ commandPath: this.commandPath, ...(isolate === undefined ? {} : { isolate }) })(request);
+  }
+
+  private egressProxy(): Promise<RegistryEgressProxy> {
+    if (this.egress === undefined) {
+      const attempt = (async () => {
+        // One proxy per host instance: several may share a data folder (tests, a restart overlapping).
+        const socketPath = path.join(this.runtimeDir, 'egress', `${process.pid}-${randomBytes(3).toString('hex')}.sock`);
+        const proxy = new RegistryEgressProxy({ socketPath });
+        await proxy.start();
+        return proxy;
+      })();
+      this.egress = attempt;
+      // A failed start is tried again by the next install.
+      attempt.catch(() => {
+        if (this.egress === attempt) this.egress = undefined;
+      });
+    }
+    return this.egress;
   }
 
   /**
@@ -827,7 +862,7 @@ export class LocalSandboxHost implements SandboxHost {
   }: {
     readonly writable: readonly string[];
     readonly cwd: string;
-    readonly network: 'none' | 'host';
+    readonly network: 'none';
     readonly dependencyCache: boolean;
   }): Promise<string[]> {
     if (this.jail === null) throw new Error('bubblewrap is not installed');

@@ -11,8 +11,8 @@ export const SANDBOX_USER = 'kiln';
 const RUNTIME_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/lib32', '/libx32'];
 /** The few host files under /etc programs expect (read-only); never passwd, shadow or the rest. */
 const RUNTIME_ETC = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/alternatives', '/etc/localtime', '/etc/nsswitch.conf'];
-/** Certificates and name resolution, for the processes that get a network (installs). */
-const NETWORK_ETC = ['/etc/ssl', '/etc/ca-certificates', '/etc/resolv.conf', '/etc/host.conf', '/etc/gai.conf'];
+/** Certificates, for npm installs (TLS to the registry through the egress proxy; the proxy resolves names). */
+const EGRESS_ETC = ['/etc/ssl', '/etc/ca-certificates'];
 
 export interface JailOptions {
   /** bubblewrap's binary. */
@@ -31,8 +31,12 @@ export interface JailRequest {
   /** Hidden under an empty tmpfs after the binds (a folder inside a read-only bind). */
   readonly hidden?: readonly string[];
   readonly cwd: string;
-  /** 'none': its own network namespace with only loopback; 'host': the host's (npm installs). */
-  readonly network: 'none' | 'host';
+  /**
+   * Always its own network namespace with only loopback. 'egress' (npm installs) adds the
+   * certificates npm needs to check the registry through the egress proxy, whose socket folder the
+   * caller binds read-only.
+   */
+  readonly network: 'none' | 'egress';
 }
 
 /**
@@ -40,7 +44,8 @@ export interface JailRequest {
  *
  * - its own user namespace, as uid/gid 1000 with every capability dropped, whoever runs Kiln (root
  *   included): it cannot mount, unmount, or change what it sees;
- * - its own mount, PID, IPC, UTS, cgroup and network namespaces, a new session, killed with Kiln;
+ * - its own mount, PID, IPC, UTS, cgroup and network namespaces (only loopback: never the host's
+ *   network), a new session, killed with Kiln;
  * - a filesystem of its own: the runtime (/usr and its links) read-only, a handful of /etc files,
  *   generated passwd/group/hosts, a fresh /dev, /proc and private /tmp, and the folders it is
  *   given. Nothing else of the host exists in it: not /run (Unix sockets), /var, /home, /root,
@@ -62,7 +67,7 @@ export class BubblewrapJail {
   async args(request: JailRequest): Promise<string[]> {
     await this.prepare();
     const etc = (file: string) => ['--ro-bind', path.join(this.options.runtimeDir, file), `/etc/${file}`];
-    const hostEtc = [...RUNTIME_ETC, ...(request.network === 'host' ? NETWORK_ETC : [])].filter((p) => existsSync(p));
+    const hostEtc = [...RUNTIME_ETC, ...(request.network === 'egress' ? EGRESS_ETC : [])].filter((p) => existsSync(p));
     // Shallow before deep, so a bind never hides another.
     const binds = [
       ...request.readOnly.map((p) => ({ p, flag: '--ro-bind' })),
@@ -74,7 +79,6 @@ export class BubblewrapJail {
       '--uid', String(SANDBOX_UID),
       '--gid', String(SANDBOX_GID),
       '--cap-drop', 'ALL',
-      ...(request.network === 'host' ? ['--share-net'] : []),
       '--hostname', 'sandbox',
       '--die-with-parent',
       '--new-session',
