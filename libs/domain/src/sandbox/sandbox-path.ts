@@ -110,9 +110,10 @@ const DOTS_ONLY = /^\.{3,}$/;
  * Resolves a requested path (as a client sends it) inside the project root. Refuses absolute
  * paths ('/x', '~/x', 'C:x'), '..' that would climb above the root, names made only of dots
  * ('....//'), NUL and control characters,
- * percent-encoded dots, slashes, backslashes and percent signs, and backslashes. A '..' that stays
- * inside ('src/../index.html') is folded away. The file system (symlinks) is the adapter's
- * second check.
+ * percent-encoded dots, slashes, backslashes and percent signs, and backslashes (all
+ * SANDBOX.PATH_OUTSIDE), and paths over MAX_PROJECT_PATH_BYTES or with a name over
+ * MAX_PROJECT_NAME_BYTES (SANDBOX.PATH_TOO_LONG). A '..' that stays inside ('src/../index.html')
+ * is folded away. The file system (symlinks) is the adapter's second check.
  */
 export function resolveSandboxPath(requested: string): Result<SandboxPath, SandboxPathOutside | SandboxPathTooLong> {
   // Each UTF-16 unit is 1 to 3 bytes in UTF-8: count only when the length alone cannot tell.

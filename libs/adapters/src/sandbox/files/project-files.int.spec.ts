@@ -156,6 +156,15 @@ describe('ProjectFiles (real folders)', () => {
       expect(await files.getTree('src/chain')).toEqual([{ name: 'x.ts', type: 'file', path: 'src/deep/x.ts' }]);
     });
 
+    it('creates as many missing folders as a path names', async () => {
+      const deep = `${Array.from({ length: 60 }, (_, i) => `level${i}`).join('/')}/file.txt`;
+      await files.writeFile(deep, 'deep');
+      expect(await files.readFile(deep)).toBe('deep');
+      await files.createDirectory(`${deep.replace('/file.txt', '')}/${'x/'.repeat(40)}y`);
+      await files.deleteFile('level0');
+      expect(readdirSync(project)).toEqual(['src']);
+    });
+
     it('answers a loop, or more links than Linux follows, with SANDBOX.LINK_LOOP', async () => {
       await symlink('b', path.join(project, 'a'));
       await symlink('a', path.join(project, 'b'));

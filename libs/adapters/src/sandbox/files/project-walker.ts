@@ -108,7 +108,9 @@ export class ProjectWalker {
   /** Opens `name` in `folder` as a folder, without following it; 'link' when it is a link. */
   private async openChild(folder: OpenFolder, name: string, { create, last }: { create: boolean; last: boolean }): Promise<OpenFolder | 'link'> {
     const where = fdChild(folder.fd, name);
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
+      // Each name on its own count: a write may create many folders, each once.
+      if (attempt > MAX_CHANGES) throw fsError('ENOENT', `${this.requested} kept changing while it was opened`);
       try {
         const handle = await open(where, OPEN_DIRECTORY);
         return { fd: handle.fd, names: [...folder.names, name], handle };
@@ -118,7 +120,6 @@ export class ProjectWalker {
           await mkdir(where).catch((m: unknown) => {
             if (errnoOf(m) !== 'EEXIST') throw m;
           });
-          this.changed(); // bounds the loop should the new folder keep vanishing
           continue;
         }
         // O_DIRECTORY|O_NOFOLLOW on a link answers ENOTDIR (or ELOOP): look at what is there.
@@ -128,10 +129,7 @@ export class ProjectWalker {
           throw l;
         });
         if (info?.isSymbolicLink() === true) return 'link';
-        if (info === null || info.isDirectory()) {
-          this.changed(); // gone, or a folder again: try again
-          continue;
-        }
+        if (info === null || info.isDirectory()) continue; // gone, or a folder again: try again
         throw create && last ? fsError('EEXIST', `${this.requested}: a file has this name`) : fsError('ENOTDIR', `${this.requested}: not a folder`);
       }
     }
