@@ -13,7 +13,11 @@ import {
   publishCheckFailed,
   publishLimitReached,
   publishingNotIncluded,
+  sandboxDiskLimit,
+  sandboxLinkLoop,
   sandboxPathOutside,
+  sandboxPathTooLong,
+  sandboxTooLarge,
   selfReferral,
   sessionEnded,
   unknownDebit,
@@ -109,6 +113,28 @@ describe('httpErrorFor', () => {
     expect(httpErrorFor(sandboxPathOutside('../etc/passwd', 'parent-escape'))).toEqual({
       status: 400,
       body: { code: 'SANDBOX.PATH_OUTSIDE', detail: 'Path is outside the project: "../etc/passwd"', path: '../etc/passwd', reason: 'parent-escape' },
+    });
+  });
+
+  it('SANDBOX.PATH_TOO_LONG and SANDBOX.LINK_LOOP → 400; SANDBOX.TOO_LARGE and SANDBOX.DISK_LIMIT → 413 naming the limit', () => {
+    expect(httpErrorFor(sandboxPathTooLong('a'.repeat(300), 'name'))).toEqual({
+      status: 400,
+      body: {
+        code: 'SANDBOX.PATH_TOO_LONG',
+        detail: 'A file or folder name in the path is too long: at most 255 bytes',
+        path: `${'a'.repeat(200)}…`,
+        part: 'name',
+        limit_bytes: 255,
+      },
+    });
+    expect(httpErrorFor(sandboxLinkLoop('a/b'))).toMatchObject({ status: 400, body: { code: 'SANDBOX.LINK_LOOP', path: 'a/b' } });
+    expect(httpErrorFor(sandboxTooLarge('tree-entries', 20_000))).toEqual({
+      status: 413,
+      body: { code: 'SANDBOX.TOO_LARGE', detail: 'The tree is too large: at most 20000 entries; ask for a folder inside it', cap: 'tree-entries', limit: 20_000 },
+    });
+    expect(httpErrorFor(sandboxDiskLimit(100, 120))).toEqual({
+      status: 413,
+      body: { code: 'SANDBOX.DISK_LIMIT', detail: 'The project would be larger than its disk limit of 100 bytes', limit_bytes: 100, would_be_bytes: 120 },
     });
   });
 

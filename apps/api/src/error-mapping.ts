@@ -70,8 +70,12 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'PUBLISHING.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },
   'PUBLISHING.CHECK_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
-  // Sandboxes (docs/sandbox-api.md); SandboxPathRefused carries SANDBOX.PATH_OUTSIDE
+  // Sandboxes (docs/sandbox-api.md); SandboxPathRefused carries the path codes, SandboxLimitReached the limits
   'SANDBOX.PATH_OUTSIDE': { status: HttpStatus.BAD_REQUEST },
+  'SANDBOX.PATH_TOO_LONG': { status: HttpStatus.BAD_REQUEST },
+  'SANDBOX.LINK_LOOP': { status: HttpStatus.BAD_REQUEST },
+  'SANDBOX.TOO_LARGE': { status: HttpStatus.PAYLOAD_TOO_LARGE },
+  'SANDBOX.DISK_LIMIT': { status: HttpStatus.PAYLOAD_TOO_LARGE },
   [SANDBOX_NOT_FOUND]: { status: HttpStatus.NOT_FOUND },
   [SANDBOX_FILE_NOT_FOUND]: { status: HttpStatus.NOT_FOUND },
   [SANDBOX_NOT_A_FILE]: { status: HttpStatus.BAD_REQUEST },

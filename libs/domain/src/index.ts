@@ -74,6 +74,7 @@ export * from './builder/theme.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/tree-ignore.js';
 export * from './sandbox/sandbox-path.js';
+export * from './sandbox/sandbox-limits.js';
 export * from './sandbox/dependency-set.js';
 export * from './ai/ai-assistant.port.js';
 export * from './ai/file-operation.js';

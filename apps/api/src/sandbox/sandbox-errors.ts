@@ -1,4 +1,12 @@
-import { type SandboxPathOutside, SandboxPathRefused, resolveSandboxPath } from '@kiln/domain';
+import {
+  type SandboxLimitError,
+  SandboxLimitReached,
+  sandboxLinkLoop,
+  type SandboxPathError,
+  SandboxPathRefused,
+  sandboxPathTooLong,
+  resolveSandboxPath,
+} from '@kiln/domain';
 import {
   SANDBOX_FILE_NOT_FOUND,
   SANDBOX_NOT_A_DIRECTORY,
@@ -23,8 +31,9 @@ export function isNoSandbox(error: unknown): boolean {
 }
 
 /**
- * A client's path, checked by the domain rule before the host sees it (the host checks again,
- * after following symlinks): the normalised path, or a thrown 400 SANDBOX.PATH_OUTSIDE.
+ * A client's path, checked by the domain rule before the host sees it (the host checks again as
+ * it walks the path on disk): the normalised path, or a thrown 400 SANDBOX.PATH_OUTSIDE or
+ * SANDBOX.PATH_TOO_LONG.
  */
 export function checkedPath(requested: string): string {
   const resolved = resolveSandboxPath(requested);
@@ -33,16 +42,24 @@ export function checkedPath(requested: string): string {
 }
 
 /**
- * What a SandboxHost rejection means to the client: a refused path 400, no sandbox 404
- * SANDBOX.NOT_FOUND, a missing file 404 SANDBOX.FILE_NOT_FOUND, a folder/file mix-up 400, a
- * name already taken 409. Anything else is returned unchanged (a logged 500). Host messages are
- * never echoed: they may hold the server's own paths.
+ * What a SandboxHost rejection means to the client: a refused path 400 (outside, too long, a link
+ * loop), an answer or a write over a limit 413, no sandbox 404 SANDBOX.NOT_FOUND, a missing file
+ * 404 SANDBOX.FILE_NOT_FOUND, a folder/file mix-up 400, a name already taken 409. Anything else
+ * is returned unchanged (a logged 500). Host messages are never echoed: they may hold the
+ * server's own paths.
  */
 export function hostFailure(error: unknown, projectId: string, path?: string): Error {
-  if (error instanceof SandboxPathRefused || isPathRefusal(error)) return toException(error.error);
+  if (error instanceof SandboxPathRefused || error instanceof SandboxLimitReached || isCodedRefusal(error)) return toException(error.error);
   if (isNoSandbox(error)) return toException(sandboxNotFound(projectId));
   const where = path === undefined ? {} : { path };
   switch (errnoOf(error)) {
+    // The system's own word for a path it cannot take: still the client's path, never a 500.
+    case 'ENAMETOOLONG':
+      return toException(sandboxPathTooLong(path ?? '', 'name'));
+    case 'ELOOP':
+      return toException(sandboxLinkLoop(path ?? ''));
+    case 'EFTYPE':
+      return toException({ code: SANDBOX_NOT_A_FILE, message: `Not a regular file: ${path ?? ''}`, ...where });
     case 'ENOENT':
       return toException({ code: SANDBOX_FILE_NOT_FOUND, message: `No such file or folder: ${path ?? ''}`, ...where });
     case 'EISDIR':
@@ -56,10 +73,18 @@ export function hostFailure(error: unknown, projectId: string, path?: string): E
   }
 }
 
+const REFUSAL_CODES: ReadonlySet<string> = new Set<string>([
+  'SANDBOX.PATH_OUTSIDE',
+  'SANDBOX.PATH_TOO_LONG',
+  'SANDBOX.LINK_LOOP',
+  'SANDBOX.TOO_LARGE',
+  'SANDBOX.DISK_LIMIT',
+] satisfies (SandboxPathError | SandboxLimitError)['code'][]);
+
 /** Another copy of the domain package would fail `instanceof`; its shape is enough. */
-function isPathRefusal(error: unknown): error is { error: SandboxPathOutside } {
+function isCodedRefusal(error: unknown): error is { error: SandboxPathError | SandboxLimitError } {
   const e = error as { code?: unknown; error?: { code?: unknown } } | null;
-  return typeof e === 'object' && e !== null && e.code === 'SANDBOX.PATH_OUTSIDE' && e.error?.code === 'SANDBOX.PATH_OUTSIDE';
+  return typeof e === 'object' && e !== null && typeof e.code === 'string' && REFUSAL_CODES.has(e.code) && e.error?.code === e.code;
 }
 
 function errnoOf(error: unknown): string | undefined {

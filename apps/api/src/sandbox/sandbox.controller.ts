@@ -49,6 +49,8 @@ export const MAX_FEED_BACKLOG_BYTES = 4 * 1024 * 1024;
 
 const PROJECT_404 = 'PROJECTS.NOT_FOUND (also another user’s project)';
 const SANDBOX_404 = `${PROJECT_404}; SANDBOX.NOT_FOUND before ensure`;
+/** What a file route answers for a path it refuses (docs/sandbox-api.md). */
+const PATH_400 = 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.PATH_TOO_LONG, SANDBOX.LINK_LOOP';
 
 /**
  * A project's sandbox (docs/sandbox-api.md, SPEC §7 Sandbox): files, commands, history, error
@@ -117,8 +119,9 @@ export class SandboxController {
   @Get('read-file')
   @ApiOperation({ summary: "A file's text" })
   @ApiOkResponse({ type: FileContentResponse })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.NOT_A_FILE' })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: `${PATH_400}, SANDBOX.NOT_A_FILE` })
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${SANDBOX_404}; SANDBOX.FILE_NOT_FOUND` })
+  @ApiResponse({ status: 413, type: ErrorResponse, description: 'SANDBOX.TOO_LARGE (a file over 10 MiB)' })
   async readFile(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Query() query: PathQuery): Promise<FileContentResponse> {
     await this.own(user, id);
     const path = checkedPath(query.path);
@@ -130,9 +133,9 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create or replace a file (parent folders are created)' })
   @ApiOkResponse({ type: SuccessResponse })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.NOT_A_FILE' })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: `${PATH_400}, SANDBOX.NOT_A_FILE` })
   @ApiResponse({ status: 404, type: ErrorResponse, description: SANDBOX_404 })
-  @ApiResponse({ status: 413, type: ErrorResponse, description: 'PAYLOAD_TOO_LARGE (body over 8 MiB)' })
+  @ApiResponse({ status: 413, type: ErrorResponse, description: 'PAYLOAD_TOO_LARGE (body over 8 MiB), SANDBOX.DISK_LIMIT' })
   async writeFile(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: WriteFileDto): Promise<SuccessResponse> {
     await this.own(user, id);
     const path = checkedPath(body.path);
@@ -146,7 +149,7 @@ export class SandboxController {
   @Delete('delete-file')
   @ApiOperation({ summary: 'Delete a file or a folder with everything in it' })
   @ApiOkResponse({ type: SuccessResponse })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE' })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: PATH_400 })
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${SANDBOX_404}; SANDBOX.FILE_NOT_FOUND` })
   async deleteFile(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Query() query: PathQuery): Promise<SuccessResponse> {
     await this.own(user, id);
@@ -161,8 +164,9 @@ export class SandboxController {
   @Get('read-directory')
   @ApiOperation({ summary: "A folder's direct entries" })
   @ApiOkResponse({ type: [FileListEntryResponse] })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.NOT_A_DIRECTORY' })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: `${PATH_400}, SANDBOX.NOT_A_DIRECTORY` })
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${SANDBOX_404}; SANDBOX.FILE_NOT_FOUND` })
+  @ApiResponse({ status: 413, type: ErrorResponse, description: 'SANDBOX.TOO_LARGE (over 20,000 entries; with contents over 1,000 entries or 8 MiB)' })
   async readDirectory(
     @CurrentUser() user: AccessClaims,
     @Param('id', ProjectIdPipe) id: string,
@@ -178,8 +182,9 @@ export class SandboxController {
   @Get('get-tree')
   @ApiOperation({ summary: 'The file tree under a folder (default ignore list: SPEC §9)' })
   @ApiOkResponse({ type: [FileTreeEntryResponse] })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.NOT_A_DIRECTORY' })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: `${PATH_400}, SANDBOX.NOT_A_DIRECTORY` })
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${SANDBOX_404}; SANDBOX.FILE_NOT_FOUND` })
+  @ApiResponse({ status: 413, type: ErrorResponse, description: 'SANDBOX.TOO_LARGE (over 20,000 entries, 8 MiB of names and paths, or 256 levels)' })
   async getTree(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Query() query: TreeQuery): Promise<FileTreeEntryResponse[]> {
     await this.own(user, id);
     const path = checkedPath(query.path ?? '.');
@@ -252,7 +257,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a folder and any missing parents' })
   @ApiOkResponse({ type: SuccessResponse })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE' })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: PATH_400 })
   @ApiResponse({ status: 404, type: ErrorResponse, description: SANDBOX_404 })
   @ApiResponse({ status: 409, type: ErrorResponse, description: 'SANDBOX.PATH_TAKEN (a file has that name)' })
   async createDirectory(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: CreateDirectoryDto): Promise<SuccessResponse> {

@@ -2,6 +2,15 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  MAX_LISTING_ENTRIES_WITH_CONTENTS,
+  MAX_TREE_ENTRIES,
+  sandboxDiskLimit,
+  SandboxLimitReached,
+  sandboxLinkLoop,
+  SandboxPathRefused,
+  sandboxTooLarge,
+} from '@kiln/domain';
 import { type TestApp, type TestUser, newUser, startTestApp } from '../testing/e2e.js';
 import { SandboxFeed } from './sandbox-feed.js';
 import { SseClient } from './testing/sse-client.js';
@@ -166,6 +175,69 @@ describe('sandbox API (HTTP)', () => {
       expect(read.status).toBe(404);
       expect(read.body.code).toBe('SANDBOX.NOT_FOUND');
     });
+
+    it('answers over-long paths and link loops 400 with a clear code, never 500 (issue #12 item 9)', async () => {
+      const { user, api } = await ready();
+      const long = `src/${'a'.repeat(4091)}`; // 4,095 characters
+      const read = await t.http().get(`${api}/read-file`).query({ path: long }).set(user.auth);
+      expect(read.status).toBe(400);
+      expect(read.body).toMatchObject({ code: 'SANDBOX.PATH_TOO_LONG', detail: 'Path is too long: at most 1024 bytes', part: 'path', limit_bytes: 1024 });
+      expect(read.body.path.length).toBeLessThanOrEqual(201); // echoed cut short
+      const name = await t.http().post(`${api}/write-file`).set(user.auth).send({ path: `src/${'n'.repeat(300)}.ts`, content: 'x' });
+      expect([name.status, name.body.code, name.body.part]).toEqual([400, 'SANDBOX.PATH_TOO_LONG', 'name']);
+      for (const [method, route] of [['get', 'read-directory'], ['get', 'get-tree'], ['delete', 'delete-file']] as const) {
+        const response = await t.http()[method](`${api}/${route}`).query({ path: long }).set(user.auth);
+        expect([route, response.status, response.body.code]).toEqual([route, 400, 'SANDBOX.PATH_TOO_LONG']);
+      }
+      const mkdir = await t.http().post(`${api}/create-directory`).set(user.auth).send({ path: long });
+      expect([mkdir.status, mkdir.body.code]).toEqual([400, 'SANDBOX.PATH_TOO_LONG']);
+
+      // What a real host rejects with once it walks the path on disk: coded refusals, or the system's own errors.
+      const cases: Array<[unknown, number, string]> = [
+        [new SandboxPathRefused(sandboxLinkLoop('loop/x')), 400, 'SANDBOX.LINK_LOOP'],
+        [Object.assign(new Error('ELOOP: too many symbolic links'), { code: 'ELOOP' }), 400, 'SANDBOX.LINK_LOOP'],
+        [Object.assign(new Error('ENAMETOOLONG: name too long'), { code: 'ENAMETOOLONG' }), 400, 'SANDBOX.PATH_TOO_LONG'],
+        [Object.assign(new Error('EFTYPE: a FIFO'), { code: 'EFTYPE' }), 400, 'SANDBOX.NOT_A_FILE'],
+        [new SandboxLimitReached(sandboxTooLarge('file-bytes', 10)), 413, 'SANDBOX.TOO_LARGE'],
+      ];
+      try {
+        for (const [failure, status, code] of cases) {
+          host.fileFailure = failure;
+          const response = await t.http().get(`${api}/read-file`).query({ path: 'loop/x' }).set(user.auth);
+          expect([response.status, response.body.code]).toEqual([status, code]);
+          expect(response.body.detail).not.toMatch(/ELOOP|ENAMETOOLONG|EFTYPE/); // the host's own words stay in the log
+        }
+        host.fileFailure = new SandboxLimitReached(sandboxDiskLimit(1000, 1200));
+        const full = await t.http().post(`${api}/write-file`).set(user.auth).send({ path: 'x.txt', content: 'x' });
+        expect(full.status).toBe(413);
+        expect(full.body).toEqual({ code: 'SANDBOX.DISK_LIMIT', detail: expect.stringContaining('disk limit'), limit_bytes: 1000, would_be_bytes: 1200 });
+      } finally {
+        host.fileFailure = null;
+      }
+    });
+
+    it('answers 413 SANDBOX.TOO_LARGE for a listing with contents or a tree over its caps, never a partial answer', async () => {
+      const { user, id, api } = await ready();
+      for (let i = 0; i <= MAX_LISTING_ENTRIES_WITH_CONTENTS; i++) await host.inner.writeFile(id, `many/f${i}.txt`, 'x');
+      const listing = await t.http().get(`${api}/read-directory`).query({ path: 'many', include_contents: 'true' }).set(user.auth);
+      expect(listing.status).toBe(413);
+      expect(listing.body).toEqual({
+        code: 'SANDBOX.TOO_LARGE',
+        detail: `The folder has too many entries to list: at most ${MAX_LISTING_ENTRIES_WITH_CONTENTS}`,
+        cap: 'listing-entries',
+        limit: MAX_LISTING_ENTRIES_WITH_CONTENTS,
+      });
+      const names = await t.http().get(`${api}/read-directory`).query({ path: 'many' }).set(user.auth);
+      expect(names.body).toHaveLength(MAX_LISTING_ENTRIES_WITH_CONTENTS + 1);
+
+      for (let i = 0; i < MAX_TREE_ENTRIES; i++) await host.inner.writeFile(id, `wide/${i % 100}/f${i}`, '');
+      const tree = await t.http().get(`${api}/get-tree`).set(user.auth);
+      expect(tree.status).toBe(413);
+      expect(tree.body).toMatchObject({ code: 'SANDBOX.TOO_LARGE', cap: 'tree-entries', limit: MAX_TREE_ENTRIES });
+      const part = await t.http().get(`${api}/get-tree`).query({ path: 'wide/7' }).set(user.auth);
+      expect(part.status).toBe(200);
+      expect(part.body).toHaveLength(MAX_TREE_ENTRIES / 100);
+    }, 60_000);
 
     it('refuses to write or delete the project root', async () => {
       const { user, api } = await ready();

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readlink, realpath, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import {
@@ -21,7 +21,7 @@ import {
   INTERRUPTED_EXIT_CODE,
   isValidSandboxId,
   isWithinRoot,
-  matchesTreeIgnore,
+  MAX_READ_FILE_BYTES,
   type ReadDirectoryOptions,
   resolveSandboxPath,
   type RunCommandOptions,
@@ -44,6 +44,7 @@ import { type IsolationStatus, probeIsolation } from './isolation/isolation-prob
 import { jailCommand, PRLIMIT_PATH } from './isolation/jail-command.js';
 import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
 import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
+import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 
@@ -63,11 +64,10 @@ const GIT_AUTHOR = { name: 'Kiln', email: 'builder@kiln.local' };
 /** Never committed: installed or generated files ('node_modules' without a slash: it is a link). */
 const GIT_EXCLUDES = ['node_modules', 'dist/', 'build/', '.kiln-build/', '*.tsbuildinfo', ''].join('\n');
 const GIT_DIRS = '.kiln-git';
-const MAX_TREE_ENTRIES = 20_000;
 /** find-errors results kept per host (by the files, dependencies and launcher they were made from). */
 const SCAN_CACHE_ENTRIES = 500;
-/** Largest file read-file (and read-directory with contents) returns. */
-export const MAX_READ_BYTES = 10 * 1024 * 1024;
+/** Largest file read-file returns (the domain's cap; read-directory with contents has its own). */
+export const MAX_READ_BYTES = MAX_READ_FILE_BYTES;
 
 export interface LocalSandboxHostOptions {
   /** Folder holding one folder per project (`DATA_DIR/sandboxes`). Created when missing. */
@@ -132,7 +132,7 @@ const UNCHANGED: DependencySync = Object.freeze({ kind: 'unchanged' });
  * SandboxHost on the local machine: each project is a folder `${root}/<projectId>` made from the
  * starter template, its git repository kept beside it in `${root}/.kiln-git/<projectId>` (out of
  * reach of the project's own commands, so hooks and config cannot be planted). File operations
- * resolve every path with the domain rule and again after realpath; commands run in bubblewrap
+ * walk every path one name at a time, never through a link out (ProjectFiles); commands run in bubblewrap
  * when it is installed, with a timeout that kills the process group, an output cap and a clean
  * environment. The starter's dependencies are installed once into a shared cache and linked into
  * each sandbox (StarterDependencyCache). Each active sandbox has a Vite dev server on a loopback
@@ -188,6 +188,8 @@ export class LocalSandboxHost implements SandboxHost {
     this.cgroups.catch(() => undefined);
     this.diskWatch = new DiskWatch({
       limitBytes: this.limits.diskBytes,
+      // Measured race-free (ProjectFiles: no link followed, node_modules not counted).
+      sizeOf: (dir) => this.projectSize(path.basename(dir)),
       onOver: (sandboxId) => {
         if (this.stoppingOverDisk.has(sandboxId)) return;
         const stop = this.stopOverDisk(sandboxId).finally(() => this.stoppingOverDisk.delete(sandboxId));
@@ -288,77 +290,42 @@ export class LocalSandboxHost implements SandboxHost {
     return info;
   }
 
+  // File routes: ProjectFiles walks each path one name at a time from the project folder, never
+  // through a link (files/project-files.ts), so a command swapping folders and links cannot send
+  // the API (unsandboxed) outside the project.
+
   async readFile(sandboxId: string, requested: string): Promise<string> {
-    return this.readText(await this.resolve(sandboxId, requested));
+    return (await this.files(sandboxId)).readFile(requested);
   }
 
-  async writeFile(sandboxId: string, requested: string, content: string): Promise<void> {
-    const file = await this.resolve(sandboxId, requested);
+  /** Refused (SANDBOX.DISK_LIMIT) when it would take the project past its disk limit (`options.maxProjectBytes`, default limits.diskBytes). */
+  async writeFile(sandboxId: string, requested: string, content: string, options: WriteFileOptions = {}): Promise<void> {
+    const files = await this.files(sandboxId);
     this.devServers.filesChanged(sandboxId);
-    await mkdir(path.dirname(file), { recursive: true });
-    // The parents now exist: check again that none of them was a link out of the project.
-    const again = await this.resolve(sandboxId, requested);
-    await writeFile(again, content, 'utf8');
+    await files.writeFile(requested, content, { maxProjectBytes: this.limits.diskBytes, ...options });
   }
 
   async deleteFile(sandboxId: string, requested: string): Promise<void> {
-    const relative = resolveSandboxPath(requested);
-    if (!relative.ok) throw new SandboxPathRefused(relative.error);
-    if (relative.value === '.') throw new Error('Refusing to delete the project root');
+    const files = await this.files(sandboxId);
     this.devServers.filesChanged(sandboxId);
-    // Resolve the parent only: deleting a link removes the link, never what it points to.
-    const parent = await this.resolve(sandboxId, path.posix.dirname(relative.value));
-    const entry = path.join(parent, path.posix.basename(relative.value));
-    await lstat(entry); // a missing file rejects
-    await rm(entry, { recursive: true, force: true });
+    await files.deleteFile(requested);
   }
 
   async createDirectory(sandboxId: string, requested: string): Promise<void> {
-    await mkdir(await this.resolve(sandboxId, requested), { recursive: true });
-    await this.resolve(sandboxId, requested);
+    await (await this.files(sandboxId)).createDirectory(requested);
   }
 
   async readDirectory(sandboxId: string, requested: string, options: ReadDirectoryOptions = {}): Promise<readonly FileListEntry[]> {
-    const dir = await this.resolve(sandboxId, requested);
-    const ignore = options.ignorePatterns ?? [];
-    const entries = (await readdir(dir, { withFileTypes: true }))
-      .filter((e) => !matchesTreeIgnore(e.name, ignore))
-      .map((e) => ({ name: e.name, type: e.isDirectory() ? ('directory' as const) : ('file' as const), isFile: e.isFile() }))
-      .sort(byTypeThenName);
-    const out: FileListEntry[] = [];
-    for (const e of entries) {
-      if (options.includeContents === true && e.isFile) {
-        out.push({ name: e.name, type: e.type, content: await this.readText(path.join(dir, e.name)) });
-      } else {
-        out.push({ name: e.name, type: e.type });
-      }
-    }
-    return out;
+    return (await this.files(sandboxId)).readDirectory(requested, options);
   }
 
   async getTree(sandboxId: string, requested: string, ignore: readonly string[] = TREE_IGNORE_LIST): Promise<readonly FileTreeEntry[]> {
-    const projectDir = await this.existingProjectDir(sandboxId);
-    const start = await this.resolve(sandboxId, requested);
-    let budget = MAX_TREE_ENTRIES;
-    const walk = async (dir: string): Promise<FileTreeEntry[]> => {
-      const entries = (await readdir(dir, { withFileTypes: true }))
-        .filter((e) => !matchesTreeIgnore(e.name, ignore))
-        .sort((a, b) => byTypeThenName(kind(a), kind(b)));
-      const out: FileTreeEntry[] = [];
-      for (const e of entries) {
-        if (--budget < 0) break;
-        const abs = path.join(dir, e.name);
-        const rel = path.relative(projectDir, abs);
-        // Symlinks are listed as files and never followed.
-        out.push(
-          e.isDirectory()
-            ? { name: e.name, type: 'directory', path: rel, children: await walk(abs) }
-            : { name: e.name, type: 'file', path: rel },
-        );
-      }
-      return out;
-    };
-    return walk(start);
+    return (await this.files(sandboxId)).getTree(requested, ignore);
+  }
+
+  /** The project folder's size in bytes, race-free (no link followed, node_modules' tree not counted). */
+  async projectSize(sandboxId: string): Promise<number> {
+    return (await this.files(sandboxId)).size();
   }
 
   async runCommand(sandboxId: string, command: SandboxCommand, options: RunCommandOptions = {}): Promise<CommandResult> {
@@ -392,7 +359,8 @@ export class LocalSandboxHost implements SandboxHost {
     const release = this.diskWatch.watch(sandboxId, projectDir);
     try {
       return await this.spawnCapped(file as string, args, {
-        cwd,
+        // In bubblewrap the working folder is entered inside the sandbox's own view (--chdir).
+        cwd: this.jail === null ? cwd : projectDir,
         env,
         timeoutMs,
         limit: { signal: limit.signal, note: `[stopped: the project folder is over its disk limit of ${formatBytes(this.limits.diskBytes)}]\n` },
@@ -638,10 +606,9 @@ export class LocalSandboxHost implements SandboxHost {
     return child;
   }
 
-  private async readText(file: string): Promise<string> {
-    const info = await stat(file);
-    if (info.size > MAX_READ_BYTES) throw new Error(`File too large to read (${info.size} bytes, limit ${MAX_READ_BYTES})`);
-    return readFile(file, 'utf8');
+  /** The race-free file operations of an existing sandbox (a malformed id or a missing sandbox rejects). */
+  private async files(sandboxId: string): Promise<ProjectFiles> {
+    return new ProjectFiles(await this.existingProjectDir(sandboxId));
   }
 
   private async sandboxRoot(): Promise<string> {
@@ -672,6 +639,8 @@ export class LocalSandboxHost implements SandboxHost {
   /**
    * The absolute path for `requested`: the domain rule first, then the deepest part that exists
    * on disk is realpath'd and must still be inside the project (symlinks pointing out are refused).
+   * Check-then-use: only a command's working folder uses it (bubblewrap enters it inside the
+   * sandbox); the file routes never do (ProjectFiles).
    */
   private async resolve(sandboxId: string, requested: string): Promise<string> {
     const dir = await this.existingProjectDir(sandboxId);
@@ -764,7 +733,7 @@ export class LocalSandboxHost implements SandboxHost {
     if ((await lstat(path.join(projectDir, 'package.json')).catch(() => null)) === null) return null;
     let text: string;
     try {
-      text = await this.readText(await this.resolve(sandboxId, 'package.json'));
+      text = await (await this.files(sandboxId)).readFile('package.json');
     } catch (e) {
       return { problem: `package.json cannot be read: ${errorText(e)}` };
     }
@@ -1088,13 +1057,6 @@ class CappedBuffer {
     if (!this.truncated) this.tell(this.decoder.end());
     return this.truncated ? `${body}${this.marker()}` : body;
   }
-}
-
-const kind = (e: { name: string; isDirectory(): boolean }) => ({ name: e.name, type: e.isDirectory() ? 'directory' : 'file' });
-
-function byTypeThenName(a: { name: string; type: string }, b: { name: string; type: string }): number {
-  if (a.type !== b.type) return a.type === 'directory' ? -1 : 1;
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function notRunnable(reason: string): CommandResult {

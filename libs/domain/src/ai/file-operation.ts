@@ -181,6 +181,7 @@ export function parseFileOperation(toolName: string, input: unknown): Result<Fil
 export function resolveOperationPath(requested: string): Result<string, OperationRefused> {
   const resolved = resolveSandboxPath(requested);
   if (!resolved.ok) {
+    if (resolved.error.code === 'SANDBOX.PATH_TOO_LONG') return err(operationRefused('path-outside', `${resolved.error.message}.`, resolved.error.path));
     return err(operationRefused('path-outside', `The path ${JSON.stringify(requested)} is outside the project.`, requested));
   }
   const path: string = resolved.value;

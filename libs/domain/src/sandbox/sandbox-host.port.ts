@@ -151,9 +151,11 @@ export interface SandboxCommit {
  * A per-project code sandbox: its files, its shell, its git history and its dev server
  * (SPEC §7 Sandbox). There is one sandbox per project, so `sandboxId` is the project id.
  *
- * Every path is resolved inside the project (resolveSandboxPath, then the host's own check after
- * following symlinks); a refused path rejects with SandboxPathRefused (code SANDBOX.PATH_OUTSIDE,
- * HTTP 400). An unknown or malformed sandbox id rejects as well.
+ * Every path is resolved inside the project (resolveSandboxPath, then the host's own walk on disk,
+ * which follows a link only to somewhere inside the project); a refused path rejects with
+ * SandboxPathRefused (SANDBOX.PATH_OUTSIDE, SANDBOX.PATH_TOO_LONG or SANDBOX.LINK_LOOP, HTTP 400),
+ * a listing or tree over the caps of sandbox-limits.ts with SandboxLimitReached
+ * (SANDBOX.TOO_LARGE, HTTP 413). An unknown or malformed sandbox id rejects as well.
  *
  * Methods reject on infrastructure failure (host unreachable, file missing). The SPEC §8
  * fallbacks — file operations answering false or an empty list, history failures answering

@@ -1,7 +1,17 @@
 import type { CodeError } from '../builder/code-error.js';
 import { type ErrorScan, errorScanFrom } from '../builder/error-scan.js';
 import type { Clock } from '../shared/clock.port.js';
-import { isValidSandboxId, resolveSandboxPath, SandboxPathRefused } from '../sandbox/sandbox-path.js';
+import {
+  MAX_LISTING_CONTENT_BYTES,
+  MAX_LISTING_ENTRIES,
+  MAX_LISTING_ENTRIES_WITH_CONTENTS,
+  MAX_READ_FILE_BYTES,
+  MAX_TREE_BYTES,
+  MAX_TREE_ENTRIES,
+  SandboxLimitReached,
+  sandboxTooLarge,
+} from '../sandbox/sandbox-limits.js';
+import { isValidSandboxId, resolveSandboxPath, SandboxPathRefused, utf8Length } from '../sandbox/sandbox-path.js';
 import {
   type CommandResult,
   DEFAULT_WORKING_DIR,
@@ -88,6 +98,7 @@ export class InMemorySandboxHost implements SandboxHost {
     const { sandbox, rel } = this.at(sandboxId, path);
     const text = sandbox.files.get(rel);
     if (text === undefined) throw new FileMissing(`No such file: ${rel}`);
+    if (text.length * 3 > MAX_READ_FILE_BYTES && utf8Length(text) > MAX_READ_FILE_BYTES) throw new SandboxLimitReached(sandboxTooLarge('file-bytes', MAX_READ_FILE_BYTES));
     return text;
   }
 
@@ -117,21 +128,37 @@ export class InMemorySandboxHost implements SandboxHost {
 
   async readDirectory(sandboxId: string, path: string, options: ReadDirectoryOptions = {}): Promise<readonly FileListEntry[]> {
     const { sandbox, rel } = this.at(sandboxId, path);
-    return this.children(sandbox, rel)
-      .filter((e) => !matchesTreeIgnore(e.name, options.ignorePatterns ?? []))
-      .map((e) =>
-        e.type === 'file' && options.includeContents === true
-          ? { name: e.name, type: e.type, content: sandbox.files.get(e.path) ?? '' }
-          : { name: e.name, type: e.type },
-      );
+    const entries = this.children(sandbox, rel).filter((e) => !matchesTreeIgnore(e.name, options.ignorePatterns ?? []));
+    // The same caps as a real host (sandbox-limits.ts).
+    const withContents = options.includeContents === true;
+    const maxEntries = withContents ? MAX_LISTING_ENTRIES_WITH_CONTENTS : MAX_LISTING_ENTRIES;
+    if (entries.length > maxEntries) throw new SandboxLimitReached(sandboxTooLarge('listing-entries', maxEntries));
+    let bytes = 0;
+    return entries.map((e) => {
+      if (e.type !== 'file' || !withContents) return { name: e.name, type: e.type };
+      const content = sandbox.files.get(e.path) ?? '';
+      bytes += utf8Length(content);
+      if (bytes > MAX_LISTING_CONTENT_BYTES) throw new SandboxLimitReached(sandboxTooLarge('listing-bytes', MAX_LISTING_CONTENT_BYTES));
+      return { name: e.name, type: e.type, content };
+    });
   }
 
   async getTree(sandboxId: string, path: string, ignore: readonly string[] = TREE_IGNORE_LIST): Promise<readonly FileTreeEntry[]> {
     const { sandbox, rel } = this.at(sandboxId, path);
+    let entries = 0;
+    let bytes = 0;
+    const count = (e: FileTreeEntry): void => {
+      if (++entries > MAX_TREE_ENTRIES) throw new SandboxLimitReached(sandboxTooLarge('tree-entries', MAX_TREE_ENTRIES));
+      bytes += utf8Length(e.name) + utf8Length(e.path);
+      if (bytes > MAX_TREE_BYTES) throw new SandboxLimitReached(sandboxTooLarge('tree-bytes', MAX_TREE_BYTES));
+    };
     const walk = (dir: string): FileTreeEntry[] =>
       this.children(sandbox, dir)
         .filter((e) => !matchesTreeIgnore(e.name, ignore))
-        .map((e) => (e.type === 'directory' ? { ...e, children: walk(e.path) } : e));
+        .map((e) => {
+          count(e);
+          return e.type === 'directory' ? { ...e, children: walk(e.path) } : e;
+        });
     return walk(rel);
   }
 

@@ -32,15 +32,19 @@ export class ScriptedSandboxHost implements SandboxHost {
   commandOutput: Array<['stdout' | 'stderr', string]> = [];
   /** When set, a command runs until its signal aborts (then answers as interrupted). */
   hangUntilAborted = false;
+  /** When set, read-file and write-file reject with it (a real host's refusals and system errors). */
+  fileFailure: unknown = null;
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
 
   ensure(projectId: string): Promise<SandboxInfo> {
     return this.inner.ensure(projectId);
   }
   readFile(id: string, path: string): Promise<string> {
+    if (this.fileFailure !== null) return Promise.reject(this.fileFailure);
     return this.inner.readFile(id, path);
   }
   writeFile(id: string, path: string, content: string): Promise<void> {
+    if (this.fileFailure !== null) return Promise.reject(this.fileFailure);
     return this.inner.writeFile(id, path, content);
   }
   deleteFile(id: string, path: string): Promise<void> {

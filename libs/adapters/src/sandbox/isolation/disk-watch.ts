@@ -61,8 +61,9 @@ export class DiskWatch {
       // a lower limit) can still run commands that remove files.
       if (entry.baseline === null) entry.baseline = bytes;
       else if (bytes > this.options.limitBytes && bytes > entry.baseline && this.watched.get(sandboxId) === entry) this.options.onOver(sandboxId, bytes);
-    } catch {
-      // a folder being removed: nothing to limit
+    } catch (e) {
+      // A folder being removed: nothing to limit. A folder too deep or too big to measure is over.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && this.watched.get(sandboxId) === entry) this.options.onOver(sandboxId, Number.POSITIVE_INFINITY);
     } finally {
       entry.measuring = false;
     }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DevServerStatus, SandboxHost, SandboxHostEvent } from '../../sandbox/sandbox-host.port.js';
+import { MAX_LISTING_CONTENT_BYTES, MAX_LISTING_ENTRIES_WITH_CONTENTS } from '../../sandbox/sandbox-limits.js';
+import { MAX_PROJECT_NAME_BYTES, MAX_PROJECT_PATH_BYTES } from '../../sandbox/sandbox-path.js';
 
-/** Hostile paths a client may send; every one must be refused. At least 20, per issue 5. */
+/** Hostile paths a client may send; every one must be refused. At least 20, per issue 5 (over-long ones: OVER_LONG_SANDBOX_PATHS). */
 export const HOSTILE_SANDBOX_PATHS: readonly string[] = [
   '..',
   '../',
@@ -29,7 +31,6 @@ export const HOSTILE_SANDBOX_PATHS: readonly string[] = [
   'index.html\u0000.png',
   'a/%00/b',
   'src/\nfoo',
-  'x'.repeat(5000),
   '../x',
   'a/../../x',
   '%2e%2e%2fx',
@@ -43,6 +44,15 @@ export const HOSTILE_SANDBOX_PATHS: readonly string[] = [
   '\\\\server\\share',
   'a/b/c/../../../../etc',
   'src/./../../x',
+];
+
+/** Paths longer than a project allows (issue #12 item 9): 400 SANDBOX.PATH_TOO_LONG, never a 500. */
+export const OVER_LONG_SANDBOX_PATHS: readonly string[] = [
+  'x'.repeat(5000),
+  `src/${'a'.repeat(4091)}`, // the issue's 4,095 characters
+  `${'abcdefgh/'.repeat(Math.ceil(MAX_PROJECT_PATH_BYTES / 9))}x`, // short names, long path
+  `src/${'n'.repeat(MAX_PROJECT_NAME_BYTES + 1)}.ts`, // one name over NAME_MAX
+  `src/${'é'.repeat(128)}`, // 256 bytes in UTF-8, 128 characters
 ];
 
 export interface SandboxHostHarness {
@@ -173,6 +183,42 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
         expect(await rejectionCode(h.host.runCommand(id, ['pwd'], { workingDir }))).toBe('SANDBOX.PATH_OUTSIDE');
       }
     });
+
+    it(`refuses ${OVER_LONG_SANDBOX_PATHS.length} over-long paths in every file operation with SANDBOX.PATH_TOO_LONG`, async () => {
+      const id = await newProject();
+      for (const path of OVER_LONG_SANDBOX_PATHS) {
+        const codes = await Promise.all([
+          rejectionCode(h.host.readFile(id, path)),
+          rejectionCode(h.host.writeFile(id, path, 'x')),
+          rejectionCode(h.host.deleteFile(id, path)),
+          rejectionCode(h.host.createDirectory(id, path)),
+          rejectionCode(h.host.readDirectory(id, path)),
+          rejectionCode(h.host.getTree(id, path)),
+        ]);
+        expect({ path: path.slice(0, 40), codes }).toEqual({ path: path.slice(0, 40), codes: Array(6).fill('SANDBOX.PATH_TOO_LONG') });
+      }
+      // At the limits exactly, a name and a path are fine.
+      const longest = `src/${'n'.repeat(MAX_PROJECT_NAME_BYTES)}`;
+      await h.host.writeFile(id, longest, 'fits');
+      expect(await h.host.readFile(id, longest)).toBe('fits');
+    });
+
+    it('refuses read-directory with contents over its entry and byte caps (SANDBOX.TOO_LARGE), and lists without contents', async () => {
+      const id = await newProject();
+      for (let i = 0; i <= MAX_LISTING_ENTRIES_WITH_CONTENTS; i++) await h.host.writeFile(id, `many/f${i}.txt`, 'x');
+      expect(await rejectionCode(h.host.readDirectory(id, 'many', { includeContents: true }))).toBe('SANDBOX.TOO_LARGE');
+      expect(await h.host.readDirectory(id, 'many')).toHaveLength(MAX_LISTING_ENTRIES_WITH_CONTENTS + 1);
+
+      const half = 'y'.repeat(MAX_LISTING_CONTENT_BYTES / 2 + 1);
+      await h.host.writeFile(id, 'big/a.txt', half);
+      expect(await h.host.readDirectory(id, 'big', { includeContents: true })).toEqual([{ name: 'a.txt', type: 'file', content: half }]);
+      await h.host.writeFile(id, 'big/b.txt', half);
+      const refusal = await h.host.readDirectory(id, 'big', { includeContents: true }).then(
+        () => null,
+        (e: { code?: string; error?: { cap?: string } }) => ({ code: e.code, cap: e.error?.cap }),
+      );
+      expect(refusal).toEqual({ code: 'SANDBOX.TOO_LARGE', cap: 'listing-bytes' });
+    }, 60_000);
 
     it('refuses to delete the project root', async () => {
       const id = await newProject();
