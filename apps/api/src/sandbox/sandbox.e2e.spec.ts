@@ -64,6 +64,7 @@ describe('sandbox API (HTTP)', () => {
         ipv4_address: null,
         ipv6_address: null,
         machine_created: true,
+        isolated: true,
       });
       const again = await t.http().post(`/api/sandbox/${id}/ensure`).set(user.auth);
       expect(again.body.machine_created).toBe(false);
