@@ -37,6 +37,8 @@ export const SANDBOX_NOT_A_FILE = 'SANDBOX.NOT_A_FILE';
 export const SANDBOX_NOT_A_DIRECTORY = 'SANDBOX.NOT_A_DIRECTORY';
 /** Something else already has that name (create-directory over a file). */
 export const SANDBOX_PATH_TAKEN = 'SANDBOX.PATH_TAKEN';
+/** A development route (the dev outbox) asked from another machine. */
+export const DEV_LOOPBACK_ONLY = 'DEV.LOOPBACK_ONLY';
 
 const MAPPINGS: Readonly<Record<string, Mapping>> = {
   // Request shape
