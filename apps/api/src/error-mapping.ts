@@ -96,6 +96,15 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'BILLING.INVALID_WEBHOOK': { status: HttpStatus.BAD_REQUEST },
 };
 
+/** How long a client should wait before retrying when the database cannot be reached (Retry-After, seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The reply of any route while the database cannot be reached (with Retry-After: DATABASE_RETRY_AFTER_SECONDS). */
+export const DATABASE_UNAVAILABLE: HttpError = Object.freeze({
+  status: HttpStatus.SERVICE_UNAVAILABLE,
+  body: Object.freeze({ code: 'DATABASE_UNAVAILABLE', detail: 'The database cannot be reached right now. Please try again in a few seconds.' }),
+});
+
 export const INTERNAL_ERROR: HttpError = Object.freeze({
   status: HttpStatus.INTERNAL_SERVER_ERROR,
   body: Object.freeze({ code: 'INTERNAL', detail: 'Internal Server Error' }),
