@@ -34,7 +34,14 @@ const origin = `http://localhost:${port}`;
 // Share links use the first WEB_ORIGIN: make it this origin unless one is configured.
 if (!process.env.WEB_ORIGIN) env.WEB_ORIGIN = `${origin},http://localhost:5173`;
 const children = [spawn(process.execPath, ['apps/api/dist/main.js'], { cwd: root, env, stdio: 'inherit' })];
-console.log(`\nKiln is starting: ${origin}/ (API health at ${origin}/health)\n`);
+console.log(`\nKiln is starting: ${origin}/ (API health at ${origin}/health)`);
+// Say what development mode opens (README "What npm start exposes"), so nobody runs it as production by accident.
+if ((process.env.NODE_ENV ?? '').trim() === '' || process.env.NODE_ENV.trim() === 'development') {
+  console.log(
+    'Development mode: the dev outbox (/api/dev/outbox, this machine only), and, without STRIPE_SECRET_KEY, the local test checkout and dev billing are on.\n' +
+      'For production set NODE_ENV=production, DATABASE_URL and the secrets (README, "running in production").\n',
+  );
+} else console.log('');
 
 let stopping = false;
 function stop(code) {

@@ -8,6 +8,7 @@ import { AiModule } from './ai/ai.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
 import { CoreModule } from './common/core.module.js';
+import { loggedUrl } from './common/logged-url.js';
 import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config.js';
 import { CreditsModule } from './credits/credits.module.js';
@@ -84,7 +85,7 @@ export class AppModule {
             genReqId: requestId,
             // One short line per request: no headers (tokens, cookies) and no bodies.
             serializers: {
-              req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggedUrl(req.url) }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
             // Belt and braces should anything log headers: tokens, cookies and keys never reach the logs.

@@ -37,6 +37,8 @@ export const SANDBOX_NOT_A_FILE = 'SANDBOX.NOT_A_FILE';
 export const SANDBOX_NOT_A_DIRECTORY = 'SANDBOX.NOT_A_DIRECTORY';
 /** Something else already has that name (create-directory over a file). */
 export const SANDBOX_PATH_TAKEN = 'SANDBOX.PATH_TAKEN';
+/** A development route (the dev outbox) asked from another machine. */
+export const DEV_LOOPBACK_ONLY = 'DEV.LOOPBACK_ONLY';
 
 const MAPPINGS: Readonly<Record<string, Mapping>> = {
   // Request shape
@@ -97,6 +99,15 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'BILLING.NOT_PURCHASABLE': { status: HttpStatus.BAD_REQUEST },
   'BILLING.INVALID_WEBHOOK': { status: HttpStatus.BAD_REQUEST },
 };
+
+/** How long a client should wait before retrying when the database cannot be reached (Retry-After, seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The reply of any route while the database cannot be reached (with Retry-After: DATABASE_RETRY_AFTER_SECONDS). */
+export const DATABASE_UNAVAILABLE: HttpError = Object.freeze({
+  status: HttpStatus.SERVICE_UNAVAILABLE,
+  body: Object.freeze({ code: 'DATABASE_UNAVAILABLE', detail: 'The database cannot be reached right now. Please try again in a few seconds.' }),
+});
 
 export const INTERNAL_ERROR: HttpError = Object.freeze({
   status: HttpStatus.INTERNAL_SERVER_ERROR,

@@ -22,7 +22,8 @@ function readConfig(): AppConfig {
 /** DATABASE_URL when set; otherwise a real PostgreSQL embedded under DATA_DIR (a fresh machine needs no server). */
 async function database(config: AppConfig, log: Logger): Promise<{ url: string; embedded: EmbeddedPostgres | null }> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+  // The server's own output stays quiet (it is shown if the start fails); Kiln's notes about it are logged.
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, onLog: (line) => line.startsWith('Embedded PostgreSQL:') && log.log(line) });
   log.log(`Embedded PostgreSQL on 127.0.0.1:${embedded.port}, data in ${config.dataDir}/postgres`);
   return { url: embedded.url, embedded };
 }

@@ -5,6 +5,7 @@ export * from './system/uuid-ids.adapter.js';
 
 // PostgreSQL
 export * from './postgres/data-source.js';
+export { isDatabaseUnavailable } from './postgres/database-unavailable.js';
 export * from './postgres/schema.js';
 export * from './postgres/pg-unit-of-work.js';
 export { RecordNotFoundError } from './postgres/sql.js';
@@ -23,6 +24,7 @@ export * from './postgres/pg-turn-undo-journal.adapter.js';
 export * from './postgres/pg-local-checkout-store.adapter.js';
 export * from './postgres/embedded-postgres.js';
 export * from './postgres/testing/test-database.js';
+export * from './postgres/testing/database-relay.js';
 
 // Mail
 export * from './mail/smtp-mailer.adapter.js';

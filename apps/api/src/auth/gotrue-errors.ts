@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DomainError } from '@kiln/domain';
 import type { Request, Response } from 'express';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE } from '../error-mapping.js';
 import { API_VERSION_HEADER, negotiateApiVersion } from './api-version.js';
 
 /** An error reply of /auth/v1, in GoTrue's terms: HTTP status, error code, message. */
@@ -21,6 +22,9 @@ export const validationFailed = (message: string) => new GoTrueHttpError(400, 'v
 export const badJson = (detail: string) => new GoTrueHttpError(400, 'bad_json', `Could not parse request body as JSON: ${detail}`);
 export const phoneDisabled = () => new GoTrueHttpError(400, 'phone_provider_disabled', 'Phone logins are disabled');
 export const unexpectedFailure = () => new GoTrueHttpError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
+/** The database cannot be reached: 503 with Retry-After, the same code as on /api (GoTrue has none of its own for this). */
+export const databaseUnavailable = () =>
+  new GoTrueHttpError(503, DATABASE_UNAVAILABLE.body.code, DATABASE_UNAVAILABLE.body.detail, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
 
 /** Domain error code → GoTrue status and code (and GoTrue's message where the domain's differs). */
 const MAPPINGS: Readonly<Record<string, { status: number; code: string; message?: string }>> = {

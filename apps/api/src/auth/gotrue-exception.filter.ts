@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { isDatabaseUnavailable } from '@kiln/adapters';
 import type { Request, Response } from 'express';
-import { GoTrueHttpError, badJson, unexpectedFailure, writeGoTrueError } from './gotrue-errors.js';
+import { GoTrueHttpError, badJson, databaseUnavailable, unexpectedFailure, writeGoTrueError } from './gotrue-errors.js';
 
 /** Errors Express's body parser raises (bad JSON, too large, bad charset). */
 export function isBodyParserError(error: unknown): error is { type: string; status: number; message: string } {
@@ -22,6 +23,10 @@ export function toGoTrueError(exception: unknown, logger: Logger): GoTrueHttpErr
     return new GoTrueHttpError(status, code, exception.message);
   }
   const error = exception instanceof Error ? exception : new Error(String(exception));
+  if (isDatabaseUnavailable(exception)) {
+    logger.warn(`Database unavailable: ${error.message}`);
+    return databaseUnavailable();
+  }
   logger.error(`${error.name}: ${error.message}`, error.stack);
   return unexpectedFailure();
 }

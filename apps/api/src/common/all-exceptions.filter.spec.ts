@@ -5,10 +5,13 @@ import { toException } from '../error-mapping.js';
 import { AllExceptionsFilter } from './all-exceptions.filter.js';
 
 /** Runs the filter on an exception and returns what it wrote. */
-function reply(exception: unknown): { status: number; body: unknown } {
-  const written = { status: 0, body: undefined as unknown };
+function reply(exception: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
+  const written: { status: number; body: unknown; headers?: Record<string, string> } = { status: 0, body: undefined as unknown };
   const response = {
     headersSent: false,
+    setHeader(name: string, value: string) {
+      written.headers = { ...written.headers, [name]: value };
+    },
     status(code: number) {
       written.status = code;
       return this;
@@ -20,12 +23,29 @@ function reply(exception: unknown): { status: number; body: unknown } {
   };
   const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
   const filter = new AllExceptionsFilter();
-  (filter as unknown as { logger: { error: () => void } }).logger = { error: () => undefined };
+  (filter as unknown as { logger: { error: () => void; warn: () => void } }).logger = { error: () => undefined, warn: () => undefined };
   filter.catch(exception, host);
   return written;
 }
 
 describe('AllExceptionsFilter', () => {
+  it('answers 503 DATABASE_UNAVAILABLE with Retry-After when the database cannot be reached, and 500 for other failures', () => {
+    // What pg answers on a session the server ends (TypeORM wraps it as driverError).
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' });
+    const wrapped = Object.assign(new Error('Query failed'), { driverError: terminated });
+    for (const error of [wrapped, new Error('Connection terminated unexpectedly'), new Error('timeout exceeded when trying to connect')]) {
+      expect(reply(error)).toEqual({
+        status: 503,
+        body: { code: 'DATABASE_UNAVAILABLE', detail: expect.stringContaining('try again') },
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    const syntax = Object.assign(new Error('Query failed'), { driverError: Object.assign(new Error('syntax error'), { code: '42601', severity: 'ERROR' }) });
+    expect(reply(syntax)).toEqual({ status: 500, body: { code: 'INTERNAL', detail: 'Internal Server Error' } });
+    // A refused connection that did not come from the database pool is not an outage of it.
+    expect(reply(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ECONNREFUSED', syscall: 'connect' })).status).toBe(500);
+  });
+
   it('writes a mapped domain error as is', () => {
     expect(reply(toException(creditLimitReached(0, 1)))).toEqual({
       status: 402,

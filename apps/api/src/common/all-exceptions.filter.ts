@@ -1,6 +1,15 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { isDatabaseUnavailable } from '@kiln/adapters';
 import type { Response } from 'express';
-import { ApiErrorException, type ErrorBody, INTERNAL_ERROR, VALIDATION_FAILED, codeForStatus } from '../error-mapping.js';
+import {
+  ApiErrorException,
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE,
+  type ErrorBody,
+  INTERNAL_ERROR,
+  VALIDATION_FAILED,
+  codeForStatus,
+} from '../error-mapping.js';
 
 /** Errors thrown by Express's body parser (bad JSON, too large, wrong charset) before Nest sees the request. */
 interface BodyParserError {
@@ -24,8 +33,10 @@ const BODY_PARSER_DETAIL: Readonly<Record<string, string>> = {
 /**
  * Writes every error reply as `{ code, detail, ...data }`. Mapped domain errors (error-mapping.ts)
  * and HTTP errors whose body carries a string `code` pass through; Nest's own HTTP errors (404
- * unknown route, 413…) become `{ code: <status name>, detail: <message> }`;
- * anything else is a bug or an infrastructure failure: logged with its stack, answered 500
+ * unknown route, 413…) become `{ code: <status name>, detail: <message> }`; a database that
+ * cannot be reached (isDatabaseUnavailable: refused, timed out, shut down, connection lost) is
+ * 503 `DATABASE_UNAVAILABLE` with `Retry-After`, on every route; anything else is a bug or an
+ * infrastructure failure: logged with its stack, answered 500
  * `{ code: 'INTERNAL', detail: 'Internal Server Error' }` without internals.
  */
 @Catch()
@@ -37,11 +48,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const { status, body } = this.reply(exception);
     if (response.headersSent) return;
+    if (body === DATABASE_UNAVAILABLE.body) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     response.status(status).json(body);
   }
 
   private reply(exception: unknown): { status: number; body: ErrorBody } {
     if (exception instanceof ApiErrorException) return exception.httpError;
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`Database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+      return DATABASE_UNAVAILABLE;
+    }
     // Nest wraps the body parser's errors in an HttpException whose cause is the original.
     const parserError = isBodyParserError(exception)
       ? exception

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from 'class-validator';
 import { idempotencyKeyProblem, promptDebitKey, clientKeyOf } from '../credits/idempotency-key.js';
 import { bearerToken, isApiRoute } from './bearer-auth.guard.js';
+import { loggedUrl } from './logged-url.js';
 import { validationProblems } from './validation.js';
 import { iso, majorUnits } from './wire.js';
 
@@ -97,5 +98,13 @@ describe('wire helpers', () => {
   it('iso writes UTC ISO text and keeps null', () => {
     expect(iso(new Date('2026-01-02T03:04:05Z'))).toBe('2026-01-02T03:04:05.000Z');
     expect(iso(null)).toBeNull();
+  });
+});
+
+describe('loggedUrl', () => {
+  it('never writes a capability token of the query to the log', () => {
+    expect(loggedUrl('/local-checkout/cs_1?token=eyJ.abc.def')).toBe('/local-checkout/cs_1?token=[redacted]');
+    expect(loggedUrl('/local-checkout/portal/c?a=1&TOKEN=x&b=2')).toBe('/local-checkout/portal/c?a=1&TOKEN=[redacted]&b=2');
+    expect(loggedUrl('/api/profile?tokens=1')).toBe('/api/profile?tokens=1');
   });
 });

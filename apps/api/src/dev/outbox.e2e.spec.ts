@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import { createServer } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from '@jest/globals';
 import type { Mailer } from '@kiln/domain';
+import request from 'supertest';
 import { startTestApp } from '../testing/e2e.js';
 import { MAILER } from '../tokens.js';
 
@@ -34,6 +37,39 @@ describe('GET /api/dev/outbox', () => {
       const response = await t.http().get('/api/dev/outbox').query(query);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ code: 'VALIDATION_FAILED', detail });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers only clients on this machine: 403 DEV.LOOPBACK_ONLY through a proxy, or from another address', async () => {
+    const t = await startTestApp({ overrides: { logLevel: 'silent' } });
+    try {
+      const mailer = t.app.get<Mailer>(MAILER, { strict: false });
+      await mailer.send({ to: 'ana@example.com', subject: 'Your code', text: 'Your code is 111111' });
+      expect((await t.http().get('/api/dev/outbox').query({ email: 'ana@example.com' })).body).toHaveLength(1);
+
+      const relayed = await t.http().get('/api/dev/outbox').query({ email: 'ana@example.com' }).set('X-Forwarded-For', '203.0.113.9');
+      expect(relayed.status).toBe(403);
+      expect(relayed.body).toEqual({ code: 'DEV.LOOPBACK_ONLY', detail: expect.stringContaining('this machine') });
+
+      // The same app on this machine's network address (not loopback): a client connecting there
+      // is a remote peer for the API, and claiming 127.0.0.1 in a header changes nothing.
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a !== undefined && !a.internal && a.family === 'IPv4');
+      if (external === undefined) return; // no network interface besides loopback on this machine
+      const server = createServer(t.app.getHttpAdapter().getInstance());
+      await new Promise<void>((resolve) => server.listen(0, external.address, resolve));
+      try {
+        const { port } = server.address() as { port: number };
+        const remote = await request(`http://${external.address}:${port}`).get('/api/dev/outbox').query({ email: 'ana@example.com' }).set('X-Forwarded-For', '127.0.0.1');
+        expect(remote.status).toBe(403);
+        expect(remote.body.code).toBe('DEV.LOOPBACK_ONLY');
+        expect(JSON.stringify(remote.body)).not.toContain('111111');
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     } finally {
       await t.close();
     }

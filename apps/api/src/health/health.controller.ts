@@ -2,6 +2,7 @@ import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../common/public.decorator.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../error-mapping.js';
 import { DATABASE_HEALTH } from '../tokens.js';
 
 /** How long the database may take to answer before it counts as down. */
@@ -43,6 +44,7 @@ export class HealthController {
     response.setHeader('Cache-Control', 'no-store');
     if (await databaseIsUp(this.databaseHealth)) return { status: 'ok', database: 'up' };
     response.status(HttpStatus.SERVICE_UNAVAILABLE);
+    response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     return { status: 'error', database: 'down', code: 'DATABASE_DOWN', detail: 'The database is not answering' };
   }
 }

@@ -22,12 +22,15 @@ button.primary{background:#18181b;color:#fff;border-color:#18181b} a{color:inher
 ${body}
 </main></body></html>`;
 
+/** The hidden field that carries the link's capability into each button's POST (LocalCheckoutTokens). */
+const capability = (token: string): string => `<input type="hidden" name="token" value="${escape(token)}">`;
+
 export interface PriceLabel {
   readonly product: string;
   readonly amount: string;
 }
 
-export function checkoutPage(session: LocalCheckoutSession, price: PriceLabel): string {
+export function checkoutPage(session: LocalCheckoutSession, price: PriceLabel, token: string): string {
   const state = session.completed ? '<p role="status">This checkout is already paid.</p>' : session.canceled ? '<p role="status">This checkout was canceled.</p>' : '';
   const base = `/local-checkout/${encodeURIComponent(session.id)}`;
   return layout(
@@ -36,18 +39,18 @@ export function checkoutPage(session: LocalCheckoutSession, price: PriceLabel): 
 <dl><dt>Amount</dt><dd>${escape(price.amount)}</dd><dt>Account</dt><dd>${escape(session.email)}</dd></dl>
 ${state}
 <div class="row">
-<form method="post" action="${base}/cancel" style="flex:1;display:flex"><button type="submit">${LOCAL_CHECKOUT_BUTTONS.cancel}</button></form>
-<form method="post" action="${base}/complete" style="flex:1;display:flex"><button type="submit" class="primary"${session.canceled ? ' disabled' : ''}>${LOCAL_CHECKOUT_BUTTONS.pay}</button></form>
+<form method="post" action="${base}/cancel" style="flex:1;display:flex">${capability(token)}<button type="submit">${LOCAL_CHECKOUT_BUTTONS.cancel}</button></form>
+<form method="post" action="${base}/complete" style="flex:1;display:flex">${capability(token)}<button type="submit" class="primary"${session.canceled ? ' disabled' : ''}>${LOCAL_CHECKOUT_BUTTONS.pay}</button></form>
 </div>`,
   );
 }
 
-export function portalPage(customerId: string, subscriptions: readonly SubscriptionSnapshot[], appUrl: string): string {
+export function portalPage(customerId: string, subscriptions: readonly SubscriptionSnapshot[], appUrl: string, token: string): string {
   const rows = subscriptions
     .map(
       (s) => `<section><h2 style="font-size:16px">${escape(s.planId)} (${escape(s.status)})</h2>
 <dl><dt>Period ends</dt><dd>${escape(s.currentPeriodEnd.toISOString())}</dd><dt>Renews</dt><dd>${s.cancelAtPeriodEnd ? 'no — ends at period end' : 'yes'}</dd></dl>
-${s.cancelAtPeriodEnd ? '' : `<form method="post" action="/local-checkout/portal/${encodeURIComponent(customerId)}/cancel/${encodeURIComponent(s.id)}"><button type="submit">${LOCAL_CHECKOUT_BUTTONS.cancelSubscription}</button></form>`}
+${s.cancelAtPeriodEnd ? '' : `<form method="post" action="/local-checkout/portal/${encodeURIComponent(customerId)}/cancel/${encodeURIComponent(s.id)}">${capability(token)}<button type="submit">${LOCAL_CHECKOUT_BUTTONS.cancelSubscription}</button></form>`}
 </section>`,
     )
     .join('');

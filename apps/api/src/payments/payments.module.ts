@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { type LocalCheckoutStore, LocalPaymentGateway, StripePaymentGateway, StripeWebhookVerifier, createStripeClient } from '@kiln/adapters';
 import {
@@ -40,7 +41,9 @@ import {
 } from '../tokens.js';
 import { DevBillingController } from './dev-billing.controller.js';
 import { LocalCheckoutController } from './local-checkout.controller.js';
+import { LocalCheckoutTokens } from './local-checkout-tokens.js';
 import { PaymentsController } from './payments.controller.js';
+import { SignedLocalGateway } from './signed-local-gateway.js';
 import { WebhookController } from './webhook.controller.js';
 
 /** Payments in production without STRIPE_SECRET_KEY: every call fails (a logged 500), nothing is given away. */
@@ -89,7 +92,15 @@ export class PaymentsModule {
                   inject: [CLOCK, ID_GENERATOR, LOCAL_CHECKOUT_STORE],
                 }
               : { provide: LocalPaymentGateway, useValue: null },
-            local ? { provide: PAYMENT_GATEWAY, useExisting: LocalPaymentGateway } : { provide: PAYMENT_GATEWAY, useValue: unconfiguredGateway },
+            // The owner's capability on every local checkout link: a key per process (links die with it).
+            { provide: LocalCheckoutTokens, useFactory: (clock: Clock) => new LocalCheckoutTokens(new Uint8Array(randomBytes(32)), clock), inject: [CLOCK] },
+            local
+              ? {
+                  provide: PAYMENT_GATEWAY,
+                  useFactory: (gateway: LocalPaymentGateway, tokens: LocalCheckoutTokens) => new SignedLocalGateway(gateway, tokens),
+                  inject: [LocalPaymentGateway, LocalCheckoutTokens],
+                }
+              : { provide: PAYMENT_GATEWAY, useValue: unconfiguredGateway },
             { provide: PAYMENT_WEBHOOK_VERIFIER, useValue: noWebhooks },
           ];
     return {

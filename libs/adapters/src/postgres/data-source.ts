@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { markingPgDriver } from './database-unavailable.js';
 import { ENTITIES, MIGRATIONS } from './schema.js';
 
 export interface PostgresOptions {
@@ -14,7 +15,15 @@ export interface PostgresOptions {
   readonly poolSize?: number;
   /** Log every query (TypeORM's logger). */
   readonly logging?: boolean;
+  /**
+   * How long getting a connection may take (connecting, or waiting for a free one in the pool)
+   * before it fails as "database unavailable" (default 10 s; pg's own default waits forever).
+   */
+  readonly connectTimeoutMs?: number;
 }
+
+/** See PostgresOptions.connectTimeoutMs. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /** Lower-case identifiers only: the name goes into `search_path` and `CREATE SCHEMA`. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -49,7 +58,9 @@ export function createDataSource(options: PostgresOptions): DataSource {
   if (options.schema !== undefined) extra['options'] = `-c search_path=${options.schema}`;
   const config: DataSourceOptions = {
     type: 'postgres',
-    driver: pg,
+    // pg with connect failures tagged, so the API can tell an outage from a bug (isDatabaseUnavailable).
+    driver: markingPgDriver,
+    connectTimeoutMS: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     url: options.url,
     ...(options.schema !== undefined ? { schema: options.schema } : {}),
     entities: [...ENTITIES],

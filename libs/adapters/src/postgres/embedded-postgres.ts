@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { assertNoTrustAuthentication, connectWithStoredPassword, loadOrCreateEmbeddedPassword } from './embedded-postgres-password.js';
 
 export interface EmbeddedPostgresOptions {
   /** The app's data directory; PostgreSQL keeps its cluster in `${dataDir}/postgres`. */
@@ -12,14 +12,12 @@ export interface EmbeddedPostgresOptions {
   readonly port?: number;
   /** The database to create and connect to. Default: `kiln`. */
   readonly database?: string;
-  /** The `postgres` superuser's password (the server listens on 127.0.0.1 only). Default: `kiln`. */
-  readonly password?: string;
   /** Server and initdb output, line by line. Default: kept, and shown only if the start fails. */
   readonly onLog?: (line: string) => void;
 }
 
 export interface EmbeddedPostgres {
-  /** `postgres://postgres:<password>@127.0.0.1:<port>/<database>` */
+  /** `postgres://postgres:<password>@127.0.0.1:<port>/<database>` (the password is secret: never log it). */
   readonly url: string;
   readonly port: number;
   /** Stops the server (fast shutdown: open sessions are closed, data is kept). */
@@ -48,11 +46,15 @@ const USER = 'postgres';
  *
  * As root, PostgreSQL runs as the `postgres` system user (`createPostgresUser: true` creates it
  * if needed); `dataDir` must then be traversable by others (mode o+x).
+ *
+ * Password: the server listens on 127.0.0.1 only, with scram-sha-256 for every connection (a
+ * pg_hba.conf with `trust` is refused), and the `postgres` role's password is random — made at
+ * the first start and kept in `${dataDir}/secrets/postgres-password` (0600, folder 0700). A data
+ * directory made before that, with the old fixed password, gets the random one at its next start.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const databaseDir = path.resolve(options.dataDir, 'postgres');
   const database = options.database ?? 'kiln';
-  const password = options.password ?? 'kiln';
   const logs: string[] = [];
   const onLog = (chunk: unknown) => {
     for (const line of String(chunk).split('\n').filter(Boolean)) {
@@ -63,12 +65,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   const isRoot = userInfo().uid === 0;
   await prepareDataDir(options.dataDir, isRoot);
+  const password = await loadOrCreateEmbeddedPassword(options.dataDir);
 
   const running = await runningPostmaster(databaseDir);
   if (running) {
-    const url = urlFor(password, running.port, database);
-    await ensureDatabase(password, running.port, database);
-    return { url, port: running.port, stop: () => stopPid(running.pid) };
+    await assertNoTrustAuthentication(databaseDir);
+    await ensureDatabase({ password, port: running.port, database, onLog });
+    return { url: urlFor(password, running.port, database), port: running.port, stop: () => stopPid(running.pid) };
   }
 
   const port = options.port ?? (await freePort());
@@ -95,11 +98,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     try {
-      await server.initialise();
+      await withPrivateTmpdir(options.dataDir, isRoot, () => server.initialise());
     } catch (error) {
       throw fail('initdb', error);
     }
   }
+  await assertNoTrustAuthentication(databaseDir);
   try {
     await server.start();
   } catch (error) {
@@ -107,7 +111,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     throw fail(`start on port ${port}`, error);
   }
   try {
-    await ensureDatabase(password, port, database);
+    await ensureDatabase({ password, port, database, onLog });
   } catch (error) {
     await server.stop().catch(() => undefined);
     throw fail(`creating database ${database}`, error);
@@ -197,9 +201,29 @@ async function stopPid(pid: number): Promise<void> {
   throw new Error(`PostgreSQL (pid ${pid}) did not stop within 15 s`);
 }
 
-async function ensureDatabase(password: string, port: number, database: string): Promise<void> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres' });
-  await client.connect();
+/**
+ * initdb reads the password from a file embedded-postgres writes in os.tmpdir() with the default
+ * mode: point TMPDIR at a private folder in the data directory for that moment, so no other local
+ * user can read it. As root, initdb runs as the postgres user: the folder is then 0711 (it can
+ * open the file by its random name, nobody can list the folder).
+ */
+async function withPrivateTmpdir<T>(dataDir: string, isRoot: boolean, run: () => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(path.resolve(dataDir), '.initdb-'));
+  await chmod(dir, isRoot ? 0o711 : 0o700);
+  const previous = process.env['TMPDIR'];
+  process.env['TMPDIR'] = dir;
+  try {
+    return await run();
+  } finally {
+    if (previous === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = previous;
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function ensureDatabase(options: { password: string; port: number; database: string; onLog: (line: string) => void }): Promise<void> {
+  const { database } = options;
+  const client = await connectWithStoredPassword({ ...options, user: USER });
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!rowCount) {
