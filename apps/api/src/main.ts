@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     root: join(config.dataDir, 'sandboxes'),
     idleStopMs: config.previewIdleMinutes * 60_000,
     limits: config.sandboxLimits,
+    // The kernel enforces the disk limit where it can (one volume per project), else a watch.
+    diskQuota: await LocalSandboxHost.diskQuotaFor(join(config.dataDir, 'sandboxes')),
   });
   // Checked before anything starts: production refuses to run project code unisolated.
   const sandboxIsolation = await checkIsolation(sandboxHost, config, log);

@@ -58,6 +58,11 @@ export function hostFailure(error: unknown, projectId: string, path?: string): E
       return toException(sandboxPathTooLong(path ?? '', 'name'));
     case 'ELOOP':
       return toException(sandboxLinkLoop(path ?? ''));
+    // The project's own volume is full (its disk limit, enforced by the kernel).
+    case 'ENOSPC':
+    case 'EDQUOT':
+    case 'EFBIG':
+      return toException({ code: 'SANDBOX.DISK_LIMIT', message: 'The project is at its disk limit: remove files to make room', ...where });
     case 'EFTYPE':
       return toException({ code: SANDBOX_NOT_A_FILE, message: `Not a regular file: ${path ?? ''}`, ...where });
     case 'ENOENT':

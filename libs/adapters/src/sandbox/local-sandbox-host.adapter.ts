@@ -42,6 +42,7 @@ import { CgroupLimits } from './isolation/cgroup-limits.js';
 import { DiskWatch } from './isolation/disk-watch.js';
 import { type IsolationStatus, probeIsolation } from './isolation/isolation-probe.js';
 import { jailCommand, PRLIMIT_PATH } from './isolation/jail-command.js';
+import { ProjectVolumes } from './isolation/project-volumes.js';
 import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
 import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
 import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
@@ -87,6 +88,13 @@ export interface LocalSandboxHostOptions {
   readonly runtimeDir?: string;
   /** Use cgroups for memory, CPU and process limits when the machine offers them (default true). */
   readonly cgroups?: boolean;
+  /**
+   * How the project folder's size limit is enforced. 'volume': each project folder is its own
+   * ext4 volume of that size (the kernel refuses writes past it; needs root and loop devices, see
+   * ProjectVolumes); 'watch' (default): any one file by RLIMIT_FSIZE, the folder by a measurement
+   * every second while something runs. main.ts uses 'volume' where the machine allows it.
+   */
+  readonly diskQuota?: 'volume' | 'watch';
   /** PATH for commands; default the host's PATH (the only variable taken from it). */
   readonly commandPath?: string;
   /**
@@ -151,6 +159,7 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly runtimeDir: string;
   private isolationStatus: Promise<IsolationStatus> | undefined;
   private readonly diskWatch: DiskWatch;
+  private readonly volumes: ProjectVolumes | null;
   /** The registry-only way out for npm installs (started on the first install, one per host). */
   private egress: Promise<RegistryEgressProxy> | undefined;
   /** Per sandbox, the commands running now: stopped when the project outgrows its disk limit. */
@@ -186,6 +195,7 @@ export class LocalSandboxHost implements SandboxHost {
     // Limits by cgroup only for isolated sandboxes (they are what the cgroup would hold).
     this.cgroups = this.jail !== null && options.cgroups !== false ? CgroupLimits.detect(this.limits) : Promise.resolve(CgroupLimits.none(this.limits));
     this.cgroups.catch(() => undefined);
+    this.volumes = options.diskQuota === 'volume' ? new ProjectVolumes({ volumesDir: path.join(path.dirname(this.root), 'sandbox-volumes'), sizeBytes: this.limits.diskBytes }) : null;
     this.diskWatch = new DiskWatch({
       limitBytes: this.limits.diskBytes,
       // Measured race-free (ProjectFiles: no link followed, node_modules not counted).
@@ -227,6 +237,15 @@ export class LocalSandboxHost implements SandboxHost {
     await this.cache?.prepare();
   }
 
+  /**
+   * The disk quota this machine can enforce for sandboxes under `root`: 'volume' (one ext4 volume
+   * per project, the kernel refuses writes past the limit) where root and loop devices allow it,
+   * else 'watch'. main.ts uses it; so does the escape suite, to test what production runs.
+   */
+  static async diskQuotaFor(root: string): Promise<'volume' | 'watch'> {
+    return (await ProjectVolumes.available(path.dirname(path.resolve(root)))) ? 'volume' : 'watch';
+  }
+
   /** Whether shell lines run (inside bubblewrap); without it only argument vectors run. */
   get isolated(): boolean {
     return this.bwrapPath !== null;
@@ -258,19 +277,22 @@ export class LocalSandboxHost implements SandboxHost {
         // Before anything is written, so a failed install leaves no half sandbox behind.
         const starter = await this.cache?.prepare();
         try {
+          await this.volumes?.ensureMounted(dir);
           const templateModules = path.join(this.templateDir, 'node_modules');
           await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false, filter: (src) => src !== templateModules });
           if (starter !== undefined) await symlink(starter.nodeModules, path.join(dir, 'node_modules'), 'dir');
           await this.initRepository(projectId);
         } catch (e) {
           // Half a sandbox would later pass for a whole one: remove it so the next ensure retries.
+          await this.volumes?.remove(dir).catch(() => undefined);
           await rm(dir, { recursive: true, force: true });
           await rm(await this.gitDir(projectId), { recursive: true, force: true });
           throw e;
         }
         machineCreated = true;
-      } else if (this.cache !== null) {
-        await this.repairDependencyLink(dir);
+      } else {
+        await this.volumes?.ensureMounted(dir);
+        if (this.cache !== null) await this.repairDependencyLink(dir);
       }
       return {
         status: 'created',
@@ -356,7 +378,7 @@ export class LocalSandboxHost implements SandboxHost {
     const stops = this.limitStops.get(sandboxId) ?? new Set<AbortController>();
     stops.add(limit);
     this.limitStops.set(sandboxId, stops);
-    const release = this.diskWatch.watch(sandboxId, projectDir);
+    const release = this.volumes === null ? await this.diskWatch.watch(sandboxId, projectDir) : () => undefined;
     try {
       return await this.spawnCapped(file as string, args, {
         // In bubblewrap the working folder is entered inside the sandbox's own view (--chdir).
@@ -380,6 +402,7 @@ export class LocalSandboxHost implements SandboxHost {
     await (await this.cgroups).remove(sandboxId);
     await this.serialised(sandboxId, async () => {
       const dir = await this.projectDir(sandboxId);
+      await this.volumes?.remove(dir);
       await rm(dir, { recursive: true, force: true });
       await rm(await this.gitDir(sandboxId), { recursive: true, force: true });
     });
@@ -557,6 +580,7 @@ export class LocalSandboxHost implements SandboxHost {
   async stopAll(): Promise<void> {
     await this.devServers.stopAll();
     await (await this.cgroups).close();
+    await this.volumes?.unmountAll();
     const egress = this.egress;
     this.egress = undefined;
     await egress?.then((proxy) => proxy.stop()).catch(() => undefined);
@@ -598,9 +622,9 @@ export class LocalSandboxHost implements SandboxHost {
     const argv = [process.execPath, await this.launcher(), 'dev', projectDir, String(LISTEN_FD)];
     const [file, ...args] = await this.jailed(sandboxId, projectDir, projectDir, argv);
     // stdin stays an open pipe we never write to: the launcher exits when it closes (this process died).
-    const child = spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe', listenFd] });
     // The project's config and plugins run in it: its writes count against the disk limit too.
-    const release = this.diskWatch.watch(sandboxId, projectDir);
+    const release = this.volumes === null ? await this.diskWatch.watch(sandboxId, projectDir) : () => undefined;
+    const child = spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe', listenFd] });
     child.once('close', release);
     child.once('error', release);
     return child;
@@ -633,6 +657,8 @@ export class LocalSandboxHost implements SandboxHost {
     const dir = await this.projectDir(sandboxId);
     const info = await lstat(dir).catch(() => null);
     if (info === null || !info.isDirectory()) throw new Error(`No sandbox for project ${sandboxId}`);
+    // After a restart the folder is an empty mount point until its volume is mounted again.
+    await this.volumes?.ensureMounted(dir);
     return dir;
   }
 

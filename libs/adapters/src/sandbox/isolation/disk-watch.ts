@@ -28,15 +28,19 @@ export class DiskWatch {
 
   constructor(private readonly options: DiskWatchOptions) {}
 
-  /** Measures `dir` while the returned release has not been called (calls nest per sandbox). */
-  watch(sandboxId: string, dir: string): () => void {
+  /**
+   * Measures `dir` while the returned release has not been called (calls nest per sandbox). The
+   * first measurement (the size growth is counted from) is taken before it answers: call it before
+   * starting the process.
+   */
+  async watch(sandboxId: string, dir: string): Promise<() => void> {
     const existing = this.watched.get(sandboxId);
     if (existing !== undefined) existing.users += 1;
     else {
       const entry = { users: 1, dir, measuring: false, baseline: null as number | null, timer: setInterval(() => void this.measure(sandboxId), this.options.intervalMs ?? DISK_WATCH_INTERVAL_MS) };
       entry.timer.unref();
       this.watched.set(sandboxId, entry);
-      void this.measure(sandboxId);
+      await this.measure(sandboxId);
     }
     let released = false;
     return () => {

@@ -126,6 +126,8 @@ export class EscapeWorld {
       cacheDir: TEST_SANDBOX_CACHE_DIR,
       idleStopMs: 5 * 60_000,
       limits: { ...ESCAPE_LIMITS },
+      // What the API would use on this machine (main.ts).
+      diskQuota: await LocalSandboxHost.diskQuotaFor(path.join(base, 'data', 'sandboxes')),
     };
     // `limits` is new in LocalSandboxHostOptions: the cast compiles before and after it exists.
     const host = new LocalSandboxHost(options as LocalSandboxHostOptions);
