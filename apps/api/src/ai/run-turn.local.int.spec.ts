@@ -95,12 +95,12 @@ describe('RunTurn with LocalSandboxHost and the offline assistant (slow)', () =>
     expect(await host.findErrors(projectId)).toMatchObject({ errorCount: 0 });
     expect(await sourceText()).toContain('Chores');
 
-    const historyBefore = await host.gitHistory(projectId);
+    const historyBefore = await host.versionHistory(projectId);
     expect(historyBefore[0]).toMatchObject({ hash: done?.type === 'done' ? done.commitHash : '', message: 'Build a todo list app called Chores' });
 
     const edited = await turn('change the title to Errands', 'edit');
     expect(edited[edited.length - 1]).toMatchObject({ type: 'done', status: 'kept', commitHash: expect.any(String) });
-    const history = await host.gitHistory(projectId);
+    const history = await host.versionHistory(projectId);
     expect(history).toHaveLength(historyBefore.length + 1);
     expect(history[0]?.message).toBe('change the title to Errands');
     expect(await sourceText()).toContain('Errands');

@@ -1,7 +1,7 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from '@nestjs/common';
-import type { DevServerState, SandboxHost } from '@kiln/domain';
+import type { DevServerState, SandboxDevServer } from '@kiln/domain';
 import { createProxyServer, type ProxyServer } from 'http-proxy-3';
 import { isNoSandbox } from '../sandbox/sandbox-errors.js';
 import { BRIDGE_PATH, BRIDGE_TAG, bridgeScript } from './bridge-script.js';
@@ -53,7 +53,7 @@ export class PreviewProxy {
   private readonly sockets = new Set<Duplex>();
 
   constructor(
-    private readonly host: SandboxHost,
+    private readonly host: SandboxDevServer,
     private readonly urls: PreviewUrls,
     private readonly tokens: PreviewTokens,
     private readonly appOrigins: readonly string[],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, Module } from '@nestjs/common';
-import type { Clock, SandboxHost } from '@kiln/domain';
+import type { Clock, SandboxDevServer } from '@kiln/domain';
 import type { AppConfig } from '../config.js';
 import { APP_CONFIG, CLOCK, SANDBOX_HOST } from '../tokens.js';
 import { PreviewProxy } from './preview-proxy.js';
@@ -45,7 +45,7 @@ class PreviewShutdown implements BeforeApplicationShutdown {
     },
     {
       provide: PreviewProxy,
-      useFactory: (host: SandboxHost, urls: PreviewUrls, tokens: PreviewTokens, config: AppConfig) => new PreviewProxy(host, urls, tokens, config.webOrigins),
+      useFactory: (host: SandboxDevServer, urls: PreviewUrls, tokens: PreviewTokens, config: AppConfig) => new PreviewProxy(host, urls, tokens, config.webOrigins),
       inject: [SANDBOX_HOST, PREVIEW_URLS, PreviewTokens, APP_CONFIG],
     },
     PreviewShutdown,

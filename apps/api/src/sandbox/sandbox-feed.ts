@@ -6,7 +6,7 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import type { DevServerState, DevServerStatus, SandboxHost } from '@kiln/domain';
+import type { DevServerState, DevServerStatus, SandboxDevServer } from '@kiln/domain';
 import { PreviewTokens } from '../preview/preview-tokens.js';
 import { SANDBOX_HOST } from '../tokens.js';
 
@@ -52,7 +52,7 @@ export class SandboxFeed implements OnModuleInit, OnModuleDestroy, BeforeApplica
   private unsubscribeHost: (() => void) | null = null;
 
   constructor(
-    @Inject(SANDBOX_HOST) private readonly host: SandboxHost,
+    @Inject(SANDBOX_HOST) private readonly host: SandboxDevServer,
     @Inject(PreviewTokens) private readonly tokens: PreviewTokens,
     @Inject(SANDBOX_FEED_OPTIONS) readonly options: SandboxFeedOptions,
   ) {}

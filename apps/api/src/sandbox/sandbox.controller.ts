@@ -289,7 +289,7 @@ export class SandboxController {
   async gitCommit(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: GitCommitDto): Promise<GitResultResponse> {
     await this.own(user, id);
     try {
-      return GitResultResponse.from(await this.host.gitCommit(id, body.message));
+      return GitResultResponse.from(await this.host.saveVersion(id, body.message));
     } catch (error) {
       this.logger.warn(`git commit failed for ${id}: ${text(error)}`);
       return { success: false, message: 'Could not save this version' };
@@ -303,7 +303,7 @@ export class SandboxController {
   async gitHistory(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<CommitResponse[]> {
     await this.own(user, id);
     try {
-      return (await this.host.gitHistory(id)).map(CommitResponse.from);
+      return (await this.host.versionHistory(id)).map(CommitResponse.from);
     } catch (error) {
       if (isNoSandbox(error)) throw hostFailure(error, id);
       this.logger.warn(`git history failed for ${id}: ${text(error)}`);
@@ -321,7 +321,7 @@ export class SandboxController {
     await this.own(user, id);
     let result: GitResultResponse;
     try {
-      result = GitResultResponse.from(await this.host.gitRestore(id, body.commitHash.toLowerCase()));
+      result = GitResultResponse.from(await this.host.restoreVersion(id, body.commitHash.toLowerCase()));
     } catch (error) {
       this.logger.warn(`git restore failed for ${id}: ${text(error)}`);
       return { success: false, message: 'Could not restore this version' };

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { CheckPublishAllowed, type Clock, OwnedProjects, type ProjectRepository, type SandboxHost } from '@kiln/domain';
+import { CheckPublishAllowed, type Clock, OwnedProjects, type ProjectRepository, type SandboxHost, type SandboxLifecycle } from '@kiln/domain';
 import { PreviewModule } from '../preview/preview.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { VectorModule } from '../vector/vector.module.js';
@@ -12,7 +12,7 @@ import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './
 @Injectable()
 class StopDevServersOnShutdown implements OnApplicationShutdown {
   private readonly logger = new Logger('Sandbox');
-  constructor(@Inject(SANDBOX_HOST) private readonly host: SandboxHost) {}
+  constructor(@Inject(SANDBOX_HOST) private readonly host: SandboxLifecycle) {}
   async onApplicationShutdown(): Promise<void> {
     try {
       await this.host.stopAll();

@@ -5,7 +5,7 @@ import {
   type ProjectContext,
   type ProjectContextRequest,
   type ProjectFile,
-  type SandboxHost,
+  type SandboxFiles,
   SelectProjectContext,
   SyncProjectIndex,
   type VectorIndex,
@@ -32,7 +32,7 @@ export class ProjectIndexer {
   private readonly context: SelectProjectContext;
 
   constructor(
-    @Inject(SANDBOX_HOST) sandbox: SandboxHost,
+    @Inject(SANDBOX_HOST) sandbox: SandboxFiles,
     @Inject(VECTOR_INDEX) private readonly index: VectorIndex,
   ) {
     this.sync = new SyncProjectIndex(sandbox, index);

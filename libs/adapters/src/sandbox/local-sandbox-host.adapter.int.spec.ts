@@ -129,8 +129,8 @@ describe('LocalSandboxHost', () => {
     expect(existsSync(path.join(root, id, '.git'))).toBe(false);
     await host.writeFile(id, '.git/config', '[core]\n\thooksPath = /tmp/evil\n');
     await host.writeFile(id, 'a.txt', 'a');
-    expect((await host.gitCommit(id, 'With a fake .git folder')).success).toBe(true);
-    const history = await host.gitHistory(id);
+    expect((await host.saveVersion(id, 'With a fake .git folder')).success).toBe(true);
+    const history = await host.versionHistory(id);
     expect(history.map((c) => c.message)).toEqual(['With a fake .git folder', 'Initial version']);
     expect(history[1]?.filesChanged).toEqual(expect.arrayContaining(['package.json', 'src/App.tsx', 'index.html']));
     expect(history[1]?.filesChanged.some((f) => f.startsWith('node_modules'))).toBe(false);

@@ -14,8 +14,6 @@ import {
   type DevServerState,
   type FileListEntry,
   type FileTreeEntry,
-  type GitCommitResult,
-  type GitRestoreResult,
   type ErrorScan,
   errorScanFrom,
   INTERRUPTED_EXIT_CODE,
@@ -24,14 +22,16 @@ import {
   MAX_READ_FILE_BYTES,
   type ReadDirectoryOptions,
   resolveSandboxPath,
+  type RestoreVersionResult,
   type RunCommandOptions,
   type SandboxCommand,
-  type SandboxCommit,
   type SandboxHostEvent,
   type SandboxHost,
   type SandboxInfo,
   SandboxPathRefused,
   sandboxPathOutside,
+  type SandboxVersion,
+  type SaveVersionResult,
   TREE_IGNORE_LIST,
 } from '@kiln/domain';
 import { DependencyCache, NPM_CACHE_DIR, type NpmInstallRequest, npmInstaller } from './dependency-cache.js';
@@ -408,7 +408,7 @@ export class LocalSandboxHost implements SandboxHost {
     });
   }
 
-  async gitCommit(sandboxId: string, message: string): Promise<GitCommitResult> {
+  async saveVersion(sandboxId: string, message: string): Promise<SaveVersionResult> {
     if (message.trim() === '') return { success: false, message: 'A commit message is required' };
     return this.serialised(sandboxId, async () => {
       try {
@@ -421,7 +421,7 @@ export class LocalSandboxHost implements SandboxHost {
     });
   }
 
-  async gitHistory(sandboxId: string): Promise<readonly SandboxCommit[]> {
+  async versionHistory(sandboxId: string): Promise<readonly SandboxVersion[]> {
     await this.existingProjectDir(sandboxId);
     const out = await this.git(sandboxId, ['log', '--no-color', '--format=%x1e%H%x1f%cI%x1f%s', '--name-only', '--no-renames']);
     return out
@@ -434,7 +434,7 @@ export class LocalSandboxHost implements SandboxHost {
       });
   }
 
-  async gitRestore(sandboxId: string, commitHash: string): Promise<GitRestoreResult> {
+  async restoreVersion(sandboxId: string, commitHash: string): Promise<RestoreVersionResult> {
     if (!/^[0-9a-f]{4,40}$/i.test(commitHash)) return { success: false, message: `Unknown version: ${commitHash}` };
     this.devServers.filesChanged(sandboxId);
     return this.serialised(sandboxId, async () => {

@@ -42,7 +42,7 @@ describe('LocalSandboxHost: the starter dependency cache', () => {
     await host.ensure(id);
     const tree = await host.getTree(id, '.');
     expect(tree.map((e) => e.name)).not.toContain('node_modules');
-    const history = await host.gitHistory(id);
+    const history = await host.versionHistory(id);
     expect(history.flatMap((c) => c.filesChanged).some((f) => f.startsWith('node_modules'))).toBe(false);
     for (const p of ['node_modules/react/index.js', 'node_modules/kiln-planted.js', 'node_modules']) {
       await expect(host.writeFile(id, p, 'pwned')).rejects.toMatchObject({ code: 'SANDBOX.PATH_OUTSIDE' });

@@ -1,4 +1,4 @@
-import type { SandboxInfo } from '../sandbox/sandbox-host.port.js';
+import type { SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
 
 /** SPEC §7, §9: apps run in Singapore unless told otherwise. */
 export const DEFAULT_HOSTING_REGION = 'sin';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { type FileTreeEntry, TREE_IGNORE_LIST } from './sandbox-host.port.js';
+import { type FileTreeEntry, TREE_IGNORE_LIST } from './sandbox-files.port.js';
 import { matchesTreeIgnore, pruneTree } from './tree-ignore.js';
 
 const name = fc.oneof(fc.constantFrom(...TREE_IGNORE_LIST, 'tsconfig.tsbuildinfo'), fc.stringMatching(/^[a-z.]{1,6}$/));

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { FileTreeEntry } from './sandbox-host.port.js';
-import { TREE_IGNORE_LIST } from './sandbox-host.port.js';
+import { type FileTreeEntry, TREE_IGNORE_LIST } from './sandbox-files.port.js';
 import { matchesTreeIgnore, pruneTree } from './tree-ignore.js';
 
 describe('matchesTreeIgnore', () => {

@@ -1,4 +1,4 @@
-import type { FileTreeEntry } from './sandbox-host.port.js';
+import type { FileTreeEntry } from './sandbox-files.port.js';
 
 /**
  * Whether a file or folder name is left out by an ignore pattern: an exact name at any depth,

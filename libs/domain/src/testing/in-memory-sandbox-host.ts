@@ -12,22 +12,12 @@ import {
   sandboxTooLarge,
 } from '../sandbox/sandbox-limits.js';
 import { isValidSandboxId, resolveSandboxPath, SandboxPathRefused, utf8Length } from '../sandbox/sandbox-path.js';
-import {
-  type CommandResult,
-  DEFAULT_WORKING_DIR,
-  type DevServerState,
-  type FileListEntry,
-  type FileTreeEntry,
-  type GitCommitResult,
-  type GitRestoreResult,
-  type ReadDirectoryOptions,
-  type RunCommandOptions,
-  type SandboxCommit,
-  type SandboxHostEvent,
-  type SandboxHost,
-  type SandboxInfo,
-  TREE_IGNORE_LIST,
-} from '../sandbox/sandbox-host.port.js';
+import { type CommandResult, DEFAULT_WORKING_DIR, type RunCommandOptions } from '../sandbox/sandbox-commands.port.js';
+import type { DevServerState, SandboxHostEvent } from '../sandbox/sandbox-dev-server.port.js';
+import { type FileListEntry, type FileTreeEntry, type ReadDirectoryOptions, TREE_IGNORE_LIST } from '../sandbox/sandbox-files.port.js';
+import type { SandboxHost } from '../sandbox/sandbox-host.port.js';
+import type { SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
+import type { RestoreVersionResult, SandboxVersion, SaveVersionResult } from '../sandbox/sandbox-versions.port.js';
 import { matchesTreeIgnore } from '../sandbox/tree-ignore.js';
 import { FixedClock } from './fixed-clock.js';
 
@@ -40,14 +30,14 @@ export const IN_MEMORY_STARTER_FILES: Readonly<Record<string, string>> = Object.
   'src/App.tsx': 'export function App() {\n  return <h1>Welcome to your Kiln app</h1>;\n}\n',
 });
 
-interface StoredCommit extends SandboxCommit {
+interface StoredVersion extends SandboxVersion {
   readonly files: ReadonlyMap<string, string>;
 }
 
 interface Sandbox {
   files: Map<string, string>;
   dirs: Set<string>;
-  commits: StoredCommit[]; // newest first
+  versions: StoredVersion[]; // newest first
 }
 
 class FileMissing extends Error {
@@ -58,7 +48,7 @@ const IN_MEMORY_RUNNING: DevServerState = Object.freeze({ status: 'running', soc
 const IN_MEMORY_STOPPED: DevServerState = Object.freeze({ status: 'stopped', socketPath: null, message: 'Dev server stopped' });
 
 /**
- * SandboxHost in memory: files in a Map, folders in a Set, git as snapshots. It cannot run
+ * SandboxHost in memory: files in a Map, folders in a Set, versions as snapshots. It cannot run
  * commands: runCommand answers exit code 126 with a clear message. Its "dev server" runs at once
  * on no port (events are emitted as a real host would: running, stopped on cleanup and stopAll,
  * stopped → starting → running on restart). findErrors rejects (no compiler) unless a test
@@ -77,9 +67,9 @@ export class InMemorySandboxHost implements SandboxHost {
     this.checkId(projectId);
     let machineCreated = false;
     if (!this.sandboxes.has(projectId)) {
-      const sandbox: Sandbox = { files: new Map(Object.entries(IN_MEMORY_STARTER_FILES)), dirs: new Set(['src']), commits: [] };
+      const sandbox: Sandbox = { files: new Map(Object.entries(IN_MEMORY_STARTER_FILES)), dirs: new Set(['src']), versions: [] };
       this.sandboxes.set(projectId, sandbox);
-      this.commit(sandbox, 'Initial version');
+      this.snapshot(sandbox, 'Initial version');
       machineCreated = true;
     }
     return {
@@ -174,31 +164,31 @@ export class InMemorySandboxHost implements SandboxHost {
     this.scripted.delete(sandboxId);
   }
 
-  async gitCommit(sandboxId: string, message: string): Promise<GitCommitResult> {
+  async saveVersion(sandboxId: string, message: string): Promise<SaveVersionResult> {
     if (message.trim() === '') return { success: false, message: 'A commit message is required' };
     const sandbox = this.sandboxes.get(sandboxId);
     if (sandbox === undefined) return { success: false, message: `No sandbox for project ${sandboxId}` };
-    const hash = this.commit(sandbox, message);
+    const hash = this.snapshot(sandbox, message);
     return hash === null ? { success: false, message: 'Nothing to commit' } : { success: true, message, hash };
   }
 
-  async gitHistory(sandboxId: string): Promise<readonly SandboxCommit[]> {
+  async versionHistory(sandboxId: string): Promise<readonly SandboxVersion[]> {
     const sandbox = this.sandbox(sandboxId);
-    return sandbox.commits.map(({ hash, message, date, filesChanged }) => ({ hash, message, date, filesChanged }));
+    return sandbox.versions.map(({ hash, message, date, filesChanged }) => ({ hash, message, date, filesChanged }));
   }
 
-  async gitRestore(sandboxId: string, commitHash: string): Promise<GitRestoreResult> {
+  async restoreVersion(sandboxId: string, hash: string): Promise<RestoreVersionResult> {
     const sandbox = this.sandboxes.get(sandboxId);
     if (sandbox === undefined) return { success: false, message: `No sandbox for project ${sandboxId}` };
-    const target = /^[0-9a-f]{4,40}$/.test(commitHash) ? sandbox.commits.find((c) => c.hash.startsWith(commitHash)) : undefined;
-    if (target === undefined) return { success: false, message: `Unknown version: ${commitHash}` };
+    const target = /^[0-9a-f]{4,40}$/.test(hash) ? sandbox.versions.find((c) => c.hash.startsWith(hash)) : undefined;
+    if (target === undefined) return { success: false, message: `Unknown version: ${hash}` };
     const short = target.hash.slice(0, 7);
-    this.commit(sandbox, `Changes before restoring ${short}`);
+    this.snapshot(sandbox, `Changes before restoring ${short}`);
     sandbox.files = new Map(target.files);
-    const hash = this.commit(sandbox, `Restore version ${short}`);
-    return hash === null
+    const saved = this.snapshot(sandbox, `Restore version ${short}`);
+    return saved === null
       ? { success: true, message: `Already at version ${short}` }
-      : { success: true, message: `Restored version ${short}`, hash };
+      : { success: true, message: `Restored version ${short}`, hash: saved };
   }
 
   /** What findErrors answers for this sandbox from now on (the AI-support folder still dropped). */
@@ -297,15 +287,15 @@ export class InMemorySandboxHost implements SandboxHost {
     return [...dirs, ...files];
   }
 
-  /** Snapshots the files as a new commit; null when nothing changed since the last one. */
-  private commit(sandbox: Sandbox, message: string): string | null {
-    const previous = sandbox.commits[0]?.files ?? new Map<string, string>();
+  /** Snapshots the files as a new version; null when nothing changed since the last one. */
+  private snapshot(sandbox: Sandbox, message: string): string | null {
+    const previous = sandbox.versions[0]?.files ?? new Map<string, string>();
     const changed = new Set<string>();
     for (const [p, text] of sandbox.files) if (previous.get(p) !== text) changed.add(p);
     for (const p of previous.keys()) if (!sandbox.files.has(p)) changed.add(p);
     if (changed.size === 0) return null;
     const hash = (++this.sequence).toString(16).padStart(40, '0');
-    sandbox.commits.unshift({
+    sandbox.versions.unshift({
       hash,
       message,
       date: this.clock.now(),

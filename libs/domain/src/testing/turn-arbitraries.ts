@@ -37,7 +37,7 @@ export async function projectWith(t: TurnTestKit, files: Record<string, string>)
   const id = await t.addProject(`prop-${++projects}`);
   for (const entry of await t.host.getTree(id, '.', [])) await t.host.deleteFile(id, entry.path);
   for (const [p, text] of Object.entries(files)) await t.host.writeFile(id, p, text);
-  await t.host.gitCommit(id, 'Start');
+  await t.host.saveVersion(id, 'Start');
   return id;
 }
 

@@ -1,5 +1,5 @@
 import type { ProjectFile } from '../ai/ai-assistant.port.js';
-import { TREE_IGNORE_LIST } from '../sandbox/sandbox-host.port.js';
+import { TREE_IGNORE_LIST } from '../sandbox/sandbox-files.port.js';
 import { resolveSandboxPath } from '../sandbox/sandbox-path.js';
 import { matchesTreeIgnore } from '../sandbox/tree-ignore.js';
 import { searchTerms } from './search-terms.js';

@@ -1,5 +1,5 @@
 import type { ProjectFile } from '../ai/ai-assistant.port.js';
-import type { SandboxHost } from '../sandbox/sandbox-host.port.js';
+import type { SandboxFiles } from '../sandbox/sandbox-files.port.js';
 import { MAX_INDEXED_FILE_CHARS, isIgnoredForIndex, looksBinary } from './chunking.js';
 import { type ContextSelection, DEFAULT_CONTEXT_BUDGET_CHARS, contextCost, contextOrder, selectContextFiles } from './context-selection.js';
 import { mapLimited, INDEX_READ_CONCURRENCY, treeFilePaths } from './sync-project-index.js';
@@ -36,7 +36,7 @@ export interface ProjectContext extends ContextSelection {
  */
 export class SelectProjectContext {
   constructor(
-    private readonly sandbox: SandboxHost,
+    private readonly sandbox: SandboxFiles,
     private readonly index: VectorIndex,
   ) {}
 

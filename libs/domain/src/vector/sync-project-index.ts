@@ -1,5 +1,5 @@
 import type { ProjectFile } from '../ai/ai-assistant.port.js';
-import type { FileTreeEntry, SandboxHost } from '../sandbox/sandbox-host.port.js';
+import type { FileTreeEntry, SandboxFiles } from '../sandbox/sandbox-files.port.js';
 import { comparePaths, indexSkipReason, isIgnoredForIndex, isRemovedBy } from './chunking.js';
 import { resolveSandboxPath } from '../sandbox/sandbox-path.js';
 import type { VectorIndex } from './vector-index.port.js';
@@ -80,7 +80,7 @@ interface Resolved {
 /**
  * Keeps a project's VectorIndex in step with its sandbox: whole reindexes, the files a write
  * changed, and reindex requests whose files come with or without their text. Reads go through
- * the SandboxHost (the tree first, so a path is known to be a file, a folder or gone); a file
+ * the sandbox's files (the tree first, so a path is known to be a file, a folder or gone); a file
  * that cannot be read counts as gone. Rejects when the sandbox or the index fails.
  *
  * Not serialised: two calls for one project may read and write in either order; the API's
@@ -88,7 +88,7 @@ interface Resolved {
  */
 export class SyncProjectIndex {
   constructor(
-    private readonly sandbox: SandboxHost,
+    private readonly sandbox: SandboxFiles,
     private readonly index: VectorIndex,
   ) {}
 

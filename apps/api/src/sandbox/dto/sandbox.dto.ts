@@ -7,9 +7,9 @@ import {
   type ErrorScan,
   type FileListEntry,
   type FileTreeEntry,
-  type GitCommitResult,
   MAX_SANDBOX_PATH_LENGTH,
-  type SandboxCommit,
+  type SandboxVersion,
+  type SaveVersionResult,
 } from '@kiln/domain';
 import { Transform } from 'class-transformer';
 import {
@@ -266,7 +266,7 @@ export class GitResultResponse {
   @ApiProperty() message!: string;
   @ApiPropertyOptional({ description: 'The new commit, when one was made' }) hash?: string;
 
-  static from(r: GitCommitResult): GitResultResponse {
+  static from(r: SaveVersionResult): GitResultResponse {
     return r.hash === undefined ? { success: r.success, message: r.message } : { success: r.success, message: r.message, hash: r.hash };
   }
 }
@@ -277,7 +277,7 @@ export class CommitResponse {
   @ApiProperty({ format: 'date-time' }) date!: string;
   @ApiProperty({ type: [String] }) files_changed!: string[];
 
-  static from(c: SandboxCommit): CommitResponse {
+  static from(c: SandboxVersion): CommitResponse {
     return { hash: c.hash, message: c.message, date: iso(c.date), files_changed: [...c.filesChanged] };
   }
 }

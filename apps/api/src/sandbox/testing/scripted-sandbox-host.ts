@@ -4,15 +4,15 @@ import type {
   ErrorScan,
   FileListEntry,
   FileTreeEntry,
-  GitCommitResult,
-  GitRestoreResult,
   ReadDirectoryOptions,
+  RestoreVersionResult,
   RunCommandOptions,
   SandboxCommand,
-  SandboxCommit,
   SandboxHost,
   SandboxHostEvent,
   SandboxInfo,
+  SandboxVersion,
+  SaveVersionResult,
 } from '@kiln/domain';
 import { INTERRUPTED_EXIT_CODE } from '@kiln/domain';
 import { InMemorySandboxHost } from '@kiln/domain/testing';
@@ -75,19 +75,19 @@ export class ScriptedSandboxHost implements SandboxHost {
     return this.devStates.get(id) ?? base;
   }
 
-  async gitHistory(id: string): Promise<readonly SandboxCommit[]> {
+  async versionHistory(id: string): Promise<readonly SandboxVersion[]> {
     if (this.failGit) throw new Error('git log: fatal: your current branch appears to be broken');
-    return this.inner.gitHistory(id);
+    return this.inner.versionHistory(id);
   }
 
-  async gitCommit(id: string, message: string): Promise<GitCommitResult> {
+  async saveVersion(id: string, message: string): Promise<SaveVersionResult> {
     if (this.failGit) throw new Error('git commit: index.lock exists');
-    return this.inner.gitCommit(id, message);
+    return this.inner.saveVersion(id, message);
   }
 
-  async gitRestore(id: string, commitHash: string): Promise<GitRestoreResult> {
+  async restoreVersion(id: string, hash: string): Promise<RestoreVersionResult> {
     if (this.failGit) throw new Error('git read-tree: broken');
-    return this.inner.gitRestore(id, commitHash);
+    return this.inner.restoreVersion(id, hash);
   }
 
   async findErrors(id: string): Promise<ErrorScan> {

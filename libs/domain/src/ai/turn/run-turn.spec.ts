@@ -50,7 +50,7 @@ describe('RunTurn', () => {
     expect(await t.credits()).toBe(4);
     expect((await t.files())[APP]).toBe(TODO_APP);
 
-    const history = await t.host.gitHistory(t.projectId);
+    const history = await t.host.versionHistory(t.projectId);
     expect(history[0]).toMatchObject({ message: 'Call the app Chores', filesChanged: [APP] });
     expect(done.type === 'done' && done.commitHash).toBe(history[0]?.hash);
 
@@ -141,7 +141,7 @@ describe('RunTurn', () => {
       // Each task got the plan and its own task; one commit for the whole turn.
       expect(t.assistant.taskInputs.map((i) => i.task?.id)).toEqual(['t1', 't2', 't3']);
       expect(t.assistant.taskInputs[2]?.plan).toEqual(planOf(3));
-      expect((await t.host.gitHistory(t.projectId))[0]?.filesChanged).toEqual(['src/part1.ts', 'src/part2.ts', 'src/part3.ts']);
+      expect((await t.host.versionHistory(t.projectId))[0]?.filesChanged).toEqual(['src/part1.ts', 'src/part2.ts', 'src/part3.ts']);
       // Accepting again is refused.
       const again = await t.acceptTurnPlan.execute({ userId: t.userId, projectId: t.projectId, turnId: started.value.turnId });
       expect(!again.ok && again.error).toMatchObject({ code: 'TURNS.NOT_AWAITING_APPROVAL', status: 'kept' });
@@ -264,7 +264,7 @@ describe('RunTurn', () => {
       t.assistant.plans.push(planOf(2));
       await t.host.writeFile(t.projectId, 'src/old.ts', 'export const old = 1;\n');
       const before = await t.files();
-      const historyBefore = await t.host.gitHistory(t.projectId);
+      const historyBefore = await t.host.versionHistory(t.projectId);
       t.assistant.answers.push(
         { operations: [{ type: 'write_file', path: 'src/components/New.tsx', content: 'new' }, { type: 'delete_file', path: 'src/old.ts' }] },
         () => {
@@ -285,7 +285,7 @@ describe('RunTurn', () => {
       expect(events).toContainEqual({ type: 'files_changed', paths: [] });
       expect(await t.files()).toEqual(before);
       expect((await t.host.getTree(t.projectId, 'src')).map((e) => e.name)).not.toContain('components');
-      expect(await t.host.gitHistory(t.projectId)).toEqual(historyBefore);
+      expect(await t.host.versionHistory(t.projectId)).toEqual(historyBefore);
       expect(await t.credits()).toBe(5);
       expect(await t.turns.findById(started.value.turnId)).toMatchObject({ status: 'reverted', creditsCharged: 2, creditsRefunded: 2, commitHash: null });
     });
@@ -512,7 +512,7 @@ describe('RunTurn', () => {
       expect(last(ea)).toMatchObject({ status: 'kept' });
       expect(last(eb)).toMatchObject({ status: 'kept' });
       expect((await t.files())['src/second.ts']).toBe('saw first');
-      expect((await t.host.gitHistory(t.projectId)).slice(0, 2).map((c) => c.message)).toEqual(['Second', 'First']);
+      expect((await t.host.versionHistory(t.projectId)).slice(0, 2).map((c) => c.message)).toEqual(['Second', 'First']);
       // The second turn's history holds the first.
       expect(t.assistant.taskInputs[1]?.history).toEqual([
         { role: 'user', content: 'First' },

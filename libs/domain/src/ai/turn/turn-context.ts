@@ -1,4 +1,4 @@
-import type { FileTreeEntry } from '../../sandbox/sandbox-host.port.js';
+import type { FileTreeEntry } from '../../sandbox/sandbox-files.port.js';
 import type { AiMessage, ProjectFile } from '../ai-assistant.port.js';
 
 /**

@@ -7,7 +7,11 @@ import type { CreditError } from '../../credits/credit.errors.js';
 import type { CreditLedger } from '../../credits/credit-ledger.port.js';
 import type { RefundPromptCredit } from '../../credits/refund-prompt-credit.use-case.js';
 import type { ProjectNotFound } from '../../projects/project.errors.js';
-import type { SandboxHost } from '../../sandbox/sandbox-host.port.js';
+import type { SandboxCommands } from '../../sandbox/sandbox-commands.port.js';
+import type { SandboxDiagnostics } from '../../sandbox/sandbox-diagnostics.port.js';
+import type { SandboxFiles } from '../../sandbox/sandbox-files.port.js';
+import type { SandboxLifecycle } from '../../sandbox/sandbox-lifecycle.port.js';
+import type { SandboxVersions } from '../../sandbox/sandbox-versions.port.js';
 import type { Clock } from '../../shared/clock.port.js';
 import type { DomainError } from '../../shared/domain-error.js';
 import type { IdGenerator } from '../../shared/ids.port.js';
@@ -53,13 +57,19 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = Object.freeze({
   fullFileAsks: 2,
 });
 
+/**
+ * What a turn does in its project's sandbox: opens it, edits files, runs the commands the
+ * assistant asks for, checks for errors and saves the result as a version.
+ */
+export type TurnSandbox = Pick<SandboxLifecycle, 'ensure'> & SandboxFiles & SandboxCommands & SandboxDiagnostics & SandboxVersions;
+
 /** Everything the turn use cases need (one object, shared by RunTurn, AcceptTurnPlan, …). */
 export interface TurnDependencies {
   readonly turns: TurnRepository;
   /** Where a running turn records how to undo its changes, for a restart after a crash. */
   readonly undoJournal: TurnUndoJournal;
   readonly projects: ProjectOwnership;
-  readonly sandbox: SandboxHost;
+  readonly sandbox: TurnSandbox;
   readonly assistant: AiAssistant;
   readonly consumeCredit: Pick<ConsumePromptCredit, 'execute'>;
   readonly refundCredit: Pick<RefundPromptCredit, 'execute'>;
@@ -384,7 +394,7 @@ class TurnExecution {
     let commitHash: string | undefined;
     if (workspace.changed) {
       try {
-        const commit = await this.deps.sandbox.gitCommit(this.turn.projectId, commitMessageFor(this.turn.message));
+        const commit = await this.deps.sandbox.saveVersion(this.turn.projectId, commitMessageFor(this.turn.message));
         if (commit.success && commit.hash !== undefined) commitHash = commit.hash;
       } catch {
         // SPEC §8: a failed commit is not the turn's failure; the changes stay, without a version.

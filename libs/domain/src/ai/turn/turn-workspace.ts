@@ -1,4 +1,5 @@
-import { type SandboxHost, TEMP_BUILD_DIR, TREE_IGNORE_LIST, type CommandResult } from '../../sandbox/sandbox-host.port.js';
+import type { CommandResult, SandboxCommands } from '../../sandbox/sandbox-commands.port.js';
+import { type SandboxFiles, TEMP_BUILD_DIR, TREE_IGNORE_LIST } from '../../sandbox/sandbox-files.port.js';
 import { matchesTreeIgnore } from '../../sandbox/tree-ignore.js';
 import {
   type ApplyOperationsFailure,
@@ -67,7 +68,7 @@ const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * made again. Writes only what differs, so undoing twice is harmless. Answers the project's files
  * afterwards. (TurnWorkspace.revert and RecoverInterruptedTurns.)
  */
-export async function undoTurnChanges(host: SandboxHost, projectId: string, undo: TurnUndo): Promise<Set<string>> {
+export async function undoTurnChanges(host: SandboxFiles, projectId: string, undo: TurnUndo): Promise<Set<string>> {
   const present = new Set(filePaths(await host.getTree(projectId, '.', WORKSPACE_IGNORE)));
   // 1. Files the turn created go.
   for (const path of [...present].sort(byPath)) {
@@ -149,7 +150,7 @@ export class TurnWorkspace {
   private journaled = false;
 
   private constructor(
-    private readonly host: SandboxHost,
+    private readonly host: SandboxFiles & SandboxCommands,
     private readonly projectId: string,
     private readonly recording: TurnUndoRecording,
     initialFiles: readonly string[],
@@ -159,7 +160,7 @@ export class TurnWorkspace {
     this.folders = new Set(initialFolders);
   }
 
-  static async open(host: SandboxHost, projectId: string, recording: TurnUndoRecording): Promise<TurnWorkspace> {
+  static async open(host: SandboxFiles & SandboxCommands, projectId: string, recording: TurnUndoRecording): Promise<TurnWorkspace> {
     const tree = await host.getTree(projectId, '.', WORKSPACE_IGNORE);
     return new TurnWorkspace(host, projectId, recording, filePaths(tree), new Set(folderPaths(tree)));
   }

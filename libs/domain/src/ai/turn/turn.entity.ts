@@ -32,7 +32,7 @@ export interface Turn {
   readonly outcome: string | null;
   /** The code of the failure that ended a failed turn. */
   readonly failureCode: string | null;
-  /** The commit holding a kept turn's changes (none when nothing changed or git failed). */
+  /** The version holding a kept turn's changes (none when nothing changed or saving it failed). */
   readonly commitHash: string | null;
   /** Credits debited for the turn's tasks, and how many of them were refunded. */
   readonly creditsCharged: number;

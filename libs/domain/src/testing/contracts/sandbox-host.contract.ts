@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DevServerStatus, SandboxHost, SandboxHostEvent } from '../../sandbox/sandbox-host.port.js';
+import type { DevServerStatus, SandboxHostEvent } from '../../sandbox/sandbox-dev-server.port.js';
+import type { SandboxHost } from '../../sandbox/sandbox-host.port.js';
 import { MAX_LISTING_CONTENT_BYTES, MAX_LISTING_ENTRIES_WITH_CONTENTS } from '../../sandbox/sandbox-limits.js';
 import { MAX_PROJECT_NAME_BYTES, MAX_PROJECT_PATH_BYTES } from '../../sandbox/sandbox-path.js';
 
@@ -290,22 +291,22 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
 
     it('commits, lists history newest first and restores as a new version keeping later history', async () => {
       const id = await newProject();
-      const nothing = await h.host.gitCommit(id, 'Nothing changed');
+      const nothing = await h.host.saveVersion(id, 'Nothing changed');
       expect(nothing.success).toBe(false);
       expect(nothing.message).not.toBe('');
-      expect((await h.host.gitCommit(id, '   ')).success).toBe(false);
+      expect((await h.host.saveVersion(id, '   ')).success).toBe(false);
 
       await h.host.writeFile(id, 'src/message.ts', 'export const message = "first";\n');
-      const first = await h.host.gitCommit(id, 'First message');
+      const first = await h.host.saveVersion(id, 'First message');
       expect(first).toMatchObject({ success: true, message: 'First message' });
       expect(first.hash).toMatch(/^[0-9a-f]{40}$/);
 
       await h.host.writeFile(id, 'src/message.ts', 'export const message = "second";\n');
       await h.host.writeFile(id, 'src/extra.ts', 'export {};\n');
-      const second = await h.host.gitCommit(id, 'Second message');
+      const second = await h.host.saveVersion(id, 'Second message');
       expect(second.success).toBe(true);
 
-      const history = await h.host.gitHistory(id);
+      const history = await h.host.versionHistory(id);
       expect(history.slice(0, 2).map((c) => c.hash)).toEqual([second.hash, first.hash]);
       expect(history[0]).toMatchObject({ message: 'Second message' });
       expect([...(history[0]?.filesChanged ?? [])].sort()).toEqual(['src/extra.ts', 'src/message.ts']);
@@ -314,20 +315,20 @@ export function sandboxHostContract(name: string, makeHarness: () => Promise<San
       expect(history.length).toBeGreaterThanOrEqual(2);
 
       await h.host.writeFile(id, 'src/message.ts', 'export const message = "uncommitted";\n');
-      const restored = await h.host.gitRestore(id, first.hash ?? '');
+      const restored = await h.host.restoreVersion(id, first.hash ?? '');
       expect(restored.success).toBe(true);
       expect(await h.host.readFile(id, 'src/message.ts')).toBe('export const message = "first";\n');
       await expect(h.host.readFile(id, 'src/extra.ts')).rejects.toThrow();
 
-      const after = await h.host.gitHistory(id);
+      const after = await h.host.versionHistory(id);
       expect(after[0]?.hash).toBe(restored.hash);
       const hashes = after.map((c) => c.hash);
       expect(hashes).toEqual(expect.arrayContaining([first.hash, second.hash]));
       expect(after.length).toBeGreaterThanOrEqual(history.length + 2); // the uncommitted edit was kept too
 
-      const bogus = await h.host.gitRestore(id, 'not-a-commit');
+      const bogus = await h.host.restoreVersion(id, 'not-a-commit');
       expect(bogus.success).toBe(false);
-      const unknown = await h.host.gitRestore(id, 'deadbeef'.repeat(5));
+      const unknown = await h.host.restoreVersion(id, 'deadbeef'.repeat(5));
       expect(unknown.success).toBe(false);
       expect(await h.host.readFile(id, 'src/message.ts')).toBe('export const message = "first";\n');
     });

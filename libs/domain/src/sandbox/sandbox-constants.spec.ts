@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { AI_SUPPORT_DIR } from '../builder/code-error.js';
-import { DEFAULT_COMMAND_TIMEOUT_SECONDS, DEFAULT_WORKING_DIR, TREE_IGNORE_LIST } from './sandbox-host.port.js';
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS, DEFAULT_WORKING_DIR } from './sandbox-commands.port.js';
+import { TREE_IGNORE_LIST } from './sandbox-files.port.js';
 
 describe('sandbox constants (SPEC §7, §9)', () => {
   it('runs commands for 30 s in the project root by default', () => {
