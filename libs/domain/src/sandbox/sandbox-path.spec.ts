@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { utf8 } from '../testing/auth/pure-sha256.js';
-import { HOSTILE_SANDBOX_PATHS, OVER_LONG_SANDBOX_PATHS } from '../testing/contracts/sandbox-host.contract.js';
+import { HOSTILE_SANDBOX_PATHS, OVER_LONG_SANDBOX_PATHS } from '../testing/contracts/sandbox-files.contract.js';
 import {
   isValidSandboxId,
   isWithinRoot,

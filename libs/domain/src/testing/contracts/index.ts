@@ -1,4 +1,4 @@
-// @kiln/domain/contracts: one Jest suite per port, for every adapter's spec to call.
+// @kiln/domain/contracts: one Jest suite per port (per role for the sandbox), for every adapter's spec to call.
 export * from './credit-ledger.contract.js';
 export * from './profile-repository.contract.js';
 export * from './project-repository.contract.js';
@@ -7,6 +7,13 @@ export * from './auth-user-repository.contract.js';
 export * from './auth-one-time-code-store.contract.js';
 export * from './auth-session-store.contract.js';
 export * from './processed-payment-events.contract.js';
+export * from './sandbox-role-harness.js';
+export * from './sandbox-lifecycle.contract.js';
+export * from './sandbox-files.contract.js';
+export * from './sandbox-commands.contract.js';
+export * from './sandbox-versions.contract.js';
+export * from './sandbox-diagnostics.contract.js';
+export * from './sandbox-dev-server.contract.js';
 export * from './sandbox-host.contract.js';
 export * from './vector-index.contract.js';
 export * from './turn-repository.contract.js';

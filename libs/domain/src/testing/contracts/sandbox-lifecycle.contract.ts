@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import type { SandboxFiles } from '../../sandbox/sandbox-files.port.js';
+import { type SandboxRoleHarness, useSandboxHarness } from './sandbox-role-harness.js';
+
+/** A harness for the SandboxLifecycle suite. */
+export type SandboxLifecycleHarness = SandboxRoleHarness<SandboxFiles>;
+
+/**
+ * The SandboxLifecycle contract (SPEC §4 stage 1, §7): a project's sandbox starts from the starter
+ * template once and is only described afterwards; a malformed id is refused; cleanup removes
+ * everything and the next ensure starts fresh. Files are how a suite sees a sandbox's content.
+ */
+export function sandboxLifecycleContract(name: string, makeHarness: () => Promise<SandboxLifecycleHarness>): void {
+  describe(`SandboxLifecycle contract: ${name}`, () => {
+    let h!: SandboxLifecycleHarness;
+    const newProject = useSandboxHarness('lifecycle', makeHarness, (ready) => (h = ready));
+
+    it('creates the sandbox from the starter template once, then only describes it', async () => {
+      const first = await h.host.ensure('contract-ensure');
+      expect(first).toMatchObject({ projectId: 'contract-ensure', machineCreated: true });
+      const names = (await h.host.readDirectory('contract-ensure', '.')).map((e) => e.name);
+      expect(names).toEqual(expect.arrayContaining(['package.json', 'index.html', 'src', 'tsconfig.json']));
+      expect(await h.host.readFile('contract-ensure', 'src/App.tsx')).toContain('export');
+      const again = await h.host.ensure('contract-ensure');
+      expect(again.machineCreated).toBe(false);
+    });
+
+    it('refuses a malformed sandbox id', async () => {
+      await expect(h.host.ensure('../escape')).rejects.toThrow();
+      await expect(h.host.readFile('.', 'package.json')).rejects.toThrow();
+    });
+
+    it('removes everything on cleanup; the next ensure starts fresh', async () => {
+      const id = await newProject();
+      await h.host.writeFile(id, 'src/temp.ts', 'x');
+      await h.host.cleanup(id);
+      await expect(h.host.readFile(id, 'src/temp.ts')).rejects.toThrow();
+      expect((await h.host.ensure(id)).machineCreated).toBe(true);
+      await expect(h.host.readFile(id, 'src/temp.ts')).rejects.toThrow();
+    });
+  });
+}
