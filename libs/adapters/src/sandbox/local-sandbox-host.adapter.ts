@@ -1,7 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readlink, realpath, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readlink, realpath, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type CodeError,
@@ -46,6 +46,7 @@ import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js'
 import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
 import { notRunnable, spawnCapped, splitPlainWords } from './command-runner.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { LocalSandboxVersions } from './local-sandbox-versions.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 
 export { DEFAULT_OUTPUT_CAP_BYTES, LIMIT_EXIT_CODE, NOT_RUNNABLE_EXIT_CODE, splitPlainWords, TIMED_OUT_EXIT_CODE } from './command-runner.js';
@@ -54,10 +55,6 @@ export { DEFAULT_OUTPUT_CAP_BYTES, LIMIT_EXIT_CODE, NOT_RUNNABLE_EXIT_CODE, spli
 export const STARTER_TEMPLATE_RELATIVE_DIR = 'libs/adapters/src/sandbox/starter';
 export const DEFAULT_BWRAP_PATH = '/usr/bin/bwrap';
 
-const GIT_AUTHOR = { name: 'Kiln', email: 'builder@kiln.local' };
-/** Never committed: installed or generated files ('node_modules' without a slash: it is a link). */
-const GIT_EXCLUDES = ['node_modules', 'dist/', 'build/', '.kiln-build/', '*.tsbuildinfo', ''].join('\n');
-const GIT_DIRS = '.kiln-git';
 /** find-errors results kept per host (by the files, dependencies and launcher they were made from). */
 const SCAN_CACHE_ENTRIES = 500;
 /** Largest file read-file returns (the domain's cap; read-directory with contents has its own). */
@@ -131,7 +128,7 @@ const UNCHANGED: DependencySync = Object.freeze({ kind: 'unchanged' });
 
 /**
  * SandboxHost on the local machine: each project is a folder `${root}/<projectId>` made from the
- * starter template, its git repository kept beside it in `${root}/.kiln-git/<projectId>` (out of
+ * starter template, its versions a git repository kept beside it (LocalSandboxVersions, out of
  * reach of the project's own commands, so hooks and config cannot be planted). File operations
  * walk every path one name at a time, never through a link out (ProjectFiles); commands run in bubblewrap
  * when it is installed, with a timeout that kills the process group, an output cap and a clean
@@ -166,6 +163,7 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
   private realRoot: Promise<string> | undefined;
   private readonly locks = new KeyedQueue();
+  private readonly versions: LocalSandboxVersions;
   /** One scan at a time per sandbox: scans share the build folder. */
   private readonly scans = new KeyedQueue();
   /** Scan results by scanKey, most recent last. */
@@ -213,6 +211,14 @@ export class LocalSandboxHost implements SandboxHost {
       this.dependencies === null
         ? null
         : new StarterDependencyCache({ dependencies: this.dependencies, templateDir: this.templateDir, launcherFile: this.launcherFile });
+    this.versions = new LocalSandboxVersions({
+      sandboxRoot: () => this.sandboxRoot(),
+      projectDir: (sandboxId) => this.projectDir(sandboxId),
+      existingProjectDir: (sandboxId) => this.existingProjectDir(sandboxId),
+      serialised: (sandboxId, work) => this.serialised(sandboxId, work),
+      filesChanged: (sandboxId) => this.devServers.filesChanged(sandboxId),
+      commandPath: this.commandPath,
+    });
     this.devServers = new DevServers({
       idleStopMs: options.idleStopMs ?? DEFAULT_IDLE_STOP_MS,
       startTimeoutMs: options.devServerStartTimeoutMs ?? DEFAULT_DEV_SERVER_START_TIMEOUT_MS,
@@ -274,12 +280,12 @@ export class LocalSandboxHost implements SandboxHost {
           const templateModules = path.join(this.templateDir, 'node_modules');
           await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false, filter: (src) => src !== templateModules });
           if (starter !== undefined) await symlink(starter.nodeModules, path.join(dir, 'node_modules'), 'dir');
-          await this.initRepository(projectId);
+          await this.versions.init(projectId);
         } catch (e) {
           // Half a sandbox would later pass for a whole one: remove it so the next ensure retries.
           await this.volumes?.remove(dir).catch(() => undefined);
           await rm(dir, { recursive: true, force: true });
-          await rm(await this.gitDir(projectId), { recursive: true, force: true });
+          await this.versions.remove(projectId);
           throw e;
         }
         machineCreated = true;
@@ -398,58 +404,20 @@ export class LocalSandboxHost implements SandboxHost {
       const dir = await this.projectDir(sandboxId);
       await this.volumes?.remove(dir);
       await rm(dir, { recursive: true, force: true });
-      await rm(await this.gitDir(sandboxId), { recursive: true, force: true });
+      await this.versions.remove(sandboxId);
     });
   }
 
-  async saveVersion(sandboxId: string, message: string): Promise<SaveVersionResult> {
-    if (message.trim() === '') return { success: false, message: 'A commit message is required' };
-    return this.serialised(sandboxId, async () => {
-      try {
-        await this.existingProjectDir(sandboxId);
-        const hash = await this.commitAll(sandboxId, message);
-        return hash === null ? { success: false, message: 'Nothing to commit' } : { success: true, message, hash };
-      } catch (e) {
-        return { success: false, message: `Commit failed: ${errorText(e)}` };
-      }
-    });
+  saveVersion(sandboxId: string, message: string): Promise<SaveVersionResult> {
+    return this.versions.saveVersion(sandboxId, message);
   }
 
-  async versionHistory(sandboxId: string): Promise<readonly SandboxVersion[]> {
-    await this.existingProjectDir(sandboxId);
-    const out = await this.git(sandboxId, ['log', '--no-color', '--format=%x1e%H%x1f%cI%x1f%s', '--name-only', '--no-renames']);
-    return out
-      .split('\x1e')
-      .filter((chunk) => chunk.trim() !== '')
-      .map((chunk) => {
-        const [header = '', ...files] = chunk.split('\n');
-        const [hash = '', date = '', subject = ''] = header.split('\x1f');
-        return { hash, message: subject, date: new Date(date), filesChanged: files.filter((f) => f !== '') };
-      });
+  versionHistory(sandboxId: string): Promise<readonly SandboxVersion[]> {
+    return this.versions.versionHistory(sandboxId);
   }
 
-  async restoreVersion(sandboxId: string, commitHash: string): Promise<RestoreVersionResult> {
-    if (!/^[0-9a-f]{4,40}$/i.test(commitHash)) return { success: false, message: `Unknown version: ${commitHash}` };
-    this.devServers.filesChanged(sandboxId);
-    return this.serialised(sandboxId, async () => {
-      try {
-        await this.existingProjectDir(sandboxId);
-        let target: string;
-        try {
-          target = (await this.git(sandboxId, ['rev-parse', '--verify', '--quiet', `${commitHash}^{commit}`])).trim();
-        } catch {
-          return { success: false, message: `Unknown version: ${commitHash}` };
-        }
-        const short = target.slice(0, 7);
-        await this.commitAll(sandboxId, `Changes before restoring ${short}`);
-        await this.git(sandboxId, ['read-tree', '--reset', '-u', target]);
-        const hash = await this.commitAll(sandboxId, `Restore version ${short}`);
-        if (hash === null) return { success: true, message: `Already at version ${short}` };
-        return { success: true, message: `Restored version ${short}`, hash };
-      } catch (e) {
-        return { success: false, message: `Restore failed: ${errorText(e)}` };
-      }
-    });
+  restoreVersion(sandboxId: string, hash: string): Promise<RestoreVersionResult> {
+    return this.versions.restoreVersion(sandboxId, hash);
   }
 
   /**
@@ -515,9 +483,7 @@ export class LocalSandboxHost implements SandboxHost {
    */
   private async scanKey(sandboxId: string, projectDir: string): Promise<string | null> {
     try {
-      const index = { GIT_INDEX_FILE: path.join(await this.gitDir(sandboxId), 'kiln-scan-index') };
-      await this.git(sandboxId, ['add', '--all'], index);
-      const tree = (await this.git(sandboxId, ['write-tree'], index)).trim();
+      const tree = await this.versions.workingTree(sandboxId);
       const deps = await readlink(path.join(projectDir, 'node_modules')).catch(() => 'none');
       return `${tree}|${deps}|${this.launcherFile}`;
     } catch {
@@ -640,11 +606,6 @@ export class LocalSandboxHost implements SandboxHost {
   private async projectDir(sandboxId: string): Promise<string> {
     if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);
     return path.join(await this.sandboxRoot(), sandboxId);
-  }
-
-  private async gitDir(sandboxId: string): Promise<string> {
-    if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);
-    return path.join(await this.sandboxRoot(), GIT_DIRS, sandboxId);
   }
 
   private async existingProjectDir(sandboxId: string): Promise<string> {
@@ -878,54 +839,7 @@ export class LocalSandboxHost implements SandboxHost {
     await this.devServers.remove(sandboxId);
   }
 
-  private async initRepository(sandboxId: string): Promise<void> {
-    const gitDir = await this.gitDir(sandboxId);
-    await rm(gitDir, { recursive: true, force: true });
-    await mkdir(path.dirname(gitDir), { recursive: true });
-    await this.git(sandboxId, ['init', '--quiet', '--initial-branch=main']);
-    await mkdir(path.join(gitDir, 'info'), { recursive: true });
-    await writeFile(path.join(gitDir, 'info', 'exclude'), GIT_EXCLUDES, 'utf8');
-    await this.commitAll(sandboxId, 'Initial version');
-  }
-
-  /** Stages everything and commits; null when there was nothing to commit. */
-  private async commitAll(sandboxId: string, message: string): Promise<string | null> {
-    await this.git(sandboxId, ['add', '--all']);
-    const status = await this.git(sandboxId, ['status', '--porcelain']);
-    if (status.trim() === '') return null;
-    await this.git(sandboxId, ['commit', '--quiet', '--no-verify', '-m', message]);
-    return (await this.git(sandboxId, ['rev-parse', 'HEAD'])).trim();
-  }
-
-  /** git with our own config only: the repository lives outside the project's reach. */
-  private async git(sandboxId: string, args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<string> {
-    const workTree = await this.projectDir(sandboxId);
-    const gitDir = await this.gitDir(sandboxId);
-    const env = {
-      PATH: this.commandPath,
-      HOME: workTree,
-      LANG: 'C.UTF-8',
-      GIT_DIR: gitDir,
-      GIT_WORK_TREE: workTree,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: GIT_AUTHOR.name,
-      GIT_AUTHOR_EMAIL: GIT_AUTHOR.email,
-      GIT_COMMITTER_NAME: GIT_AUTHOR.name,
-      GIT_COMMITTER_EMAIL: GIT_AUTHOR.email,
-      GIT_TERMINAL_PROMPT: '0',
-      ...extraEnv,
-    };
-    const safe = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'core.quotePath=false'];
-    return new Promise((resolve, reject) => {
-      execFile('git', [...safe, ...args], { cwd: workTree, env, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`git ${args[0] ?? ''}: ${stderr.trim() || error.message}`));
-        else resolve(stdout);
-      });
-    });
-  }
-
-  /** One operation at a time per sandbox for creation and git (git's index lock). */
+  /** One operation at a time per sandbox for creation, versions (git's index lock) and the node_modules swap. */
   private serialised<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
     return this.locks.run(sandboxId, work);
   }

@@ -1,0 +1,157 @@
+import { execFile } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isValidSandboxId, type RestoreVersionResult, type SandboxVersion, type SandboxVersions, type SaveVersionResult } from '@kiln/domain';
+
+const GIT_AUTHOR = { name: 'Kiln', email: 'builder@kiln.local' };
+/** Never committed: installed or generated files ('node_modules' without a slash: it is a link). */
+const GIT_EXCLUDES = ['node_modules', 'dist/', 'build/', '.kiln-build/', '*.tsbuildinfo', ''].join('\n');
+const GIT_DIRS = '.kiln-git';
+
+export interface LocalSandboxVersionsOptions {
+  /** The folder holding every project (real path); the repositories are in its `.kiln-git`. */
+  readonly sandboxRoot: () => Promise<string>;
+  /** A project's folder (the work tree); rejects for a malformed id. */
+  readonly projectDir: (sandboxId: string) => Promise<string>;
+  /** The same, rejecting unless the sandbox exists. */
+  readonly existingProjectDir: (sandboxId: string) => Promise<string>;
+  /** One operation at a time per sandbox (git's index lock; the host's creation and link swaps too). */
+  readonly serialised: <T>(sandboxId: string, work: () => Promise<T>) => Promise<T>;
+  /** Told before a restore changes the project's files. */
+  readonly filesChanged: (sandboxId: string) => void;
+  /** PATH for git. */
+  readonly commandPath: string;
+}
+
+/**
+ * A local sandbox's versions: a git repository per project, kept beside it in
+ * `<root>/.kiln-git/<projectId>` (out of reach of the project's own commands, so hooks and config
+ * cannot be planted), run with Kiln's own config only. Saving is `git add --all` + commit;
+ * restoring reads the old tree into the work tree and commits it on top.
+ */
+export class LocalSandboxVersions implements SandboxVersions {
+  constructor(private readonly options: LocalSandboxVersionsOptions) {}
+
+  async saveVersion(sandboxId: string, message: string): Promise<SaveVersionResult> {
+    if (message.trim() === '') return { success: false, message: 'A commit message is required' };
+    return this.options.serialised(sandboxId, async () => {
+      try {
+        await this.options.existingProjectDir(sandboxId);
+        const hash = await this.commitAll(sandboxId, message);
+        return hash === null ? { success: false, message: 'Nothing to commit' } : { success: true, message, hash };
+      } catch (e) {
+        return { success: false, message: `Commit failed: ${errorText(e)}` };
+      }
+    });
+  }
+
+  async versionHistory(sandboxId: string): Promise<readonly SandboxVersion[]> {
+    await this.options.existingProjectDir(sandboxId);
+    const out = await this.git(sandboxId, ['log', '--no-color', '--format=%x1e%H%x1f%cI%x1f%s', '--name-only', '--no-renames']);
+    return out
+      .split('\x1e')
+      .filter((chunk) => chunk.trim() !== '')
+      .map((chunk) => {
+        const [header = '', ...files] = chunk.split('\n');
+        const [hash = '', date = '', subject = ''] = header.split('\x1f');
+        return { hash, message: subject, date: new Date(date), filesChanged: files.filter((f) => f !== '') };
+      });
+  }
+
+  async restoreVersion(sandboxId: string, commitHash: string): Promise<RestoreVersionResult> {
+    if (!/^[0-9a-f]{4,40}$/i.test(commitHash)) return { success: false, message: `Unknown version: ${commitHash}` };
+    this.options.filesChanged(sandboxId);
+    return this.options.serialised(sandboxId, async () => {
+      try {
+        await this.options.existingProjectDir(sandboxId);
+        let target: string;
+        try {
+          target = (await this.git(sandboxId, ['rev-parse', '--verify', '--quiet', `${commitHash}^{commit}`])).trim();
+        } catch {
+          return { success: false, message: `Unknown version: ${commitHash}` };
+        }
+        const short = target.slice(0, 7);
+        await this.commitAll(sandboxId, `Changes before restoring ${short}`);
+        await this.git(sandboxId, ['read-tree', '--reset', '-u', target]);
+        const hash = await this.commitAll(sandboxId, `Restore version ${short}`);
+        if (hash === null) return { success: true, message: `Already at version ${short}` };
+        return { success: true, message: `Restored version ${short}`, hash };
+      } catch (e) {
+        return { success: false, message: `Restore failed: ${errorText(e)}` };
+      }
+    });
+  }
+
+  /** Where the sandbox's repository lives: beside the projects, never inside one. */
+  private async gitDir(sandboxId: string): Promise<string> {
+    if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);
+    return path.join(await this.options.sandboxRoot(), GIT_DIRS, sandboxId);
+  }
+
+  /** Removes the sandbox's repository (cleanup, or a sandbox whose creation failed). */
+  async remove(sandboxId: string): Promise<void> {
+    await rm(await this.gitDir(sandboxId), { recursive: true, force: true });
+  }
+
+  /**
+   * The git tree of the working copy, staged into a private index so the real one is untouched:
+   * it names the project's files (those the project's own .gitignore hides aside).
+   */
+  async workingTree(sandboxId: string): Promise<string> {
+    const index = { GIT_INDEX_FILE: path.join(await this.gitDir(sandboxId), 'kiln-scan-index') };
+    await this.git(sandboxId, ['add', '--all'], index);
+    return (await this.git(sandboxId, ['write-tree'], index)).trim();
+  }
+
+  /** A new repository for a new sandbox, its files as the first version. */
+  async init(sandboxId: string): Promise<void> {
+    const gitDir = await this.gitDir(sandboxId);
+    await rm(gitDir, { recursive: true, force: true });
+    await mkdir(path.dirname(gitDir), { recursive: true });
+    await this.git(sandboxId, ['init', '--quiet', '--initial-branch=main']);
+    await mkdir(path.join(gitDir, 'info'), { recursive: true });
+    await writeFile(path.join(gitDir, 'info', 'exclude'), GIT_EXCLUDES, 'utf8');
+    await this.commitAll(sandboxId, 'Initial version');
+  }
+
+  /** Stages everything and commits; null when there was nothing to commit. */
+  private async commitAll(sandboxId: string, message: string): Promise<string | null> {
+    await this.git(sandboxId, ['add', '--all']);
+    const status = await this.git(sandboxId, ['status', '--porcelain']);
+    if (status.trim() === '') return null;
+    await this.git(sandboxId, ['commit', '--quiet', '--no-verify', '-m', message]);
+    return (await this.git(sandboxId, ['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** git with our own config only: the repository lives outside the project's reach. */
+  private async git(sandboxId: string, args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<string> {
+    const workTree = await this.options.projectDir(sandboxId);
+    const gitDir = await this.gitDir(sandboxId);
+    const env = {
+      PATH: this.options.commandPath,
+      HOME: workTree,
+      LANG: 'C.UTF-8',
+      GIT_DIR: gitDir,
+      GIT_WORK_TREE: workTree,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: GIT_AUTHOR.name,
+      GIT_AUTHOR_EMAIL: GIT_AUTHOR.email,
+      GIT_COMMITTER_NAME: GIT_AUTHOR.name,
+      GIT_COMMITTER_EMAIL: GIT_AUTHOR.email,
+      GIT_TERMINAL_PROMPT: '0',
+      ...extraEnv,
+    };
+    const safe = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'core.quotePath=false'];
+    return new Promise((resolve, reject) => {
+      execFile('git', [...safe, ...args], { cwd: workTree, env, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`git ${args[0] ?? ''}: ${stderr.trim() || error.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
