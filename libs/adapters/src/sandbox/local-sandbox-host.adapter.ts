@@ -1,14 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readlink, realpath, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
+import { cp, lstat, mkdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type CodeError,
   type CommandResult,
   DEFAULT_COMMAND_TIMEOUT_SECONDS,
-  type DependencySet,
-  dependencySetFromPackageJson,
   DEFAULT_WORKING_DIR,
   type DevServerState,
   type FileListEntry,
@@ -43,6 +41,7 @@ import { jailCommand, PRLIMIT_PATH } from './isolation/jail-command.js';
 import { ProjectVolumes } from './isolation/project-volumes.js';
 import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
 import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
+import { ProjectDependencies } from './project-dependencies.js';
 import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
 import { notRunnable, spawnCapped, splitPlainWords } from './command-runner.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -50,6 +49,7 @@ import { LocalSandboxVersions } from './local-sandbox-versions.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 
 export { DEFAULT_OUTPUT_CAP_BYTES, LIMIT_EXIT_CODE, NOT_RUNNABLE_EXIT_CODE, splitPlainWords, TIMED_OUT_EXIT_CODE } from './command-runner.js';
+export { INSTALLING_DEPENDENCIES_MESSAGE } from './project-dependencies.js';
 
 /** Where the starter template lives in the repository (copied into every new sandbox). */
 export const STARTER_TEMPLATE_RELATIVE_DIR = 'libs/adapters/src/sandbox/starter';
@@ -112,20 +112,6 @@ export const FIND_ERRORS_TIMEOUT_SECONDS = 60;
 /** The project's own TypeScript compiler (from the shared dependencies), run with `node`. */
 const TSC_ENTRY = 'node_modules/typescript/bin/tsc';
 export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
-/** What the preview says while a project's new dependencies install (no dev server runs yet). */
-export const INSTALLING_DEPENDENCIES_MESSAGE = 'Installing the packages in package.json';
-
-/** What making node_modules match package.json did. */
-type DependencySync =
-  /** Nothing to do: the link is on the set's tree, or there is no link to manage. */
-  | { readonly kind: 'unchanged' }
-  /** The set was installed (or found installed) and the link re-pointed to it. */
-  | { readonly kind: 'relinked'; readonly target: string }
-  /** package.json asks for what cannot be installed, or npm failed: the link stays where it was. */
-  | { readonly kind: 'failed'; readonly message: string };
-
-const UNCHANGED: DependencySync = Object.freeze({ kind: 'unchanged' });
-
 /**
  * SandboxHost on the local machine: each project is a folder `${root}/<projectId>` made from the
  * starter template, its versions a git repository kept beside it (LocalSandboxVersions, out of
@@ -168,10 +154,8 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly scans = new KeyedQueue();
   /** Scan results by scanKey, most recent last. */
   private readonly scanResults = new Map<string, ErrorScan>();
-  /** One dependency sync at a time per sandbox (install, then the link swap). */
-  private readonly dependencySyncs = new KeyedQueue();
-  /** Syncs started by devServer() that nobody waits for, one per sandbox at most. */
-  private readonly backgroundSyncs = new Map<string, Promise<void>>();
+  /** node_modules kept on what each project's package.json asks for. */
+  private readonly projectDependencies: ProjectDependencies;
 
   constructor(options: LocalSandboxHostOptions) {
     this.root = path.resolve(options.root);
@@ -225,6 +209,13 @@ export class LocalSandboxHost implements SandboxHost {
       socketDir: path.join(this.runtimeDir, 'dev'),
       launch: (sandboxId, listenFd) => this.launchDevServer(sandboxId, listenFd),
       onChange: (sandboxId, state) => this.emit({ type: 'dev-server', sandboxId, state }),
+    });
+    this.projectDependencies = new ProjectDependencies({
+      dependencies: this.dependencies,
+      starter: this.cache,
+      readFile: async (sandboxId, file) => (await this.files(sandboxId)).readFile(file),
+      serialised: (sandboxId, work) => this.serialised(sandboxId, work),
+      devServers: this.devServers,
     });
   }
 
@@ -291,7 +282,7 @@ export class LocalSandboxHost implements SandboxHost {
         machineCreated = true;
       } else {
         await this.volumes?.ensureMounted(dir);
-        if (this.cache !== null) await this.repairDependencyLink(dir);
+        if (this.cache !== null) await this.projectDependencies.repairLink(dir);
       }
       return {
         status: 'created',
@@ -306,7 +297,7 @@ export class LocalSandboxHost implements SandboxHost {
     });
     if (!info.machineCreated) {
       // Opening a project never fails on its dependencies; find-errors and the dev server report them.
-      await this.syncDependencies(projectId, await this.projectDir(projectId), { restartDevServer: true }).catch(() => undefined);
+      await this.projectDependencies.sync(projectId, await this.projectDir(projectId), { restartDevServer: true }).catch(() => undefined);
     }
     return info;
   }
@@ -430,7 +421,7 @@ export class LocalSandboxHost implements SandboxHost {
     const projectDir = await this.existingProjectDir(sandboxId);
     return this.scans.run(sandboxId, async () => {
       // First make node_modules what package.json asks for (installing a new set once).
-      const dependencies = await this.syncDependencies(sandboxId, projectDir, { restartDevServer: true });
+      const dependencies = await this.projectDependencies.sync(sandboxId, projectDir, { restartDevServer: true });
       if (dependencies.kind !== 'failed') return this.scanOrReuse(sandboxId, projectDir);
       // An error of the project, not of the scan: the assistant's repair and revert must see it.
       // The files are still scanned with the previous dependencies (an import of the missing
@@ -502,7 +493,7 @@ export class LocalSandboxHost implements SandboxHost {
     const projectDir = await this.existingProjectDir(sandboxId);
     // Installed before the restart, not inside it, so preview requests are not held meanwhile. A
     // failure is the launch's to report (it syncs again and gets the same error at once).
-    await this.syncDependencies(sandboxId, projectDir, { restartDevServer: false });
+    await this.projectDependencies.sync(sandboxId, projectDir, { restartDevServer: false });
     await this.devServers.restart(sandboxId);
   }
 
@@ -514,20 +505,7 @@ export class LocalSandboxHost implements SandboxHost {
    */
   async devServer(sandboxId: string): Promise<DevServerState> {
     const projectDir = await this.existingProjectDir(sandboxId);
-    const wanted = await this.wantedDependencies(sandboxId, projectDir);
-    if (wanted !== null && 'set' in wanted && this.dependencies !== null) {
-      const current = await readlink(path.join(projectDir, 'node_modules')).catch(() => null);
-      if (current !== wanted.target || !(await isDirectory(wanted.target))) {
-        if (await isDirectory(wanted.target)) {
-          await this.syncDependencies(sandboxId, projectDir, { restartDevServer: true });
-        } else if (!this.dependencies.recentlyFailed(wanted.set)) {
-          this.syncInBackground(sandboxId, projectDir);
-          if (!this.devServers.isActive(sandboxId)) return { status: 'starting', socketPath: null, message: INSTALLING_DEPENDENCIES_MESSAGE };
-        }
-        // A set that failed just now: the launch reports npm's error (without running it again).
-      }
-    }
-    return this.devServers.request(sandboxId);
+    return (await this.projectDependencies.beforeDevServer(sandboxId, projectDir)) ?? this.devServers.request(sandboxId);
   }
 
   subscribe(listener: (event: SandboxHostEvent) => void): () => void {
@@ -577,7 +555,7 @@ export class LocalSandboxHost implements SandboxHost {
     const projectDir = await this.existingProjectDir(sandboxId);
     // Vite must start on the dependencies package.json asks for; if they cannot be installed the
     // dev server fails with npm's message (the preview shows it).
-    const dependencies = await this.syncDependencies(sandboxId, projectDir, { restartDevServer: false });
+    const dependencies = await this.projectDependencies.sync(sandboxId, projectDir, { restartDevServer: false });
     if (dependencies.kind === 'failed') throw new Error(dependencies.message);
     const argv = [process.execPath, await this.launcher(), 'dev', projectDir, String(LISTEN_FD)];
     const [file, ...args] = await this.jailed(sandboxId, projectDir, projectDir, argv);
@@ -651,79 +629,6 @@ export class LocalSandboxHost implements SandboxHost {
   }
 
   /**
-   * Makes the project's node_modules link point at the installed tree of its package.json's
-   * dependency set, installing that set first (once, shared by every project asking for it).
-   * Only a node_modules that is a link is managed: a missing one is ensure's to restore, a real
-   * folder is left alone, and so is a project without package.json. One sync at a time per
-   * sandbox; the link is swapped atomically (a new link renamed over the old), under the sandbox's
-   * git lock so no commit sees the temporary link. When the link changed and `restartDevServer`,
-   * a starting or running dev server is restarted so Vite sees the new packages.
-   */
-  private async syncDependencies(sandboxId: string, projectDir: string, { restartDevServer }: { restartDevServer: boolean }): Promise<DependencySync> {
-    const dependencies = this.dependencies;
-    if (dependencies === null) return UNCHANGED;
-    const result = await this.dependencySyncs.run(sandboxId, async (): Promise<DependencySync> => {
-      const wanted = await this.wantedDependencies(sandboxId, projectDir);
-      if (wanted === null) return UNCHANGED;
-      if (!('set' in wanted)) return { kind: 'failed', message: wanted.problem };
-      const link = path.join(projectDir, 'node_modules');
-      if ((await readlink(link).catch(() => null)) === wanted.target && (await isDirectory(wanted.target))) return UNCHANGED;
-      let target: string;
-      try {
-        target = await dependencies.install(wanted.set);
-      } catch (e) {
-        return { kind: 'failed', message: `Installing the packages in package.json failed: ${errorText(e)}` };
-      }
-      await this.serialised(sandboxId, async () => {
-        // Still a link (a command may have replaced it meanwhile)? Then swap it.
-        if ((await lstat(link).catch(() => null))?.isSymbolicLink() !== true) return;
-        const temp = path.join(projectDir, `.kiln-node_modules-${randomBytes(6).toString('hex')}`);
-        await symlink(target, temp, 'dir');
-        try {
-          await rename(temp, link);
-        } catch (e) {
-          await unlink(temp).catch(() => undefined);
-          throw e;
-        }
-      });
-      return { kind: 'relinked', target };
-    });
-    if (result.kind === 'relinked' && restartDevServer && this.devServers.isActive(sandboxId)) await this.devServers.restart(sandboxId);
-    return result;
-  }
-
-  /** A sync nobody waits for (devServer's); at most one queued per sandbox. */
-  private syncInBackground(sandboxId: string, projectDir: string): void {
-    if (this.backgroundSyncs.has(sandboxId)) return;
-    const run = this.syncDependencies(sandboxId, projectDir, { restartDevServer: true })
-      .then(() => undefined, () => undefined) // a failure shows at the launch and in find-errors
-      .finally(() => this.backgroundSyncs.delete(sandboxId));
-    this.backgroundSyncs.set(sandboxId, run);
-  }
-
-  /**
-   * What package.json asks for: its dependency set and where that set's tree is, or why it cannot
-   * be installed. null: nothing to manage (no cache, node_modules is not a link, no package.json).
-   */
-  private async wantedDependencies(
-    sandboxId: string,
-    projectDir: string,
-  ): Promise<{ readonly set: DependencySet; readonly target: string } | { readonly problem: string } | null> {
-    if (this.dependencies === null) return null;
-    if ((await lstat(path.join(projectDir, 'node_modules')).catch(() => null))?.isSymbolicLink() !== true) return null;
-    if ((await lstat(path.join(projectDir, 'package.json')).catch(() => null)) === null) return null;
-    let text: string;
-    try {
-      text = await (await this.files(sandboxId)).readFile('package.json');
-    } catch (e) {
-      return { problem: `package.json cannot be read: ${errorText(e)}` };
-    }
-    const set = dependencySetFromPackageJson(text);
-    if (!set.ok) return { problem: set.error.message };
-    return { set: set.value, target: await this.dependencies.nodeModulesFor(set.value) };
-  }
-
-  /**
    * Runs one npm install: inside bubblewrap when it is installed, in a network namespace of its own
    * whose only way out is the egress proxy (the npm registry, nothing else: docs/decisions.md
    * "Dependency installs reach only the registry"). Tests count these.
@@ -766,19 +671,6 @@ export class LocalSandboxHost implements SandboxHost {
       });
     }
     return this.egress;
-  }
-
-  /**
-   * An existing sandbox whose node_modules link is missing or dangling (the cache was removed)
-   * gets a link to the current starter's dependencies again. A real node_modules folder is left.
-   */
-  private async repairDependencyLink(dir: string): Promise<void> {
-    const link = path.join(dir, 'node_modules');
-    const info = await lstat(link).catch(() => null);
-    if (this.cache === null || (info !== null && (!info.isSymbolicLink() || (await stat(link).catch(() => null)) !== null))) return;
-    const starter = await this.cache.prepare();
-    if (info !== null) await unlink(link);
-    await symlink(starter.nodeModules, link, 'dir');
   }
 
   /**
@@ -847,14 +739,6 @@ export class LocalSandboxHost implements SandboxHost {
 
 function lastLines(text: string, count = 15): string {
   return text.trim().split('\n').slice(-count).join('\n').slice(-2000);
-}
-
-async function isDirectory(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isDirectory() === true;
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 function formatBytes(bytes: number): string {
