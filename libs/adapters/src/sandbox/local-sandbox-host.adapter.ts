@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
+import { cp, lstat, mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  type CodeError,
   type CommandResult,
   DEFAULT_COMMAND_TIMEOUT_SECONDS,
   DEFAULT_WORKING_DIR,
@@ -12,7 +11,6 @@ import {
   type FileListEntry,
   type FileTreeEntry,
   type ErrorScan,
-  errorScanFrom,
   isValidSandboxId,
   isWithinRoot,
   MAX_READ_FILE_BYTES,
@@ -40,7 +38,7 @@ import { type IsolationStatus, probeIsolation } from './isolation/isolation-prob
 import { jailCommand, PRLIMIT_PATH } from './isolation/jail-command.js';
 import { ProjectVolumes } from './isolation/project-volumes.js';
 import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
-import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
+import { LocalErrorScans } from './local-error-scans.js';
 import { ProjectDependencies } from './project-dependencies.js';
 import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
 import { notRunnable, spawnCapped, splitPlainWords } from './command-runner.js';
@@ -50,13 +48,12 @@ import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-d
 
 export { DEFAULT_OUTPUT_CAP_BYTES, LIMIT_EXIT_CODE, NOT_RUNNABLE_EXIT_CODE, splitPlainWords, TIMED_OUT_EXIT_CODE } from './command-runner.js';
 export { INSTALLING_DEPENDENCIES_MESSAGE } from './project-dependencies.js';
+export { FIND_ERRORS_TIMEOUT_SECONDS } from './local-error-scans.js';
 
 /** Where the starter template lives in the repository (copied into every new sandbox). */
 export const STARTER_TEMPLATE_RELATIVE_DIR = 'libs/adapters/src/sandbox/starter';
 export const DEFAULT_BWRAP_PATH = '/usr/bin/bwrap';
 
-/** find-errors results kept per host (by the files, dependencies and launcher they were made from). */
-const SCAN_CACHE_ENTRIES = 500;
 /** Largest file read-file returns (the domain's cap; read-directory with contents has its own). */
 export const MAX_READ_BYTES = MAX_READ_FILE_BYTES;
 
@@ -107,10 +104,6 @@ export interface LocalSandboxHostOptions {
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
 /** The dev server's listening socket, as the launcher sees it (the fourth stdio entry). */
 const LISTEN_FD = 3;
-/** Each of find-errors' two steps (type-check, build) may take this long. */
-export const FIND_ERRORS_TIMEOUT_SECONDS = 60;
-/** The project's own TypeScript compiler (from the shared dependencies), run with `node`. */
-const TSC_ENTRY = 'node_modules/typescript/bin/tsc';
 export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
 /**
  * SandboxHost on the local machine: each project is a folder `${root}/<projectId>` made from the
@@ -150,10 +143,7 @@ export class LocalSandboxHost implements SandboxHost {
   private realRoot: Promise<string> | undefined;
   private readonly locks = new KeyedQueue();
   private readonly versions: LocalSandboxVersions;
-  /** One scan at a time per sandbox: scans share the build folder. */
-  private readonly scans = new KeyedQueue();
-  /** Scan results by scanKey, most recent last. */
-  private readonly scanResults = new Map<string, ErrorScan>();
+  private readonly errorScans: LocalErrorScans;
   /** node_modules kept on what each project's package.json asks for. */
   private readonly projectDependencies: ProjectDependencies;
 
@@ -216,6 +206,15 @@ export class LocalSandboxHost implements SandboxHost {
       readFile: async (sandboxId, file) => (await this.files(sandboxId)).readFile(file),
       serialised: (sandboxId, work) => this.serialised(sandboxId, work),
       devServers: this.devServers,
+    });
+    this.errorScans = new LocalErrorScans({
+      existingProjectDir: (sandboxId) => this.existingProjectDir(sandboxId),
+      syncDependencies: (sandboxId, projectDir) => this.projectDependencies.sync(sandboxId, projectDir, { restartDevServer: true }),
+      // Through the host's own runCommand (its limits; a subclass in a test counts the calls).
+      runCommand: (sandboxId, command, options) => this.runCommand(sandboxId, command, options),
+      launcher: () => this.launcher(),
+      workingTree: (sandboxId) => this.versions.workingTree(sandboxId),
+      launcherFile: this.launcherFile,
     });
   }
 
@@ -411,82 +410,8 @@ export class LocalSandboxHost implements SandboxHost {
     return this.versions.restoreVersion(sandboxId, hash);
   }
 
-  /**
-   * The TypeScript compiler over the project (`tsc --noEmit`), and when it finds no errors (warnings
-   * aside) a Vite build into `.kiln-build/dist`, which catches what tsc does not see (imports Vite
-   * cannot resolve, syntax in plain JS). Both run as sandboxed commands. A scan that could not run
-   * (timeout, compiler missing, launcher crash) rejects: the API answers zero counts (SPEC §8).
-   */
-  async findErrors(sandboxId: string): Promise<ErrorScan> {
-    const projectDir = await this.existingProjectDir(sandboxId);
-    return this.scans.run(sandboxId, async () => {
-      // First make node_modules what package.json asks for (installing a new set once).
-      const dependencies = await this.projectDependencies.sync(sandboxId, projectDir, { restartDevServer: true });
-      if (dependencies.kind !== 'failed') return this.scanOrReuse(sandboxId, projectDir);
-      // An error of the project, not of the scan: the assistant's repair and revert must see it.
-      // The files are still scanned with the previous dependencies (an import of the missing
-      // package shows up there too).
-      const problem: CodeError = { message: dependencies.message, file: 'package.json', line: 1, column: 1, severity: 'error' };
-      const scan = await this.scanOrReuse(sandboxId, projectDir).catch(() => null);
-      return errorScanFrom([problem, ...(scan?.errors ?? [])]);
-    });
-  }
-
-  private async scanOrReuse(sandboxId: string, projectDir: string): Promise<ErrorScan> {
-    // The same files with the same dependencies give the same scan: an AI turn's baseline is
-    // usually the previous turn's result, and every new project starts from the same starter.
-    const key = await this.scanKey(sandboxId, projectDir);
-    const known = key === null ? undefined : this.scanResults.get(key);
-    if (known !== undefined) return known;
-    const scan = await this.scanNow(sandboxId, projectDir);
-    // Kept only when nothing changed while it ran.
-    if (key !== null && (await this.scanKey(sandboxId, projectDir)) === key) this.rememberScan(key, scan);
-    return scan;
-  }
-
-  private async scanNow(sandboxId: string, projectDir: string): Promise<ErrorScan> {
-    const timeoutSeconds = FIND_ERRORS_TIMEOUT_SECONDS;
-    // The type-check and the build run side by side (two processes, about half the wait); the
-    // build's errors count only when the type-check found none, as if it ran after it.
-    const [tsc, build] = await Promise.all([
-      this.runCommand(sandboxId, [process.execPath, TSC_ENTRY, '--noEmit', '--pretty', 'false', '-p', '.'], { timeoutSeconds }),
-      this.launcher().then((launcher) => this.runCommand(sandboxId, [process.execPath, launcher, 'build', projectDir], { timeoutSeconds })),
-    ]);
-    if (tsc.timedOut) throw new Error(`Type-checking did not finish within ${timeoutSeconds} s`);
-    const typeErrors = parseTscOutput(`${tsc.stdout}\n${tsc.stderr}`, projectDir);
-    if (tsc.exitCode !== 0 && typeErrors.length === 0) throw new Error(`Type-checking could not run: ${lastLines(tsc.stderr || tsc.stdout)}`);
-    const typeScan = errorScanFrom(typeErrors);
-    if (typeScan.errorCount > 0) return typeScan;
-
-    if (build.timedOut) throw new Error(`The build did not finish within ${timeoutSeconds} s`);
-    if (build.exitCode === 0) return typeScan;
-    const buildErrors = parseViteBuildErrors(build.stdout, projectDir);
-    if (buildErrors === null) throw new Error(`The build could not run: ${lastLines(build.stderr || build.stdout)}`);
-    return errorScanFrom([...typeErrors, ...buildErrors]);
-  }
-
-  /**
-   * What a scan's result depends on: the project's files (the git tree of the working copy, staged
-   * into a private index so the real one is untouched), where node_modules points (one installed
-   * tree per dependency set, never changed once in place, so the link names its content) and
-   * Kiln's launcher. null when it cannot be told (no cache then). Files the project's own
-   * .gitignore hides are not part of it.
-   */
-  private async scanKey(sandboxId: string, projectDir: string): Promise<string | null> {
-    try {
-      const tree = await this.versions.workingTree(sandboxId);
-      const deps = await readlink(path.join(projectDir, 'node_modules')).catch(() => 'none');
-      return `${tree}|${deps}|${this.launcherFile}`;
-    } catch {
-      return null;
-    }
-  }
-
-  private rememberScan(key: string, scan: ErrorScan): void {
-    this.scanResults.delete(key);
-    this.scanResults.set(key, scan);
-    // Oldest first in a Map: keep the most recent SCAN_CACHE_ENTRIES.
-    while (this.scanResults.size > SCAN_CACHE_ENTRIES) this.scanResults.delete(this.scanResults.keys().next().value as string);
+  findErrors(sandboxId: string): Promise<ErrorScan> {
+    return this.errorScans.findErrors(sandboxId);
   }
 
   async restartDev(sandboxId: string): Promise<void> {
@@ -735,10 +660,6 @@ export class LocalSandboxHost implements SandboxHost {
   private serialised<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
     return this.locks.run(sandboxId, work);
   }
-}
-
-function lastLines(text: string, count = 15): string {
-  return text.trim().split('\n').slice(-count).join('\n').slice(-2000);
 }
 
 function formatBytes(bytes: number): string {

@@ -1,0 +1,120 @@
+import { readlink } from 'node:fs/promises';
+import path from 'node:path';
+import { type CodeError, type CommandResult, type ErrorScan, errorScanFrom, type RunCommandOptions, type SandboxCommand, type SandboxDiagnostics } from '@kiln/domain';
+import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
+import { KeyedQueue } from './keyed-queue.js';
+import type { DependencySync } from './project-dependencies.js';
+
+/** find-errors results kept per host (by the files, dependencies and launcher they were made from). */
+const SCAN_CACHE_ENTRIES = 500;
+/** Each of find-errors' two steps (type-check, build) may take this long. */
+export const FIND_ERRORS_TIMEOUT_SECONDS = 60;
+/** The project's own TypeScript compiler (from the shared dependencies), run with `node`. */
+const TSC_ENTRY = 'node_modules/typescript/bin/tsc';
+
+export interface LocalErrorScansOptions {
+  /** The project's folder; rejects unless the sandbox exists. */
+  readonly existingProjectDir: (sandboxId: string) => Promise<string>;
+  /** Makes node_modules what package.json asks for (restarting a running dev server on a change). */
+  readonly syncDependencies: (sandboxId: string, projectDir: string) => Promise<DependencySync>;
+  /** The host's sandboxed commands (the type-check and the build run as ones). */
+  readonly runCommand: (sandboxId: string, command: SandboxCommand, options?: RunCommandOptions) => Promise<CommandResult>;
+  /** Kiln's Vite launcher as seen inside the sandbox. */
+  readonly launcher: () => Promise<string>;
+  /** The git tree of the project's working copy (LocalSandboxVersions.workingTree). */
+  readonly workingTree: (sandboxId: string) => Promise<string>;
+  /** The launcher on Kiln's side: part of what a scan depends on. */
+  readonly launcherFile: string;
+}
+
+/** find-errors for local sandboxes: tsc, then a Vite build, each result kept by what it was made from. */
+export class LocalErrorScans implements SandboxDiagnostics {
+  /** One scan at a time per sandbox: scans share the build folder. */
+  private readonly scans = new KeyedQueue();
+  /** Scan results by scanKey, most recent last. */
+  private readonly scanResults = new Map<string, ErrorScan>();
+
+  constructor(private readonly options: LocalErrorScansOptions) {}
+
+  /**
+   * The TypeScript compiler over the project (`tsc --noEmit`), and when it finds no errors (warnings
+   * aside) a Vite build into `.kiln-build/dist`, which catches what tsc does not see (imports Vite
+   * cannot resolve, syntax in plain JS). Both run as sandboxed commands. A scan that could not run
+   * (timeout, compiler missing, launcher crash) rejects: the API answers zero counts (SPEC §8).
+   */
+  async findErrors(sandboxId: string): Promise<ErrorScan> {
+    const projectDir = await this.options.existingProjectDir(sandboxId);
+    return this.scans.run(sandboxId, async () => {
+      // First make node_modules what package.json asks for (installing a new set once).
+      const dependencies = await this.options.syncDependencies(sandboxId, projectDir);
+      if (dependencies.kind !== 'failed') return this.scanOrReuse(sandboxId, projectDir);
+      // An error of the project, not of the scan: the assistant's repair and revert must see it.
+      // The files are still scanned with the previous dependencies (an import of the missing
+      // package shows up there too).
+      const problem: CodeError = { message: dependencies.message, file: 'package.json', line: 1, column: 1, severity: 'error' };
+      const scan = await this.scanOrReuse(sandboxId, projectDir).catch(() => null);
+      return errorScanFrom([problem, ...(scan?.errors ?? [])]);
+    });
+  }
+
+  private async scanOrReuse(sandboxId: string, projectDir: string): Promise<ErrorScan> {
+    // The same files with the same dependencies give the same scan: an AI turn's baseline is
+    // usually the previous turn's result, and every new project starts from the same starter.
+    const key = await this.scanKey(sandboxId, projectDir);
+    const known = key === null ? undefined : this.scanResults.get(key);
+    if (known !== undefined) return known;
+    const scan = await this.scanNow(sandboxId, projectDir);
+    // Kept only when nothing changed while it ran.
+    if (key !== null && (await this.scanKey(sandboxId, projectDir)) === key) this.rememberScan(key, scan);
+    return scan;
+  }
+
+  private async scanNow(sandboxId: string, projectDir: string): Promise<ErrorScan> {
+    const timeoutSeconds = FIND_ERRORS_TIMEOUT_SECONDS;
+    // The type-check and the build run side by side (two processes, about half the wait); the
+    // build's errors count only when the type-check found none, as if it ran after it.
+    const [tsc, build] = await Promise.all([
+      this.options.runCommand(sandboxId, [process.execPath, TSC_ENTRY, '--noEmit', '--pretty', 'false', '-p', '.'], { timeoutSeconds }),
+      this.options.launcher().then((launcher) => this.options.runCommand(sandboxId, [process.execPath, launcher, 'build', projectDir], { timeoutSeconds })),
+    ]);
+    if (tsc.timedOut) throw new Error(`Type-checking did not finish within ${timeoutSeconds} s`);
+    const typeErrors = parseTscOutput(`${tsc.stdout}\n${tsc.stderr}`, projectDir);
+    if (tsc.exitCode !== 0 && typeErrors.length === 0) throw new Error(`Type-checking could not run: ${lastLines(tsc.stderr || tsc.stdout)}`);
+    const typeScan = errorScanFrom(typeErrors);
+    if (typeScan.errorCount > 0) return typeScan;
+
+    if (build.timedOut) throw new Error(`The build did not finish within ${timeoutSeconds} s`);
+    if (build.exitCode === 0) return typeScan;
+    const buildErrors = parseViteBuildErrors(build.stdout, projectDir);
+    if (buildErrors === null) throw new Error(`The build could not run: ${lastLines(build.stderr || build.stdout)}`);
+    return errorScanFrom([...typeErrors, ...buildErrors]);
+  }
+
+  /**
+   * What a scan's result depends on: the project's files (the git tree of the working copy, staged
+   * into a private index so the real one is untouched), where node_modules points (one installed
+   * tree per dependency set, never changed once in place, so the link names its content) and
+   * Kiln's launcher. null when it cannot be told (no cache then). Files the project's own
+   * .gitignore hides are not part of it.
+   */
+  private async scanKey(sandboxId: string, projectDir: string): Promise<string | null> {
+    try {
+      const tree = await this.options.workingTree(sandboxId);
+      const deps = await readlink(path.join(projectDir, 'node_modules')).catch(() => 'none');
+      return `${tree}|${deps}|${this.options.launcherFile}`;
+    } catch {
+      return null;
+    }
+  }
+
+  private rememberScan(key: string, scan: ErrorScan): void {
+    this.scanResults.delete(key);
+    this.scanResults.set(key, scan);
+    // Oldest first in a Map: keep the most recent SCAN_CACHE_ENTRIES.
+    while (this.scanResults.size > SCAN_CACHE_ENTRIES) this.scanResults.delete(this.scanResults.keys().next().value as string);
+  }
+}
+
+function lastLines(text: string, count = 15): string {
+  return text.trim().split('\n').slice(-count).join('\n').slice(-2000);
+}
