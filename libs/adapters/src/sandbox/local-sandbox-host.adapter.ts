@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -28,14 +27,12 @@ import {
   type SaveVersionResult,
   TREE_IGNORE_LIST,
 } from '@kiln/domain';
-import { DependencyCache, NPM_CACHE_DIR, type NpmInstallRequest, npmInstaller } from './dependency-cache.js';
+import { DependencyCache, type NpmInstallRequest, npmInstaller } from './dependency-cache.js';
 import { DevServers } from './dev-servers.js';
-import { installEgressForwarder, RegistryEgressProxy, throughEgressForwarder } from './egress/index.js';
 import { BubblewrapJail } from './isolation/bubblewrap-jail.js';
 import { CgroupLimits } from './isolation/cgroup-limits.js';
 import { DiskWatch } from './isolation/disk-watch.js';
 import { type IsolationStatus, probeIsolation } from './isolation/isolation-probe.js';
-import { jailCommand, PRLIMIT_PATH } from './isolation/jail-command.js';
 import { ProjectVolumes } from './isolation/project-volumes.js';
 import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
 import { LocalErrorScans } from './local-error-scans.js';
@@ -43,6 +40,7 @@ import { ProjectDependencies } from './project-dependencies.js';
 import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
 import { notRunnable, spawnCapped, splitPlainWords } from './command-runner.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { LocalSandboxJail } from './local-sandbox-jail.js';
 import { LocalSandboxVersions } from './local-sandbox-versions.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 
@@ -129,8 +127,8 @@ export class LocalSandboxHost implements SandboxHost {
   private isolationStatus: Promise<IsolationStatus> | undefined;
   private readonly diskWatch: DiskWatch;
   private readonly volumes: ProjectVolumes | null;
-  /** The registry-only way out for npm installs (started on the first install, one per host). */
-  private egress: Promise<RegistryEgressProxy> | undefined;
+  /** How processes are confined: bubblewrap, cgroup, rlimits; npm's way out. */
+  private readonly processJail: LocalSandboxJail;
   /** Per sandbox, the commands running now: stopped when the project outgrows its disk limit. */
   private readonly limitStops = new Map<string, Set<AbortController>>();
   /** Sandboxes whose processes are being killed (over the disk limit): new ones wait for it. */
@@ -160,6 +158,13 @@ export class LocalSandboxHost implements SandboxHost {
     // Limits by cgroup only for isolated sandboxes (they are what the cgroup would hold).
     this.cgroups = this.jail !== null && options.cgroups !== false ? CgroupLimits.detect(this.limits) : Promise.resolve(CgroupLimits.none(this.limits));
     this.cgroups.catch(() => undefined);
+    this.processJail = new LocalSandboxJail({
+      jail: this.jail,
+      limits: this.limits,
+      cgroups: this.cgroups,
+      runtimeDir: this.runtimeDir,
+      dependencyCacheDir: async () => this.cache?.realCacheDir(),
+    });
     this.volumes = options.diskQuota === 'volume' ? new ProjectVolumes({ volumesDir: path.join(path.dirname(this.root), 'sandbox-volumes'), sizeBytes: this.limits.diskBytes }) : null;
     this.diskWatch = new DiskWatch({
       limitBytes: this.limits.diskBytes,
@@ -444,9 +449,7 @@ export class LocalSandboxHost implements SandboxHost {
     await this.devServers.stopAll();
     await (await this.cgroups).close();
     await this.volumes?.unmountAll();
-    const egress = this.egress;
-    this.egress = undefined;
-    await egress?.then((proxy) => proxy.stop()).catch(() => undefined);
+    await this.processJail.stopEgress();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -559,43 +562,8 @@ export class LocalSandboxHost implements SandboxHost {
    * "Dependency installs reach only the registry"). Tests count these.
    */
   protected installDependencies(request: NpmInstallRequest): Promise<void> {
-    const jail = this.jail;
-    const isolate =
-      jail === null
-        ? undefined
-        : async (argv: readonly string[], writable: readonly string[], cwd: string) => {
-            const proxy = await this.egressProxy();
-            const forwarder = await installEgressForwarder(await (this.dependencies as DependencyCache).realCacheDir());
-            return jailCommand({
-              limits: this.limits,
-              cgroupProcs: [],
-              prlimit: existsSync(PRLIMIT_PATH),
-              bwrap: [
-                jail.bwrapPath,
-                ...(await jail.args({ writable, readOnly: [path.dirname(proxy.socketPath), forwarder], cwd, network: 'egress' })),
-              ],
-              argv: throughEgressForwarder(argv, { forwarder, socketPath: proxy.socketPath }),
-            });
-          };
+    const isolate = this.processJail.npmIsolation(() => (this.dependencies as DependencyCache).realCacheDir());
     return npmInstaller({ commandPath: this.commandPath, ...(isolate === undefined ? {} : { isolate }) })(request);
-  }
-
-  private egressProxy(): Promise<RegistryEgressProxy> {
-    if (this.egress === undefined) {
-      const attempt = (async () => {
-        // One proxy per host instance: several may share a data folder (tests, a restart overlapping).
-        const socketPath = path.join(this.runtimeDir, 'egress', `${process.pid}-${randomBytes(3).toString('hex')}.sock`);
-        const proxy = new RegistryEgressProxy({ socketPath });
-        await proxy.start();
-        return proxy;
-      })();
-      this.egress = attempt;
-      // A failed start is tried again by the next install.
-      attempt.catch(() => {
-        if (this.egress === attempt) this.egress = undefined;
-      });
-    }
-    return this.egress;
   }
 
   /**
@@ -606,43 +574,7 @@ export class LocalSandboxHost implements SandboxHost {
   private async jailed(sandboxId: string, projectDir: string, cwd: string, argv: readonly string[]): Promise<string[]> {
     // A sandbox being stopped for its disk limit takes no new process until all of it is gone.
     await this.stoppingOverDisk.get(sandboxId);
-    if (this.jail === null) return [...argv];
-    const cgroups = await this.cgroups;
-    return jailCommand({
-      limits: this.limits,
-      cgroupProcs: await cgroups.join(sandboxId),
-      prlimit: existsSync(PRLIMIT_PATH),
-      bwrap: [this.jail.bwrapPath, ...(await this.isolationArgs({ writable: [projectDir], cwd, network: 'none', dependencyCache: true }))],
-      argv,
-    });
-  }
-
-  /**
-   * bubblewrap's arguments (BubblewrapJail): only `writable` writable; project processes get the
-   * dependency cache read-only (npm's download cache inside it hidden), npm installs the network.
-   */
-  private async isolationArgs({
-    writable,
-    cwd,
-    network,
-    dependencyCache,
-  }: {
-    readonly writable: readonly string[];
-    readonly cwd: string;
-    readonly network: 'none';
-    readonly dependencyCache: boolean;
-  }): Promise<string[]> {
-    if (this.jail === null) throw new Error('bubblewrap is not installed');
-    const cacheDir = dependencyCache ? await this.cache?.realCacheDir() : undefined;
-    const npmCache = cacheDir === undefined ? undefined : path.join(cacheDir, NPM_CACHE_DIR);
-    return this.jail.args({
-      writable,
-      readOnly: cacheDir === undefined ? [] : [cacheDir],
-      // npm's own cache (downloads, metadata) is no project's business.
-      hidden: npmCache !== undefined && existsSync(npmCache) ? [npmCache] : [],
-      cwd,
-      network,
-    });
+    return this.processJail.command(sandboxId, projectDir, cwd, argv);
   }
 
   /**
