@@ -36,6 +36,7 @@ import { type IsolationStatus, probeIsolation } from './isolation/isolation-prob
 import { ProjectVolumes } from './isolation/project-volumes.js';
 import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
 import { LocalErrorScans } from './local-error-scans.js';
+import type { LocalSandboxHostOptions } from './local-sandbox-host.options.js';
 import { ProjectDependencies } from './project-dependencies.js';
 import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
 import { notRunnable, spawnCapped, splitPlainWords } from './command-runner.js';
@@ -47,6 +48,7 @@ import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-d
 export { DEFAULT_OUTPUT_CAP_BYTES, LIMIT_EXIT_CODE, NOT_RUNNABLE_EXIT_CODE, splitPlainWords, TIMED_OUT_EXIT_CODE } from './command-runner.js';
 export { INSTALLING_DEPENDENCIES_MESSAGE } from './project-dependencies.js';
 export { FIND_ERRORS_TIMEOUT_SECONDS } from './local-error-scans.js';
+export type { LocalSandboxHostOptions } from './local-sandbox-host.options.js';
 
 /** Where the starter template lives in the repository (copied into every new sandbox). */
 export const STARTER_TEMPLATE_RELATIVE_DIR = 'libs/adapters/src/sandbox/starter';
@@ -55,54 +57,11 @@ export const DEFAULT_BWRAP_PATH = '/usr/bin/bwrap';
 /** Largest file read-file returns (the domain's cap; read-directory with contents has its own). */
 export const MAX_READ_BYTES = MAX_READ_FILE_BYTES;
 
-export interface LocalSandboxHostOptions {
-  /** Folder holding one folder per project (`DATA_DIR/sandboxes`). Created when missing. */
-  readonly root: string;
-  /** The starter template; default `<cwd>/libs/adapters/src/sandbox/starter`. */
-  readonly templateDir?: string;
-  /** bubblewrap binary; null disables it. Default /usr/bin/bwrap when that file exists. */
-  readonly bwrapPath?: string | null;
-  /** Per-stream output cap of a command; default limits.outputBytes. */
-  readonly outputCapBytes?: number;
-  /** What one sandbox may use (memory, CPU share, processes, disk, open files, output); defaults in sandbox-limits.ts. */
-  readonly limits?: Partial<SandboxLimits>;
-  /**
-   * Kiln's own folder for sandbox runtime state, never visible inside a sandbox: the generated
-   * /etc files and each dev server's Unix socket. Default `<root>/../sandbox-run`.
-   */
-  readonly runtimeDir?: string;
-  /** Use cgroups for memory, CPU and process limits when the machine offers them (default true). */
-  readonly cgroups?: boolean;
-  /**
-   * How the project folder's size limit is enforced. 'volume': each project folder is its own
-   * ext4 volume of that size (the kernel refuses writes past it; needs root and loop devices, see
-   * ProjectVolumes); 'watch' (default): any one file by RLIMIT_FSIZE, the folder by a measurement
-   * every second while something runs. main.ts uses 'volume' where the machine allows it.
-   */
-  readonly diskQuota?: 'volume' | 'watch';
-  /** PATH for commands; default the host's PATH (the only variable taken from it). */
-  readonly commandPath?: string;
-  /**
-   * Where the starter's dependencies are installed once and shared by every sandbox (each gets
-   * `node_modules` as a link into it); read-only inside bubblewrap. Default `<root>/../sandbox-cache`,
-   * beside the sandboxes folder (never inside it: that folder is hidden inside bubblewrap).
-   * null: sandboxes get no node_modules (nothing can build or serve them).
-   */
-  readonly cacheDir?: string | null;
-  /** The Vite launcher script; default `<cwd>/libs/adapters/src/sandbox/runtime/vite-launcher.mjs`. */
-  readonly launcherFile?: string;
-  /** A dev server without a devServer() call for this long is stopped (default 10 min). */
-  readonly idleStopMs?: number;
-  /** A dev server that does not listen within this long is stopped and 'failed' (default 2 min). */
-  readonly devServerStartTimeoutMs?: number;
-  /** One npm install of a project's dependency set may take this long (default 5 min). */
-  readonly dependencyInstallTimeoutMs?: number;
-}
-
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
 /** The dev server's listening socket, as the launcher sees it (the fourth stdio entry). */
 const LISTEN_FD = 3;
 export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
+
 /**
  * SandboxHost on the local machine: each project is a folder `${root}/<projectId>` made from the
  * starter template, its versions a git repository kept beside it (LocalSandboxVersions, out of
@@ -110,9 +69,9 @@ export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
  * walk every path one name at a time, never through a link out (ProjectFiles); commands run in bubblewrap
  * when it is installed, with a timeout that kills the process group, an output cap and a clean
  * environment. The starter's dependencies are installed once into a shared cache and linked into
- * each sandbox (StarterDependencyCache). Each active sandbox has a Vite dev server on a loopback
- * port (DevServers), started by Kiln's launcher in bubblewrap with the network shared, stopped
- * when idle; find-errors runs tsc and, when that is clean, a Vite build.
+ * each sandbox (StarterDependencyCache). Each active sandbox has a Vite dev server on a Unix
+ * socket (DevServers), started by Kiln's launcher in bubblewrap with no network, stopped when
+ * idle; find-errors runs tsc and, when that is clean, a Vite build (LocalErrorScans).
  */
 export class LocalSandboxHost implements SandboxHost {
   private readonly root: string;
