@@ -33,6 +33,8 @@ export default defineConfig({
     command: `cd ${repoRoot} && node tools/start.mjs`,
     url: `http://localhost:${port}/health`,
     timeout: 240_000,
+    // A clean stop (SIGTERM → the API's shutdown hooks) stops dev servers and unmounts project volumes.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -27,7 +27,7 @@ describe('sandbox info tells whether project code is isolated', () => {
       overrides: { sandboxHost: new InMemorySandboxHost(), sandboxIsolation: { isolated: false, reason: 'Project code is not isolated on this server: bubblewrap is not installed.' } },
     });
     apps.push(isolated, open);
-  });
+  }, 60_000);
 
   it('isolated: no warning', async () => {
     const body = await infoFrom(isolated);

@@ -1,6 +1,3 @@
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import {
   type CryptoKey,
   type JWK,
@@ -26,6 +23,7 @@ import {
   invalidAccessToken,
   ok,
 } from '@kiln/domain';
+import { readOrCreateSecretFile } from '../system/secret-file.js';
 
 /** The only algorithm Kiln signs with and accepts for its own tokens (ECDSA P-256 + SHA-256). */
 export const KILN_JWT_ALGORITHM = 'ES256';
@@ -185,37 +183,11 @@ async function generatedJwk(): Promise<JWK> {
 }
 
 /**
- * Reads the key file, or creates it. Created as a temporary file then hard-linked into place,
- * which fails if another process got there first — then that process's key is used — so two
- * API processes starting together agree on one key and nobody reads a half-written file.
+ * Reads the key file, or creates it (readOrCreateSecretFile: two API processes starting together
+ * agree on one key, and nobody reads a half-written file).
  */
-async function loadOrCreateKeyFile(file: string): Promise<SigningKey> {
-  const existing = await readKeyFile(file);
-  if (existing) return existing;
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(await generatedJwk(), null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    await link(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(temporary).catch(() => undefined);
-  }
-  const created = await readKeyFile(file);
-  if (!created) throw new Error(`Could not read the JWT key just written to ${file}`);
-  return created;
-}
-
-async function readKeyFile(file: string): Promise<SigningKey | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  return keyFromText(text, file);
+function loadOrCreateKeyFile(file: string): Promise<SigningKey> {
+  return readOrCreateSecretFile(file, async () => `${JSON.stringify(await generatedJwk(), null, 2)}\n`, (text) => keyFromText(text, file));
 }
 
 function messageOf(error: unknown): string {

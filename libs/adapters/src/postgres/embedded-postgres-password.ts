@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { readOrCreateSecretFile } from '../system/secret-file.js';
 
 /**
  * The password data directories made before passwords were generated (every one of them had
@@ -15,42 +16,16 @@ export function embeddedPasswordFile(dataDir: string): string {
 }
 
 /**
- * The stored password, or a new random one (32 bytes, base64url) stored first. Written to a
- * temporary file then hard-linked into place, so two processes starting together agree on one
- * password and nobody reads half a file. A file readable by others is narrowed to 0600.
+ * The stored password, or a new random one (32 bytes, base64url) stored first (readOrCreateSecretFile:
+ * processes starting together agree on one, nobody reads half a file, 0600 in a 0700 folder).
  */
-export async function loadOrCreateEmbeddedPassword(dataDir: string): Promise<string> {
+export function loadOrCreateEmbeddedPassword(dataDir: string): Promise<string> {
   const file = embeddedPasswordFile(dataDir);
-  const existing = await readPasswordFile(file);
-  if (existing !== null) return existing;
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await chmod(path.dirname(file), 0o700);
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    await link(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(temporary).catch(() => undefined);
-  }
-  const created = await readPasswordFile(file);
-  if (created === null) throw new Error(`Embedded PostgreSQL: could not read the password just written to ${file}`);
-  return created;
-}
-
-async function readPasswordFile(file: string): Promise<string | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
-  const password = text.trim();
-  if (password.length < 16) throw new Error(`Embedded PostgreSQL: ${file} holds no usable password (delete it only if the cluster still has the old default)`);
-  return password;
+  return readOrCreateSecretFile(file, () => `${randomBytes(32).toString('base64url')}\n`, (text) => {
+    const password = text.trim();
+    if (password.length < 16) throw new Error(`Embedded PostgreSQL: ${file} holds no usable password (delete it only if the cluster still has the old default)`);
+    return password;
+  });
 }
 
 /**

@@ -58,6 +58,8 @@ export const DEFAULT_BWRAP_PATH = '/usr/bin/bwrap';
 export const MAX_READ_BYTES = MAX_READ_FILE_BYTES;
 
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
+/** How long a measured project size is trusted by writes (commands may change it meanwhile). */
+const SIZE_FRESH_MS = 5000;
 /** The dev server's listening socket, as the launcher sees it (the fourth stdio entry). */
 const LISTEN_FD = 3;
 export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
@@ -86,6 +88,8 @@ export class LocalSandboxHost implements SandboxHost {
   private isolationStatus: Promise<IsolationStatus> | undefined;
   private readonly diskWatch: DiskWatch;
   private readonly volumes: ProjectVolumes | null;
+  /** Each project's size as last measured (writes add to it), for the disk-limit check of writes. */
+  private readonly sizes = new Map<string, { bytes: number; at: number }>();
   /** How processes are confined: bubblewrap, cgroup, rlimits; npm's way out. */
   private readonly processJail: LocalSandboxJail;
   /** Per sandbox, the commands running now: stopped when the project outgrows its disk limit. */
@@ -273,11 +277,22 @@ export class LocalSandboxHost implements SandboxHost {
     return (await this.files(sandboxId)).readFile(requested);
   }
 
-  /** Refused (SANDBOX.DISK_LIMIT) when it would take the project past its disk limit (`options.maxProjectBytes`, default limits.diskBytes). */
+  /**
+   * Refused (SANDBOX.DISK_LIMIT, nothing written) when it would take the project past its disk
+   * limit (`options.maxProjectBytes`, default limits.diskBytes). The project is measured exactly
+   * only when its last known size (at most SIZE_FRESH_MS old) leaves less than a tenth of the limit
+   * free after this write; the volume (or the watch) still enforces the rest.
+   */
   async writeFile(sandboxId: string, requested: string, content: string, options: WriteFileOptions = {}): Promise<void> {
     const files = await this.files(sandboxId);
     this.devServers.filesChanged(sandboxId);
-    await files.writeFile(requested, content, { maxProjectBytes: this.limits.diskBytes, ...options });
+    const limit = options.maxProjectBytes ?? this.limits.diskBytes;
+    const bytes = Buffer.byteLength(content, 'utf8');
+    const known = await this.knownSize(sandboxId);
+    const exact = known + bytes > limit * 0.9;
+    await files.writeFile(requested, content, exact ? { ...options, maxProjectBytes: limit } : options);
+    const entry = this.sizes.get(sandboxId);
+    if (entry !== undefined) entry.bytes += bytes;
   }
 
   async deleteFile(sandboxId: string, requested: string): Promise<void> {
@@ -299,6 +314,16 @@ export class LocalSandboxHost implements SandboxHost {
   }
 
   /** The project folder's size in bytes, race-free (no link followed, node_modules' tree not counted). */
+  /** The project's size as last measured, measured again when older than SIZE_FRESH_MS. */
+  private async knownSize(sandboxId: string): Promise<number> {
+    const known = this.sizes.get(sandboxId);
+    const now = Date.now();
+    if (known !== undefined && now - known.at < SIZE_FRESH_MS) return known.bytes;
+    const bytes = await this.projectSize(sandboxId);
+    this.sizes.set(sandboxId, { bytes, at: now });
+    return bytes;
+  }
+
   async projectSize(sandboxId: string): Promise<number> {
     return (await this.files(sandboxId)).size();
   }
@@ -356,6 +381,7 @@ export class LocalSandboxHost implements SandboxHost {
     await (await this.cgroups).remove(sandboxId);
     await this.serialised(sandboxId, async () => {
       const dir = await this.projectDir(sandboxId);
+      this.sizes.delete(sandboxId);
       await this.volumes?.remove(dir);
       await rm(dir, { recursive: true, force: true });
       await this.versions.remove(sandboxId);

@@ -133,6 +133,8 @@ export class RegistryEgressProxy {
         resolve();
       });
     });
+    // Serving installs never keeps the process alive by itself (the API's own server does).
+    server.unref();
     this.server = server;
   }
 

@@ -1,11 +1,39 @@
-import type { Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { lstat, open } from 'node:fs/promises';
+import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { type SandboxAnswerCap, SandboxLimitReached, sandboxTooLarge } from '@kiln/domain';
 import { errnoOf, fdChild, fsError } from './fd-paths.js';
 import type { OpenFolder } from './project-walker.js';
 
 const CHUNK_BYTES = 256 * 1024;
+/** Names of the files a write fills before it replaces its target (never left behind). */
+export const TEMP_WRITE_PREFIX = '.kiln-write-';
+
+/**
+ * Replaces (or creates) the regular file `name` in `folder` with `bytes`, all or nothing: the bytes
+ * go to a new file beside it (O_EXCL, never through a link), which is then renamed over the name.
+ * A full disk (the project's disk limit) or any failure leaves the old file as it was and no
+ * temporary file. `mode`: the replaced file's permissions, kept.
+ */
+export async function replaceFileAt(folder: OpenFolder, name: string, bytes: Uint8Array, mode?: number): Promise<void> {
+  const temp = `${TEMP_WRITE_PREFIX}${randomBytes(6).toString('hex')}`;
+  const tempPath = fdChild(folder.fd, temp);
+  const handle = await open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+  try {
+    try {
+      await handle.writeFile(bytes);
+      if (mode !== undefined) await handle.chmod(mode & 0o7777);
+    } finally {
+      await handle.close();
+    }
+    // rename replaces whatever entry has the name (a link planted meanwhile included), never follows it.
+    await rename(tempPath, fdChild(folder.fd, name));
+  } catch (e) {
+    await unlink(tempPath).catch(() => undefined);
+    throw e;
+  }
+}
 
 /** What is at `name` in `folder`, without following a link; null when nothing is. */
 export async function entryAt(folder: OpenFolder, name: string): Promise<Stats | null> {

@@ -239,7 +239,7 @@ describe('ProjectFiles (real folders)', () => {
       expect(await outcome(files.readDirectory('wide'))).toBe('SANDBOX.TOO_LARGE:listing-entries');
       expect(await outcome(files.readDirectory('wide', { includeContents: true }))).toBe('SANDBOX.TOO_LARGE:listing-entries');
       expect(await files.readDirectory('wide', { ignorePatterns: ['f1'] })).toHaveLength(MAX_LISTING_ENTRIES);
-    }, 30_000);
+    }, 120_000);
 
     it('caps get-tree in entries and depth, with a 413 rather than a partial tree', async () => {
       for (let d = 0; d < 20; d++) {
@@ -257,7 +257,7 @@ describe('ProjectFiles (real folders)', () => {
       expect(await outcome(files.getTree('d'))).toBe('resolved'); // 256 levels below it
       await files.deleteFile('d/d'); // removal walks as deep as the cap too
       expect(await files.getTree('.', TREE_IGNORE_LIST)).toContainEqual({ name: 'd', type: 'directory', path: 'd', children: [] });
-    }, 60_000);
+    }, 120_000);
   });
 
   describe('disk size and limit', () => {
@@ -304,5 +304,5 @@ describe('ProjectFiles (real folders)', () => {
       if (i % 10 === 9) await files.deleteFile('made');
     }
     expect(openFds()).toBe(before);
-  }, 30_000);
+  }, 120_000);
 });

@@ -18,7 +18,7 @@ import {
   sandboxTooLarge,
   TREE_IGNORE_LIST,
 } from '@kiln/domain';
-import { entryAt, openFileAt, readBounded } from './file-at.js';
+import { entryAt, openFileAt, readBounded, replaceFileAt } from './file-at.js';
 import { errnoOf, fsError, OPEN_DIRECTORY, OPEN_READ, OPEN_WRITE } from './fd-paths.js';
 import { byTypeThenName, eachEntry, folderSize, folderTree, removeEntry } from './folder-walks.js';
 import { type OpenFolder, ProjectWalker } from './project-walker.js';
@@ -89,7 +89,12 @@ export class ProjectFiles {
             const wouldBe = (await folderSize(walker.root)) - replaced + bytes.length;
             if (wouldBe > options.maxProjectBytes) throw new SandboxLimitReached(sandboxDiskLimit(options.maxProjectBytes, wouldBe));
           }
-          const file = existing?.isSymbolicLink() === true ? 'link' : await openFileAt(folder, name, OPEN_WRITE, 0o666);
+          if (existing === null || existing.isFile()) {
+            // All or nothing: a full disk never leaves half a file (or loses the old one).
+            await replaceFileAt(folder, name, bytes, existing?.mode);
+            return;
+          }
+          const file = existing.isSymbolicLink() ? 'link' : await openFileAt(folder, name, OPEN_WRITE, 0o666);
           if (file === 'link') {
             target = (await walker.follow(folder, name)) ?? target;
             continue;
