@@ -313,7 +313,6 @@ export class LocalSandboxHost implements SandboxHost {
     return (await this.files(sandboxId)).getTree(requested, ignore);
   }
 
-  /** The project folder's size in bytes, race-free (no link followed, node_modules' tree not counted). */
   /** The project's size as last measured, measured again when older than SIZE_FRESH_MS. */
   private async knownSize(sandboxId: string): Promise<number> {
     const known = this.sizes.get(sandboxId);
@@ -324,6 +323,7 @@ export class LocalSandboxHost implements SandboxHost {
     return bytes;
   }
 
+  /** The project folder's size in bytes, race-free (no link followed, node_modules' tree not counted). */
   async projectSize(sandboxId: string): Promise<number> {
     return (await this.files(sandboxId)).size();
   }
