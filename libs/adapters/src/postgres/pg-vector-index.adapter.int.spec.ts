@@ -78,5 +78,5 @@ describe('PgVectorIndex on PostgreSQL', () => {
     const results = await index.query('bulk-project', 'value7_1100');
     expect(results).toHaveLength(10);
     expect(results[0]).toMatchObject({ path: 'src/generated/file7.ts', snippet: expect.stringMatching(/^export const value7_1100 = 1100;/) });
-  });
+  }, 30_000);
 });
