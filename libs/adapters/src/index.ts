@@ -24,7 +24,6 @@ export * from './postgres/pg-turn-undo-journal.adapter.js';
 export * from './postgres/pg-local-checkout-store.adapter.js';
 export * from './postgres/embedded-postgres.js';
 export * from './postgres/testing/test-database.js';
-export * from './postgres/testing/database-relay.js';
 
 // Mail
 export * from './mail/smtp-mailer.adapter.js';
