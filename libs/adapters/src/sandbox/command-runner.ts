@@ -62,22 +62,19 @@ export function spawnCapped(
       // A process that left the group may still hold the pipes: stop reading them.
       setTimeout(() => finish(null, 'SIGKILL'), 500).unref();
     }, timeoutMs);
-    // Ctrl+C: the whole group goes, as at the timeout, and the result says it was interrupted.
     let interrupted = false;
-    const onAbort = () => {
-      if (settled) return;
-      interrupted = true;
-      killGroup();
-      setTimeout(() => finish(null, 'SIGKILL'), 500).unref();
-    };
-    abort?.addEventListener('abort', onAbort);
     let overLimit = false;
-    const onLimit = () => {
+    // Stopped from outside (Ctrl+C, or a sandbox limit): the whole group goes, as at the timeout,
+    // and the result says why.
+    const stopWith = (mark: () => void) => () => {
       if (settled) return;
-      overLimit = true;
+      mark();
       killGroup();
       setTimeout(() => finish(null, 'SIGKILL'), 500).unref();
     };
+    const onAbort = stopWith(() => (interrupted = true));
+    abort?.addEventListener('abort', onAbort);
+    const onLimit = stopWith(() => (overLimit = true));
     limit?.signal.addEventListener('abort', onLimit);
     const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
       if (settled) return;
