@@ -93,7 +93,9 @@ function openHmrSocket(host, cookie, token) {
 async function oneRun(auth, label) {
   const t0 = performance.now();
   const project = await json(await fetch(`${BASE}/api/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `Bench ${label}` }) }));
+  const tCreated = performance.now();
   const info = await json(await fetch(`${BASE}/api/sandbox/${project.id}/ensure`, { method: 'POST', headers: auth }));
+  const tEnsured = performance.now();
   const url = new URL(info.url);
   const host = url.host;
   const exchange = await previewRequest(host, url.pathname + url.search);
@@ -111,7 +113,7 @@ async function oneRun(auth, label) {
     await sleep(20);
   }
   const createToPreview = performance.now() - t0;
-  debug(`${label}: preview up in ${createToPreview.toFixed(0)} ms`);
+  debug(`${label}: preview up in ${createToPreview.toFixed(0)} ms (create ${(tCreated - t0).toFixed(0)}, ensure ${(tEnsured - tCreated).toFixed(0)}, then ${(performance.now() - tEnsured).toFixed(0)})`);
 
   // HMR: the module graph knows main.tsx → App.tsx once the browser (here: we) asked for them.
   await previewRequest(host, '/src/main.tsx', { cookie });

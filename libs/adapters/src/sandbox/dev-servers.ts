@@ -39,6 +39,11 @@ export interface DevServersOptions {
    * group (spawned detached): stopping kills the group. stdout must carry the launcher's ready line.
    */
   readonly launch: (sandboxId: string, listenFd: number) => Promise<ChildProcess>;
+  /**
+   * A server started ahead of the sandbox (WarmDevServer), already listening on the sandbox's
+   * socket path and waiting for `go` on stdin; null when there is none. Asked before launching.
+   */
+  readonly adopt?: (sandboxId: string) => ChildProcess | null;
   /** Every state change, in order. */
   readonly onChange: (sandboxId: string, state: DevServerState) => void;
   /** Milliseconds now (default Date.now); tests pass their own. */
@@ -141,19 +146,24 @@ export class DevServers {
     this.entries.set(sandboxId, entry);
     this.changed(sandboxId, entry);
 
+    const adopted = this.options.adopt?.(sandboxId) ?? null;
     let child: ChildProcess;
-    let listener: Server | null = null;
-    try {
-      listener = await listenOn(socketPath);
-      child = await this.options.launch(sandboxId, (listener as unknown as { _handle: { fd: number } })._handle.fd);
-    } catch (e) {
-      resolveExited();
-      this.fail(sandboxId, entry, `The dev server could not be started: ${e instanceof Error ? e.message : String(e)}`);
-      return entry.state;
-    } finally {
-      // The child has its own copy of the socket; this process never accepts on it. (The socket
-      // file was renamed after binding, so closing does not unlink it.)
-      listener?.close();
+    if (adopted !== null) {
+      child = adopted;
+    } else {
+      let listener: Server | null = null;
+      try {
+        listener = await listenOn(socketPath);
+        child = await this.options.launch(sandboxId, (listener as unknown as { _handle: { fd: number } })._handle.fd);
+      } catch (e) {
+        resolveExited();
+        this.fail(sandboxId, entry, `The dev server could not be started: ${e instanceof Error ? e.message : String(e)}`);
+        return entry.state;
+      } finally {
+        // The child has its own copy of the socket; this process never accepts on it. (The socket
+        // file was renamed after binding, so closing does not unlink it.)
+        listener?.close();
+      }
     }
     entry.child = child;
     trackGroup(child);
@@ -194,6 +204,8 @@ export class DevServers {
     }, this.options.startTimeoutMs);
     entry.startTimer.unref();
     this.armIdleTimer(sandboxId, entry);
+    // Everything is listening: the warm server may read the project's files now.
+    if (adopted !== null) adopted.stdin?.write('go\n');
     return entry.state;
   }
 
@@ -305,7 +317,7 @@ function lines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => v
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-function trackGroup(child: ChildProcess): void {
+export function trackGroup(child: ChildProcess): void {
   if (child.pid === undefined) return;
   liveGroups.add(child.pid);
   if (!exitHookInstalled) {
@@ -322,7 +334,7 @@ function trackGroup(child: ChildProcess): void {
   }
 }
 
-function untrackGroup(child: ChildProcess): void {
+export function untrackGroup(child: ChildProcess): void {
   if (child.pid !== undefined) liveGroups.delete(child.pid);
 }
 
@@ -341,7 +353,7 @@ export function killGroup(child: ChildProcess): void {
  * the path only ever names a socket Kiln made (and closing this process's handle, which unlinks the
  * name it bound, leaves the real one).
  */
-async function listenOn(socketPath: string): Promise<Server> {
+export async function listenOn(socketPath: string): Promise<Server> {
   await mkdir(path.dirname(socketPath), { recursive: true, mode: 0o700 });
   await rm(socketPath, { force: true });
   const temp = `${socketPath}.${randomBytes(4).toString('hex')}.tmp`;

@@ -44,6 +44,7 @@ describe('LocalSandboxHost', () => {
     await host.prepareTemplate();
   }, 180_000);
   afterAll(async () => {
+    await host.stopAll();
     await close();
   });
 

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,18 +10,14 @@ import {
   type FileTreeEntry,
   type ErrorScan,
   isValidSandboxId,
-  isWithinRoot,
   MAX_READ_FILE_BYTES,
   type ReadDirectoryOptions,
-  resolveSandboxPath,
   type RestoreVersionResult,
   type RunCommandOptions,
   type SandboxCommand,
   type SandboxHostEvent,
   type SandboxHost,
   type SandboxInfo,
-  SandboxPathRefused,
-  sandboxPathOutside,
   type SandboxVersion,
   type SaveVersionResult,
   TREE_IGNORE_LIST,
@@ -44,6 +39,9 @@ import { KeyedQueue } from './keyed-queue.js';
 import { LocalSandboxJail } from './local-sandbox-jail.js';
 import { LocalSandboxVersions } from './local-sandbox-versions.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
+import { WarmDevServer } from './warm-dev-server.js';
+import { DevServerLaunch } from './dev-server-launch.js';
+import { commandWorkingDir } from './files/command-working-dir.js';
 
 export { DEFAULT_OUTPUT_CAP_BYTES, LIMIT_EXIT_CODE, NOT_RUNNABLE_EXIT_CODE, splitPlainWords, TIMED_OUT_EXIT_CODE } from './command-runner.js';
 export { INSTALLING_DEPENDENCIES_MESSAGE } from './project-dependencies.js';
@@ -58,10 +56,13 @@ export const DEFAULT_BWRAP_PATH = '/usr/bin/bwrap';
 export const MAX_READ_BYTES = MAX_READ_FILE_BYTES;
 
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
+/**
+ * The next warm dev server is made this long after one is taken (after the taken one's first
+ * requests); it warms up with the least CPU weight anyway.
+ */
+const WARM_DEV_SERVER_DELAY_MS = 500;
 /** How long a measured project size is trusted by writes (commands may change it meanwhile). */
 const SIZE_FRESH_MS = 5000;
-/** The dev server's listening socket, as the launcher sees it (the fourth stdio entry). */
-const LISTEN_FD = 3;
 export const DEFAULT_DEV_SERVER_START_TIMEOUT_MS = 120_000;
 
 /**
@@ -100,6 +101,9 @@ export class LocalSandboxHost implements SandboxHost {
   private readonly dependencies: DependencyCache | null;
   private readonly launcherFile: string;
   private readonly devServers: DevServers;
+  private readonly launch: DevServerLaunch;
+  /** The next new project's dev server, started ahead (isolated hosts with a starter cache only). */
+  private readonly warm: WarmDevServer | null;
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
   private realRoot: Promise<string> | undefined;
   private readonly locks = new KeyedQueue();
@@ -161,13 +165,35 @@ export class LocalSandboxHost implements SandboxHost {
       filesChanged: (sandboxId) => this.devServers.filesChanged(sandboxId),
       commandPath: this.commandPath,
     });
+    this.launch = new DevServerLaunch({
+      launcher: () => this.launcher(),
+      starter: this.cache,
+      templateDir: this.templateDir,
+      existingProjectDir: (sandboxId) => this.existingProjectDir(sandboxId),
+      syncDependencies: (sandboxId, projectDir) => this.projectDependencies.sync(sandboxId, projectDir, { restartDevServer: false }),
+      jailed: (groupId, projectDir, cwd, argv) => this.jailed(groupId, projectDir, cwd, argv),
+      watchDisk: this.volumes === null ? (sandboxId, projectDir) => this.diskWatch.watch(sandboxId, projectDir) : null,
+      env: (projectDir) => this.commandEnv(projectDir),
+    });
     this.devServers = new DevServers({
       idleStopMs: options.idleStopMs ?? DEFAULT_IDLE_STOP_MS,
       startTimeoutMs: options.devServerStartTimeoutMs ?? DEFAULT_DEV_SERVER_START_TIMEOUT_MS,
       socketDir: path.join(this.runtimeDir, 'dev'),
-      launch: (sandboxId, listenFd) => this.launchDevServer(sandboxId, listenFd),
+      launch: (sandboxId, listenFd) => this.launch.dev(sandboxId, listenFd),
+      adopt: (sandboxId) => this.warm?.adopt(sandboxId) ?? null,
       onChange: (sandboxId, state) => this.emit({ type: 'dev-server', sandboxId, state }),
     });
+    this.warm =
+      this.jail === null || this.cache === null || options.warmDevServer !== true
+        ? null
+        : new WarmDevServer({
+            sandboxRoot: () => this.sandboxRoot(),
+            socketDir: path.join(this.runtimeDir, 'dev'),
+            volumes: this.volumes,
+            cgroups: this.cgroups,
+            spawn: (groupId, dir, listenFd) => this.launch.warm(groupId, dir, listenFd),
+            delayMs: WARM_DEV_SERVER_DELAY_MS,
+          });
     this.projectDependencies = new ProjectDependencies({
       dependencies: this.dependencies,
       starter: this.cache,
@@ -192,6 +218,7 @@ export class LocalSandboxHost implements SandboxHost {
    */
   async prepareTemplate(): Promise<void> {
     await this.cache?.prepare();
+    this.warm?.schedule();
   }
 
   /**
@@ -230,30 +257,44 @@ export class LocalSandboxHost implements SandboxHost {
     const info = await this.serialised(projectId, async () => {
       const dir = await this.projectDir(projectId);
       let machineCreated = false;
+      let devServerStarted = false;
       if (!existsSync(dir)) {
         // Before anything is written, so a failed install leaves no half sandbox behind.
         const starter = await this.cache?.prepare();
         try {
-          await this.volumes?.ensureMounted(dir);
+          // The warm dev server's folder (and volume) becomes the project's, else a new one is made.
+          const warm = starter === undefined ? null : ((await this.warm?.claim(projectId, dir, this.devServers.socketPathFor(projectId))) ?? null);
+          if (warm === null) await this.volumes?.ensureMounted(dir);
+          // Without a volume its writes count against the disk limit by the watch, as a launched one's do.
+          else if (this.volumes === null) warm.once('close', await this.diskWatch.watch(projectId, dir));
           const templateModules = path.join(this.templateDir, 'node_modules');
           await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false, filter: (src) => src !== templateModules });
           if (starter !== undefined) await symlink(starter.nodeModules, path.join(dir, 'node_modules'), 'dir');
+          // The warm server goes on at once (its start overlaps the first version's commit and the
+          // builder's next round trips); otherwise the dev server starts on its first request.
+          if (warm !== null) {
+            void this.devServers.request(projectId).catch(() => undefined);
+            devServerStarted = true;
+          }
           await this.versions.init(projectId);
         } catch (e) {
           // Half a sandbox would later pass for a whole one: remove it so the next ensure retries.
+          await this.devServers.remove(projectId).catch(() => undefined);
+          this.warm?.release(projectId);
           await this.volumes?.remove(dir).catch(() => undefined);
           await rm(dir, { recursive: true, force: true });
           await this.versions.remove(projectId);
           throw e;
         }
         machineCreated = true;
+        this.warm?.schedule();
       } else {
         await this.volumes?.ensureMounted(dir);
         if (this.cache !== null) await this.projectDependencies.repairLink(dir);
       }
       return {
         status: 'created',
-        message: 'Sandbox files ready; the dev server starts on its first request',
+        message: devServerStarted ? 'Sandbox files ready; the dev server is starting' : 'Sandbox files ready; the dev server starts on its first request',
         appName: projectId,
         projectId,
         url: '',
@@ -330,7 +371,7 @@ export class LocalSandboxHost implements SandboxHost {
 
   async runCommand(sandboxId: string, command: SandboxCommand, options: RunCommandOptions = {}): Promise<CommandResult> {
     const projectDir = await this.existingProjectDir(sandboxId);
-    const cwd = await this.resolve(sandboxId, options.workingDir ?? DEFAULT_WORKING_DIR);
+    const cwd = await commandWorkingDir(await this.existingProjectDir(sandboxId), options.workingDir ?? DEFAULT_WORKING_DIR);
     if (!(await stat(cwd)).isDirectory()) return notRunnable(`Not a folder: ${options.workingDir ?? ''}`);
     const timeoutMs = Math.max(1, options.timeoutSeconds ?? DEFAULT_COMMAND_TIMEOUT_SECONDS) * 1000;
     this.devServers.filesChanged(sandboxId); // a command may change files
@@ -431,6 +472,7 @@ export class LocalSandboxHost implements SandboxHost {
   }
 
   async stopAll(): Promise<void> {
+    await this.warm?.close();
     await this.devServers.stopAll();
     await (await this.cgroups).close();
     await this.volumes?.unmountAll();
@@ -459,28 +501,6 @@ export class LocalSandboxHost implements SandboxHost {
     return (await this.cache?.prepare())?.launcher ?? this.launcherFile;
   }
 
-  /**
-   * `vite-launcher.mjs dev <project>`, in bubblewrap like a command (no network at all): it serves
-   * on the listening Unix socket DevServers made, handed over as fd 3, which the preview proxy
-   * connects to. Its own process group, so stopping kills everything it started.
-   */
-  private async launchDevServer(sandboxId: string, listenFd: number): Promise<ChildProcess> {
-    const projectDir = await this.existingProjectDir(sandboxId);
-    // Vite must start on the dependencies package.json asks for; if they cannot be installed the
-    // dev server fails with npm's message (the preview shows it).
-    const dependencies = await this.projectDependencies.sync(sandboxId, projectDir, { restartDevServer: false });
-    if (dependencies.kind === 'failed') throw new Error(dependencies.message);
-    const argv = [process.execPath, await this.launcher(), 'dev', projectDir, String(LISTEN_FD)];
-    const [file, ...args] = await this.jailed(sandboxId, projectDir, projectDir, argv);
-    // stdin stays an open pipe we never write to: the launcher exits when it closes (this process died).
-    // The project's config and plugins run in it: its writes count against the disk limit too.
-    const release = this.volumes === null ? await this.diskWatch.watch(sandboxId, projectDir) : () => undefined;
-    const child = spawn(file as string, args, { cwd: projectDir, env: this.commandEnv(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe', listenFd] });
-    child.once('close', release);
-    child.once('error', release);
-    return child;
-  }
-
   /** The race-free file operations of an existing sandbox (a malformed id or a missing sandbox rejects). */
   private async files(sandboxId: string): Promise<ProjectFiles> {
     return new ProjectFiles(await this.existingProjectDir(sandboxId));
@@ -506,39 +526,6 @@ export class LocalSandboxHost implements SandboxHost {
     // After a restart the folder is an empty mount point until its volume is mounted again.
     await this.volumes?.ensureMounted(dir);
     return dir;
-  }
-
-  /**
-   * The absolute path for `requested`: the domain rule first, then the deepest part that exists
-   * on disk is realpath'd and must still be inside the project (symlinks pointing out are refused).
-   * Check-then-use: only a command's working folder uses it (bubblewrap enters it inside the
-   * sandbox); the file routes never do (ProjectFiles).
-   */
-  private async resolve(sandboxId: string, requested: string): Promise<string> {
-    const dir = await this.existingProjectDir(sandboxId);
-    const relative = resolveSandboxPath(requested);
-    if (!relative.ok) throw new SandboxPathRefused(relative.error);
-    const abs = relative.value === '.' ? dir : path.join(dir, relative.value);
-    let probe = abs;
-    let suffix = '';
-    for (;;) {
-      try {
-        const real = await realpath(probe);
-        if (!isWithinRoot(dir, real)) throw new SandboxPathRefused(sandboxPathOutside(requested, 'symlink-outside'));
-        return suffix === '' ? real : path.join(real, suffix);
-      } catch (e) {
-        if (e instanceof SandboxPathRefused) throw e;
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
-        // A dangling symlink is refused outright: writing through it could land anywhere.
-        if ((await lstat(probe).catch(() => null))?.isSymbolicLink() === true) {
-          throw new SandboxPathRefused(sandboxPathOutside(requested, 'symlink-outside'));
-        }
-        if (probe === dir) throw e;
-        suffix = suffix === '' ? path.basename(probe) : path.join(path.basename(probe), suffix);
-        probe = path.dirname(probe);
-      }
-    }
   }
 
   /**

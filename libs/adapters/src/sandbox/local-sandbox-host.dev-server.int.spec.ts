@@ -307,11 +307,11 @@ describe('LocalSandboxHost dev servers: idle stop', () => {
 
   it('stops a dev server nobody asked for during idleStopMs; the next call starts it again', async () => {
     const id = 'idle';
-    await host.ensure(id);
     const events: DevServerState[] = [];
     const unsubscribe = host.subscribe((e) => {
       if (e.sandboxId === id) events.push(e.state);
     });
+    await host.ensure(id); // a new project's dev server starts with it
     await host.devServer(id);
     const { socketPath } = await waitFor('running', () => events.find((s) => s.status === 'running'));
     // Activity keeps it alive past the idle time.

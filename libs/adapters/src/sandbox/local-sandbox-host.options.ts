@@ -39,6 +39,12 @@ export interface LocalSandboxHostOptions {
   readonly launcherFile?: string;
   /** A dev server without a devServer() call for this long is stopped (default 10 min). */
   readonly idleStopMs?: number;
+  /**
+   * Keep the next new project's dev server started ahead (WarmDevServer), where sandboxes are
+   * isolated and the starter's dependencies are cached. main.ts turns it on; default off, so a
+   * test's host runs no process it did not ask for.
+   */
+  readonly warmDevServer?: boolean;
   /** A dev server that does not listen within this long is stopped and 'failed' (default 2 min). */
   readonly devServerStartTimeoutMs?: number;
   /** One npm install of a project's dependency set may take this long (default 5 min). */

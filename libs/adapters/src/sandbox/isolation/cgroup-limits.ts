@@ -25,6 +25,9 @@ export type CgroupMode = 'v2' | 'v1' | 'none';
  * writable (Kiln runs as root); otherwise none, and only rlimits apply (see jail-command.ts).
  */
 export class CgroupLimits {
+  /** Group ids whose groups get the least CPU weight (inBackground). */
+  private readonly background = new Set<string>();
+
   private constructor(
     readonly mode: CgroupMode,
     /** Per controller (v1) or the single unified folder (v2, key 'unified'): this instance's folder. */
@@ -78,16 +81,43 @@ export class CgroupLimits {
    * Creates (or keeps) the sandbox's group with its limits and answers the `cgroup.procs` files a
    * process must write its pid to, before it starts anything, to join it.
    */
+  /**
+   * Groups made from now on for `groupId` get the least CPU weight: what runs there (a dev server
+   * warming up ahead of its project) takes only CPU nobody else wants. Moving its processes to a
+   * sandbox's group (`move`) gives them that group's weight.
+   */
+  inBackground(groupId: string): void {
+    this.background.add(groupId);
+  }
+
   async join(sandboxId: string): Promise<readonly string[]> {
     if (this.mode === 'none') return [];
     const files: string[] = [];
     for (const [controller, base] of this.bases) {
       const dir = path.join(base, sandboxId);
       await mkdir(dir, { recursive: true });
-      await this.apply(controller, dir);
+      await this.apply(controller, dir, this.background.has(sandboxId));
       files.push(path.join(dir, 'cgroup.procs'));
     }
     return files;
+  }
+
+  /**
+   * Moves every process of group `from` into group `to` (created with its limits) and removes
+   * `from`: a dev server started ahead of its sandbox joins the sandbox it now serves.
+   */
+  async move(from: string, to: string): Promise<void> {
+    if (this.mode === 'none') return;
+    const targets = await this.join(to);
+    let index = 0;
+    for (const base of this.bases.values()) {
+      const target = targets[index++];
+      for (const pid of await processesIn(path.join(base, from))) {
+        await writeFile(target as string, String(pid)).catch(() => undefined); // gone meanwhile
+      }
+      await rmdir(path.join(base, from)).catch(() => undefined);
+    }
+    this.background.delete(from);
   }
 
   /** Kills every process of the sandbox (all of them, wherever they forked to). */
@@ -120,6 +150,7 @@ export class CgroupLimits {
 
   /** Removes the sandbox's group (its processes are killed first). */
   async remove(sandboxId: string): Promise<void> {
+    this.background.delete(sandboxId);
     await this.killAll(sandboxId);
     for (const base of this.bases.values()) await rmdir(path.join(base, sandboxId)).catch(() => undefined);
   }
@@ -143,8 +174,9 @@ export class CgroupLimits {
     return base === undefined ? null : path.join(base, sandboxId);
   }
 
-  private async apply(controller: string, dir: string): Promise<void> {
-    const { memoryBytes, processes, cpuShares } = this.limits;
+  private async apply(controller: string, dir: string, background: boolean): Promise<void> {
+    const { memoryBytes, processes } = this.limits;
+    const cpuShares = background ? 2 : this.limits.cpuShares;
     const settings: Record<string, Record<string, string>> = {
       unified: {
         'pids.max': String(processes),

@@ -1,11 +1,22 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LocalSandboxHost } from '../local-sandbox-host.adapter.js';
 import { tempSandboxRoot } from '../testing/sandbox-test-dirs.js';
+import { ProjectVolumes } from './project-volumes.js';
 
 const MiB = 1024 * 1024;
+
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (performance.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 /** The disk limit as the kernel enforces it: one ext4 volume per project (this machine kind has loop devices and root). */
 describe('LocalSandboxHost with per-project volumes', () => {
@@ -70,5 +81,48 @@ describe('LocalSandboxHost with per-project volumes', () => {
     expect(existsSync(path.join(root(), 'vol-c'))).toBe(false);
     expect(existsSync(path.join(base, 'sandbox-volumes', 'vol-c.img'))).toBe(false);
     expect((await readFile('/proc/self/mountinfo', 'utf8')).includes(path.join(root(), 'vol-c'))).toBe(false);
+  }, 60_000);
+
+  it('keeps a spare image ready: the next new volume is the spare, renamed (no mkfs on the way)', async () => {
+    const volumes = new ProjectVolumes({ volumesDir: path.join(base, 'spare-volumes'), sizeBytes: 32 * MiB });
+    const first = path.join(base, 'spare-a');
+    const second = path.join(base, 'spare-b');
+    try {
+      await volumes.ensureMounted(first);
+      const spare = path.join(base, 'spare-volumes', `.spare-${process.pid}.img`);
+      await waitFor('the spare image', () => (existsSync(spare) ? true : undefined));
+      const spareInode = (await stat(spare)).ino;
+      await volumes.ensureMounted(second);
+      expect(existsSync(spare)).toBe(false);
+      expect((await stat(path.join(base, 'spare-volumes', 'spare-b.img'))).ino).toBe(spareInode);
+      expect(await readdir(second)).toEqual([]); // no lost+found
+      await writeFile(path.join(second, 'x.txt'), 'on the spare\n');
+    } finally {
+      await volumes.unmountAll();
+    }
+    // unmountAll leaves no spare behind (the next instance makes its own).
+    expect((await readdir(path.join(base, 'spare-volumes'))).filter((n) => n.startsWith('.spare-'))).toEqual([]);
+  }, 60_000);
+
+  it('moves a mounted volume to a new folder, its files and image with it', async () => {
+    const volumes = new ProjectVolumes({ volumesDir: path.join(base, 'move-volumes'), sizeBytes: 32 * MiB, keepSpare: false });
+    const from = path.join(base, 'move-from');
+    const to = path.join(base, 'move-to');
+    try {
+      await volumes.ensureMounted(from);
+      await writeFile(path.join(from, 'kept.txt'), 'moved\n');
+      await volumes.moveTo(from, to);
+      expect(existsSync(from)).toBe(false);
+      expect(await readFile(path.join(to, 'kept.txt'), 'utf8')).toBe('moved\n');
+      const mounts = await readFile('/proc/self/mountinfo', 'utf8');
+      expect(mounts.includes(` ${to} `)).toBe(true);
+      expect(mounts.includes(` ${from} `)).toBe(false);
+      expect(await readdir(path.join(base, 'move-volumes'))).toEqual(['move-to.img']);
+      // Still the volume: its limit holds at the new place.
+      await expect(writeFile(path.join(to, 'big.bin'), Buffer.alloc(40 * MiB))).rejects.toMatchObject({ code: 'ENOSPC' });
+      await expect(volumes.moveTo(from, path.join(base, 'move-again'))).rejects.toThrow(/No volume/);
+    } finally {
+      await volumes.unmountAll();
+    }
   }, 60_000);
 });

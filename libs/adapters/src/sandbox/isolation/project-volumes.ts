@@ -7,6 +7,9 @@ import { KeyedQueue } from '../keyed-queue.js';
 const MKFS = '/usr/sbin/mkfs.ext4';
 const MOUNT = '/usr/bin/mount';
 const UMOUNT = '/usr/bin/umount';
+/** A new spare image is made this long after one was used (not while that project's Vite starts). */
+const SPARE_DELAY_MS = 2_000;
+const SPARE_PREFIX = '.spare-';
 
 /**
  * The project folder's size limit, enforced by the kernel: each project folder is the mount point
@@ -19,17 +22,24 @@ const UMOUNT = '/usr/bin/umount';
  * A folder that exists without a volume (made before volumes, or by a host without them) is moved
  * into a new volume on first use. Volumes stay mounted while Kiln runs and are unmounted by
  * `unmountAll` (shutdown); a volume left mounted by a crash is reused.
+ *
+ * One empty image is kept ready (`.spare-<pid>.img`): a new project takes it with a rename, so
+ * making the file system (most of a volume's cost) is not part of creating a project.
  */
 export class ProjectVolumes {
   private readonly mounted = new Set<string>();
   private readonly queue = new KeyedQueue();
+  /** The ready spare image (its path), being made, or none. */
+  private spare: Promise<string | null> | null = null;
+  private spareTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
-  constructor(private readonly options: { readonly volumesDir: string; readonly sizeBytes: number }) {}
+  constructor(private readonly options: { readonly volumesDir: string; readonly sizeBytes: number; readonly keepSpare?: boolean }) {}
 
   /** Whether this machine can make and mount volumes (root, mkfs.ext4, loop devices): tried for real once. */
   static async available(scratchDir: string): Promise<boolean> {
     if (process.getuid?.() !== 0 || !existsSync(MKFS) || !existsSync('/dev/loop-control')) return false;
-    const probe = new ProjectVolumes({ volumesDir: path.join(scratchDir, 'probe-volumes'), sizeBytes: 16 * 1024 * 1024 });
+    const probe = new ProjectVolumes({ volumesDir: path.join(scratchDir, 'probe-volumes'), sizeBytes: 16 * 1024 * 1024, keepSpare: false });
     const dir = path.join(scratchDir, `probe-${process.pid}`);
     try {
       await mkdir(dir, { recursive: true });
@@ -58,7 +68,7 @@ export class ProjectVolumes {
         return;
       }
       const image = this.imageFor(dir);
-      if (!existsSync(image)) await this.create(image);
+      if (!existsSync(image)) await this.newImage(image);
       const existing = await readdir(dir).catch(() => null);
       if (existing !== null && existing.length > 0) {
         await this.migrate(dir, image);
@@ -68,6 +78,31 @@ export class ProjectVolumes {
       }
       this.mounted.add(dir);
     });
+  }
+
+  /**
+   * Gives `from`'s volume (mounted) to `to`, a folder that must not exist yet: a bind mount at `to`,
+   * then `from` unmounted and removed, and the image renamed. Processes that see the file system
+   * through `from`'s mount in their own namespace (a warm dev server) keep seeing the same files.
+   */
+  moveTo(from: string, to: string): Promise<void> {
+    return this.queue.run(from, () =>
+      this.queue.run(to, async () => {
+        if (!this.mounted.has(from)) throw new Error(`No volume mounted at ${from}`);
+        await mkdir(to);
+        try {
+          await run(MOUNT, ['--bind', from, to]);
+        } catch (e) {
+          await rmdir(to).catch(() => undefined);
+          throw e;
+        }
+        this.mounted.add(to);
+        this.mounted.delete(from);
+        await rename(this.imageFor(from), this.imageFor(to));
+        await run(UMOUNT, [from]).catch(() => run(UMOUNT, ['-l', from]));
+        await rmdir(from).catch(() => undefined);
+      }),
+    );
   }
 
   /** Unmounts the folder's volume and deletes it (the project is removed). */
@@ -80,7 +115,44 @@ export class ProjectVolumes {
 
   /** Unmounts every volume this process mounted (shutdown); their files stay in the images. */
   async unmountAll(): Promise<void> {
+    this.closed = true;
+    if (this.spareTimer !== null) clearTimeout(this.spareTimer);
+    const spare = await this.spare?.catch(() => null);
+    this.spare = null;
+    if (spare) await rm(spare, { force: true });
     await Promise.all([...this.mounted].map((dir) => this.queue.run(dir, () => this.unmount(dir))));
+  }
+
+  /** The spare image renamed into place when one is ready, else a new one; then the next spare is scheduled. */
+  private async newImage(image: string): Promise<void> {
+    const spare = this.spare === null ? null : await this.spare.catch(() => null);
+    this.spare = null;
+    if (spare === null || !(await rename(spare, image).then(() => true, () => false))) await this.create(image);
+    this.scheduleSpare();
+  }
+
+  private scheduleSpare(): void {
+    if (this.options.keepSpare === false || this.closed || this.spare !== null || this.spareTimer !== null) return;
+    this.spareTimer = setTimeout(() => {
+      this.spareTimer = null;
+      // Gone with its owner (a test's temporary folder): nothing to keep a spare for.
+      if (this.closed || this.spare !== null || !existsSync(this.options.volumesDir)) return;
+      const spare = path.join(this.options.volumesDir, `${SPARE_PREFIX}${process.pid}.img`);
+      // A failure leaves no spare: the next project makes its image itself (and reports the error).
+      this.spare = this.removeStaleSpares()
+        .then(() => this.create(spare))
+        .then(() => spare, () => null);
+    }, SPARE_DELAY_MS);
+    this.spareTimer.unref();
+  }
+
+  /** Spares of processes that are gone (a crash): each is a whole empty file system's worth of metadata. */
+  private async removeStaleSpares(): Promise<void> {
+    const names = await readdir(this.options.volumesDir).catch(() => [] as string[]);
+    for (const name of names) {
+      const pid = Number(/^\.spare-(\d+)\.img(\.\d+\.tmp)?$/.exec(name)?.[1]);
+      if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) await rm(path.join(this.options.volumesDir, name), { force: true });
+    }
   }
 
   private async unmount(dir: string): Promise<void> {
@@ -134,6 +206,15 @@ export class ProjectVolumes {
     await mkdir(dir);
     await run(MOUNT, ['-o', 'loop,nosuid,nodev', image, dir]);
     await rm(old, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

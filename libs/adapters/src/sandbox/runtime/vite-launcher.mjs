@@ -4,13 +4,20 @@
 //   node vite-launcher.mjs dev <projectRoot> <fd>     the dev server behind the live preview, serving
 //                                                     on the listening Unix socket Kiln passed as <fd>
 //   node vite-launcher.mjs build <projectRoot>        a build for find-errors
+//   node vite-launcher.mjs warm <projectRoot> <fd> <nodeModules> <package>...
+//                                                     a dev server started ahead of its project:
+//                                                     imports Vite and the named plugins from
+//                                                     <nodeModules>, then waits for a `go` line on
+//                                                     stdin (the project's files are in place) and
+//                                                     goes on as `dev`
 //
-// Vite is imported from the project's own node_modules. The project's vite.config is loaded (with
-// Vite's module runner, which writes no temporary file into the read-only shared node_modules),
-// but a last plugin puts back what Kiln relies on: Vite's server on Kiln's socket (HMR on the same
+// Vite is imported from the project's own node_modules. The project's vite.config is loaded with
+// Vite's bundling loader (its default, the fastest) when node_modules/.vite-temp, where that loader
+// writes, can be written (Kiln's trees link it to the sandbox's private /tmp), else with Vite's
+// module runner, which writes nothing. Either way a last plugin puts back what Kiln relies on: Vite's server on Kiln's socket (HMR on the same
 // server), where Vite keeps its cache and build output, and which files it may serve. The sandbox
 // has no network: Vite never listens on a port of its own.
-import { existsSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,13 +30,42 @@ const BUILD_ERRORS_MARKER = 'KILN_BUILD_ERRORS';
 const TEMP_BUILD_DIR = '.kiln-build';
 const CONFIG_FILES = ['vite.config.js', 'vite.config.mjs', 'vite.config.ts', 'vite.config.cjs', 'vite.config.mts', 'vite.config.cts'];
 
-const [mode, rootArg, fdArg] = process.argv.slice(2);
-const root = realpathSync(path.resolve(rootArg ?? '.'));
-const cacheDir = path.join(root, TEMP_BUILD_DIR, 'vite');
-const outDir = path.join(root, TEMP_BUILD_DIR, 'dist');
-const configFile = CONFIG_FILES.map((name) => path.join(root, name)).find((file) => existsSync(file)) ?? false;
+const [mode, rootArg, fdArg, ...warmArgs] = process.argv.slice(2);
+// What is known of the project: read when the launcher starts, or (warm) once its files are in place.
+let root;
+let cacheDir;
+let outDir;
+let configFile;
 // The shared, read-only dependency tree the project's node_modules links to.
-const nodeModules = existsSync(path.join(root, 'node_modules')) ? realpathSync(path.join(root, 'node_modules')) : null;
+let nodeModules;
+
+function readProject() {
+  root = realpathSync(path.resolve(rootArg ?? '.'));
+  cacheDir = path.join(root, TEMP_BUILD_DIR, 'vite');
+  outDir = path.join(root, TEMP_BUILD_DIR, 'dist');
+  configFile = CONFIG_FILES.map((name) => path.join(root, name)).find((file) => existsSync(file)) ?? false;
+  nodeModules = existsSync(path.join(root, 'node_modules')) ? realpathSync(path.join(root, 'node_modules')) : null;
+}
+
+/** Where each of Kiln's dependency trees links its `.vite-temp` (VITE_TEMP_TARGET in dependency-cache.ts). */
+const VITE_TEMP_TARGET = '/tmp/kiln-vite-temp';
+
+/** 'bundle' when its temporary file has somewhere to go: Vite throws on a read-only node_modules. */
+function configLoader() {
+  if (configFile === false) return 'bundle';
+  try {
+    mkdirSync(VITE_TEMP_TARGET, { recursive: true, mode: 0o700 });
+  } catch {
+    // not in a sandbox (a host /tmp we may not write): the check below decides
+  }
+  if (!existsSync(path.join(root, 'node_modules'))) return 'bundle'; // written beside the config
+  try {
+    accessSync(path.join(root, 'node_modules', '.vite-temp'), constants.W_OK);
+    return 'bundle';
+  } catch {
+    return 'runner';
+  }
+}
 
 const stripAnsi = (text) => String(text).replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
 
@@ -73,7 +109,39 @@ function kilnLock(serve) {
 }
 
 function common(serve) {
-  return { root, configFile, configLoader: 'runner', cacheDir, clearScreen: false, plugins: [kilnLock(serve)] };
+  return { root, configFile, configLoader: configLoader(), cacheDir, clearScreen: false, plugins: [kilnLock(serve)] };
+}
+
+/**
+ * Imports Vite and the plugins a new project's config will ask for (the same files, so Node's
+ * module cache answers the config's imports), then waits for the host's `go`. End of input first
+ * means the host is gone.
+ */
+async function warm() {
+  const [treeArg, ...packages] = warmArgs;
+  const require = createRequire(path.join(path.resolve(treeArg), 'package.json'));
+  for (const name of packages) {
+    try {
+      await import(pathToFileURL(require.resolve(name)).href);
+    } catch {
+      // not in this tree: the project's config will say what is missing
+    }
+  }
+  await new Promise((resolve) => {
+    let input = '';
+    const onData = (chunk) => {
+      input += chunk;
+      if (!input.includes('\n')) return;
+      process.stdin.off('data', onData);
+      process.stdin.pause();
+      resolve();
+    };
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', onData);
+    process.stdin.once('end', () => process.exit(0));
+  });
+  readProject();
+  await dev();
 }
 
 async function dev() {
@@ -129,8 +197,11 @@ async function build() {
 }
 
 try {
-  if (mode === 'dev') await dev();
-  else if (mode === 'build') await build();
+  if (mode === 'warm') await warm();
+  else if (mode === 'dev' || mode === 'build') {
+    readProject();
+    await (mode === 'dev' ? dev() : build());
+  }
   else throw new Error(`Unknown mode: ${mode}`);
 } catch (e) {
   process.stderr.write(`${stripAnsi(e?.stack ?? e?.message ?? e)}\n`);

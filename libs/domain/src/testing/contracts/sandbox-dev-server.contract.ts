@@ -30,15 +30,16 @@ export function sandboxDevServerContract(name: string, makeHarness: () => Promis
     }, 60_000);
 
     it('tells subscribers about dev-server changes until they unsubscribe; cleanup and stopAll stop servers', async () => {
-      const id = await newProject();
-      const other = await newProject();
       const seen: SandboxHostEvent[] = [];
       const statuses = (sandboxId: string): DevServerStatus[] =>
         seen.filter((e) => e.sandboxId === sandboxId).map((e) => e.state.status);
+      // Subscribed first: a host may start a new project's dev server as it creates the sandbox.
       const unsubscribe = h.host.subscribe((e) => seen.push(e));
       const throwing = h.host.subscribe(() => {
         throw new Error('a broken listener');
       });
+      const id = await newProject();
+      const other = await newProject();
       try {
         await h.host.devServer(id);
         await h.host.devServer(other);

@@ -128,6 +128,8 @@ export class EscapeWorld {
       limits: { ...ESCAPE_LIMITS },
       // What the API would use on this machine (main.ts).
       diskQuota: await LocalSandboxHost.diskQuotaFor(path.join(base, 'data', 'sandboxes')),
+      // As main.ts: new projects take a dev server started ahead of them, which then runs their code.
+      warmDevServer: true,
     };
     // `limits` is new in LocalSandboxHostOptions: the cast compiles before and after it exists.
     const host = new LocalSandboxHost(options as LocalSandboxHostOptions);
