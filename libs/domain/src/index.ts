@@ -10,18 +10,19 @@ export * from './shared/unit-of-work.port.js';
 export * from './shared/limit.js';
 export * from './shared/percent.js';
 export * from './shared/money.js';
+export * from './shared/abort-signal.js';
 
 // plans
 export * from './plans/plan.entity.js';
 export * from './plans/plan.errors.js';
 export * from './plans/plan-catalog.js';
-export * from './plans/change-plan.use-case.js';
+export * from './accounts/change-plan.use-case.js';
 
 // profiles
 export * from './profiles/profile.entity.js';
 export * from './profiles/profile.errors.js';
 export * from './profiles/profile-repository.port.js';
-export * from './profiles/ensure-profile-on-sign-in.use-case.js';
+export * from './accounts/ensure-profile-on-sign-in.use-case.js';
 export * from './profiles/update-profile-details.use-case.js';
 
 // credits
@@ -55,6 +56,7 @@ export * from './projects/owned-projects.js';
 export * from './publishing/publishing.errors.js';
 export * from './publishing/publish-rule.js';
 export * from './publishing/check-publish-allowed.use-case.js';
+export * from './publishing/publish-project.use-case.js';
 
 // small rules and ports of other contexts
 export * from './storage/upload-path.js';
@@ -82,6 +84,7 @@ export * from './sandbox/tree-ignore.js';
 export * from './sandbox/sandbox-path.js';
 export * from './sandbox/sandbox-limits.js';
 export * from './sandbox/dependency-set.js';
+export * from './sandbox/package-spec.js';
 export * from './ai/ai-assistant.port.js';
 export * from './ai/file-operation.js';
 export * from './ai/throttle-ai-request.use-case.js';

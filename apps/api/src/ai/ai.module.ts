@@ -4,7 +4,6 @@ import {
   type AiAssistant,
   aiRequestRule,
   CancelTurnPlan,
-  CheckPublishAllowed,
   type Clock,
   ConsumePromptCredit,
   type CreditLedger,
@@ -100,8 +99,8 @@ export class AiModule implements OnApplicationBootstrap {
         AiRateLimitGuard,
         {
           provide: OwnedProjects,
-          useFactory: (projects: ProjectRepository, check: CheckPublishAllowed, clock: Clock) => new OwnedProjects(projects, check, clock),
-          inject: [PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
+          useFactory: (projects: ProjectRepository, clock: Clock) => new OwnedProjects(projects, clock),
+          inject: [PROJECT_REPOSITORY, CLOCK],
         },
         {
           provide: TURN_DEPENDENCIES,

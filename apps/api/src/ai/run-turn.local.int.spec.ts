@@ -45,7 +45,7 @@ describe('RunTurn with LocalSandboxHost and the offline assistant (slow)', () =>
     const deps: TurnDependencies = {
       turns: new InMemoryTurnRepository(),
       undoJournal: new InMemoryTurnUndoJournal(),
-      projects: new OwnedProjects(kit.projects, kit.checkPublishAllowed, kit.clock),
+      projects: new OwnedProjects(kit.projects, kit.clock),
       sandbox: host,
       assistant: new OfflineAiAssistant(),
       consumeCredit: kit.consumePromptCredit,

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, CreateProject, OwnedProjects } from '@kiln/domain';
+import { type AccessClaims, CreateProject, OwnedProjects, PublishProject } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { unwrap } from '../error-mapping.js';
@@ -15,6 +15,7 @@ export class ProjectsController {
   constructor(
     private readonly createProject: CreateProject,
     private readonly owned: OwnedProjects,
+    private readonly publish: PublishProject,
   ) {}
 
   @Post()
@@ -49,7 +50,12 @@ export class ProjectsController {
   @ApiResponse({ status: 402, type: ErrorResponse, description: "PUBLISHING.NOT_INCLUDED / PUBLISHING.LIMIT_REACHED, limit_type 'published'" })
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
   async update(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: UpdateProjectDto): Promise<ProjectResponse> {
-    return ProjectResponse.from(unwrap(await this.owned.update(user.userId, id, { name: body.name, domain: body.domain })));
+    // A domain (or null) publishes, moves or unpublishes, within the plan; a name alone renames.
+    const updated =
+      body.domain === undefined
+        ? await this.owned.update(user.userId, id, { name: body.name })
+        : await this.publish.execute(user.userId, id, { domain: body.domain, name: body.name });
+    return ProjectResponse.from(unwrap(updated));
   }
 
   /** Soft delete: status becomes deleted; the project no longer counts against the plan. */
@@ -69,7 +75,7 @@ export class ProjectsController {
   @ApiResponse({ status: 402, type: ErrorResponse, description: "PUBLISHING.NOT_INCLUDED / PUBLISHING.LIMIT_REACHED, limit_type 'published'" })
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
   async publishCheck(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<PublishCheckResponse> {
-    const allowed = unwrap(await this.owned.publishCheck(user.userId, id));
+    const allowed = unwrap(await this.publish.check(user.userId, id));
     return { allowed: true, limit: allowed.limit };
   }
 }

@@ -6,7 +6,9 @@ import {
   type IdGenerator,
   type PlanCatalog,
   type ProfileRepository,
-  type ProjectRepository, OwnedProjects
+  type ProjectRepository,
+  OwnedProjects,
+  PublishProject,
 } from '@kiln/domain';
 import { CLOCK, ID_GENERATOR, PLAN_CATALOG, PROFILE_REPOSITORY, PROJECT_REPOSITORY } from '../tokens.js';
 import { ProjectsController } from './projects.controller.js';
@@ -28,8 +30,13 @@ import { ProjectsController } from './projects.controller.js';
     },
     {
       provide: OwnedProjects,
-      useFactory: (projects: ProjectRepository, check: CheckPublishAllowed, clock: Clock) => new OwnedProjects(projects, check, clock),
-      inject: [PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
+      useFactory: (projects: ProjectRepository, clock: Clock) => new OwnedProjects(projects, clock),
+      inject: [PROJECT_REPOSITORY, CLOCK],
+    },
+    {
+      provide: PublishProject,
+      useFactory: (owned: OwnedProjects, projects: ProjectRepository, check: CheckPublishAllowed, clock: Clock) => new PublishProject(owned, projects, check, clock),
+      inject: [OwnedProjects, PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
     },
   ],
   exports: [CheckPublishAllowed],

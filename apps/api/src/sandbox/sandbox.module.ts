@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { CheckPublishAllowed, type Clock, OwnedProjects, type ProjectRepository, type SandboxHost, type SandboxLifecycle } from '@kiln/domain';
+import { type Clock, OwnedProjects, type ProjectRepository, type SandboxHost, type SandboxLifecycle } from '@kiln/domain';
 import { PreviewModule } from '../preview/preview.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { VectorModule } from '../vector/vector.module.js';
@@ -53,8 +53,8 @@ export class SandboxModule {
         SandboxFeed,
         {
           provide: OwnedProjects,
-          useFactory: (projects: ProjectRepository, check: CheckPublishAllowed, clock: Clock) => new OwnedProjects(projects, check, clock),
-          inject: [PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
+          useFactory: (projects: ProjectRepository, clock: Clock) => new OwnedProjects(projects, clock),
+          inject: [PROJECT_REPOSITORY, CLOCK],
         },
       ],
       // The AI turns publish files-changed on the same feed.

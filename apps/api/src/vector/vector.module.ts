@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CheckPublishAllowed, type Clock, OwnedProjects, type ProjectRepository } from '@kiln/domain';
+import { type Clock, OwnedProjects, type ProjectRepository } from '@kiln/domain';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { CLOCK, PROJECT_REPOSITORY } from '../tokens.js';
 import { ProjectIndexer } from './project-indexer.js';
@@ -17,8 +17,8 @@ import { VectorController } from './vector.controller.js';
     ProjectIndexer,
     {
       provide: OwnedProjects,
-      useFactory: (projects: ProjectRepository, check: CheckPublishAllowed, clock: Clock) => new OwnedProjects(projects, check, clock),
-      inject: [PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
+      useFactory: (projects: ProjectRepository, clock: Clock) => new OwnedProjects(projects, clock),
+      inject: [PROJECT_REPOSITORY, CLOCK],
     },
   ],
   exports: [ProjectIndexer],

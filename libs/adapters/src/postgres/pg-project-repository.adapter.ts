@@ -63,6 +63,11 @@ export class PgProjectRepository implements ProjectRepository {
     });
   }
 
+  async touch(id: string, at: Date): Promise<boolean> {
+    const result = await this.tx.manager().update(ProjectOrmEntity, { id, status: Not('deleted') }, { updatedAt: at });
+    return (result.affected ?? 0) > 0;
+  }
+
   async update(project: Project): Promise<void> {
     const { id, ...columns } = toProjectRow(project);
     const result = await this.tx.manager().update(ProjectOrmEntity, { id }, columns);

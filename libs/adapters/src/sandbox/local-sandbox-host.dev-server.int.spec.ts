@@ -10,18 +10,9 @@ import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapt
 import { socketAccepts } from './dev-servers.js';
 import { VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
+import { waitFor } from './testing/wait-for.js';
 
 const hasBwrap = existsSync(DEFAULT_BWRAP_PATH);
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (performance.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A GET over the dev server's Unix socket (the way the preview proxy reaches it). */
 function get(socketPath: string, urlPath: string, host = 'localhost'): Promise<{ status: number; body: string }> {

@@ -7,18 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DevServerState } from '@kiln/domain';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
+import { waitFor } from './testing/wait-for.js';
 
 const STARTER_TEXT = 'Welcome to your Kiln app';
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (performance.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function get(socketPath: string, urlPath: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

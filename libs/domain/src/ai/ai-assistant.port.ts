@@ -1,3 +1,4 @@
+import type { AbortSignalLike } from '../shared/abort-signal.js';
 import type { CodeError } from '../builder/code-error.js';
 import type { DomainError } from '../shared/domain-error.js';
 import type { FileOperation, OperationRefused } from './file-operation.js';
@@ -24,15 +25,6 @@ export interface AiModelInfo {
   readonly offline: boolean;
 }
 
-/**
- * Enough of an AbortSignal for the domain to pass one through (the domain has no host globals).
- * A real AbortSignal fits.
- */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: () => void): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
-}
 
 export interface AiUsage {
   readonly inputTokens: number;

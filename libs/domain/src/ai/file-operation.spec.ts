@@ -1,10 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { isValidPackageName, isValidVersionRange } from '../sandbox/package-spec.js';
 import {
   addDependencyToPackageJson,
   applyOperations,
   fullFileRequested,
-  isValidPackageName,
-  isValidVersionRange,
   MAX_FILE_CONTENT_LENGTH,
   MAX_OPERATIONS_PER_BATCH,
   parseFileOperation,

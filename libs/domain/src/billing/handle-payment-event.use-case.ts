@@ -1,7 +1,7 @@
 import type { CreditError } from '../credits/credit.errors.js';
 import type { GrantAddOnCredits } from '../credits/grant-add-on-credits.use-case.js';
 import type { SubscriptionSnapshot } from '../payments/payment-gateway.port.js';
-import type { ChangePlan } from '../plans/change-plan.use-case.js';
+import type { ChangePlan } from '../accounts/change-plan.use-case.js';
 import { isPaidPlan } from '../plans/plan.entity.js';
 import type { UnknownPlan } from '../plans/plan.errors.js';
 import type { PlanCatalog } from '../plans/plan-catalog.js';

@@ -1,18 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { PlanCatalog } from '../plans/plan-catalog.js';
 import { CheckPublishAllowed } from '../publishing/check-publish-allowed.use-case.js';
+import { PublishProject } from '../publishing/publish-project.use-case.js';
 import { DAY_MS } from '../testing/fixed-clock.js';
 import { createTestKit, signUp } from '../testing/test-kit.js';
 import { OwnedProjects } from './owned-projects.js';
+import type { ProjectRepository } from './project-repository.port.js';
 
 async function setUp() {
   const kit = createTestKit({ plans: PlanCatalog.standard() });
   await signUp(kit, 'ana');
   await signUp(kit, 'bob');
-  const owned = new OwnedProjects(kit.projects, new CheckPublishAllowed(kit.profiles, kit.projects, kit.plans), kit.clock);
+  const owned = new OwnedProjects(kit.projects, kit.clock);
+  const publish = new PublishProject(owned, kit.projects, new CheckPublishAllowed(kit.profiles, kit.projects, kit.plans), kit.clock);
   const created = await kit.createProject.execute({ creatorId: 'ana', name: 'Shop' });
   if (!created.ok) throw new Error('setup');
-  return { kit, owned, project: created.value };
+  return { kit, owned, publish, project: created.value };
 }
 
 describe('OwnedProjects', () => {
@@ -26,23 +29,53 @@ describe('OwnedProjects', () => {
   });
 
   it('renames, and refuses a domain the plan does not include', async () => {
-    const { kit, owned, project } = await setUp();
+    const { kit, owned, publish, project } = await setUp();
     kit.clock.advance(DAY_MS);
     const renamed = await owned.update('ana', project.id, { name: 'Store' });
     expect(renamed.ok && renamed.value).toMatchObject({ name: 'Store', updatedAt: kit.clock.now() });
-    const published = await owned.update('ana', project.id, { domain: 'shop.example.com' });
+    const published = await publish.execute('ana', project.id, { domain: 'shop.example.com' });
     expect(!published.ok && published.error.code).toBe('PUBLISHING.NOT_INCLUDED');
     expect((await kit.projects.findById(project.id))?.domain).toBeNull();
   });
 
   it('publishes on pro, and a deleted project disappears from the list and the counts', async () => {
-    const { kit, owned, project } = await setUp();
+    const { kit, owned, publish, project } = await setUp();
     await kit.changePlan.execute({ userId: 'ana', planId: 'pro_monthly' });
-    expect((await owned.update('ana', project.id, { domain: 'shop.example.com' })).ok).toBe(true);
+    expect((await publish.execute('ana', project.id, { domain: 'shop.example.com' })).ok).toBe(true);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(1);
     expect((await owned.delete('ana', project.id)).ok).toBe(true);
     expect(await owned.list('ana')).toEqual([]);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(0);
     expect((await owned.delete('ana', project.id)).ok).toBe(false);
+  });
+
+  it('touch moves only the edited time, and never brings back a project deleted after its read', async () => {
+    const { kit, project } = await setUp();
+    const repo = kit.projects;
+    // A delete that lands between touch's read and its write (the race a whole-row rewrite lost).
+    const racing: ProjectRepository = {
+      findById: async (id) => {
+        const read = await repo.findById(id);
+        if (read !== null) await repo.update({ ...read, status: 'deleted' });
+        return read;
+      },
+      listByCreator: (id) => repo.listByCreator(id),
+      insert: (p) => repo.insert(p),
+      insertWithinLimit: (p, limit) => repo.insertWithinLimit(p, limit),
+      updateWithinPublishLimit: (p, limit) => repo.updateWithinPublishLimit(p, limit),
+      update: (p) => repo.update(p),
+      touch: (id, at) => repo.touch(id, at),
+      countActiveByCreator: (id) => repo.countActiveByCreator(id),
+      countPublishedByCreator: (id) => repo.countPublishedByCreator(id),
+    };
+    kit.clock.advance(DAY_MS);
+    await new OwnedProjects(racing, kit.clock).touch('ana', project.id);
+    expect(await repo.findById(project.id)).toMatchObject({ status: 'deleted', updatedAt: project.updatedAt });
+
+    const other = await kit.createProject.execute({ creatorId: 'ana', name: 'Blog' });
+    if (!other.ok) throw new Error('setup');
+    kit.clock.advance(DAY_MS);
+    await new OwnedProjects(repo, kit.clock).touch('ana', other.value.id);
+    expect(await repo.findById(other.value.id)).toEqual({ ...other.value, updatedAt: kit.clock.now() });
   });
 });

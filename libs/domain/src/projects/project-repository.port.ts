@@ -17,6 +17,11 @@ export interface ProjectRepository {
    * false (nothing written) when the limit is reached.
    */
   updateWithinPublishLimit(project: Project, limit: number | null): Promise<boolean>;
+  /**
+   * Moves only `updatedAt` of a project that is not deleted (one targeted write, so a delete or a
+   * rename landing meanwhile is kept); false when there is no such project.
+   */
+  touch(id: string, at: Date): Promise<boolean>;
   /** Replaces a stored project; fails with "Record with id {id} not found" when absent. */
   update(project: Project): Promise<void>;
   /** SPEC §7: count of active projects of a creator. */

@@ -165,6 +165,7 @@ describe('CheckPublishAllowed — SPEC §8 messages', () => {
         insertWithinLimit: (p, limit) => kit.projects.insertWithinLimit(p, limit),
         updateWithinPublishLimit: (p, limit) => kit.projects.updateWithinPublishLimit(p, limit),
         update: (p) => kit.projects.update(p),
+        touch: (id, at) => kit.projects.touch(id, at),
         countActiveByCreator: (id) => kit.projects.countActiveByCreator(id),
         countPublishedByCreator: (id) => kit.projects.countPublishedByCreator(id),
         [method]: boom,

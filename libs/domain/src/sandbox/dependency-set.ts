@@ -1,4 +1,4 @@
-import { isValidPackageName, isValidVersionRange } from '../ai/file-operation.js';
+import { isValidPackageName, isValidVersionRange } from './package-spec.js';
 import type { DomainError } from '../shared/domain-error.js';
 import { err, ok, type Result } from '../shared/result.js';
 

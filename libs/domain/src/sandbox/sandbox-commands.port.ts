@@ -1,4 +1,4 @@
-import type { AbortSignalLike } from '../ai/ai-assistant.port.js';
+import type { AbortSignalLike } from '../shared/abort-signal.js';
 
 /** SPEC §9: a sandbox command runs for at most 30 s unless told otherwise. */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;

@@ -43,6 +43,14 @@ export class InMemoryProjectRepository implements ProjectRepository {
     return true;
   }
 
+  async touch(id: string, at: Date): Promise<boolean> {
+    await this.pause();
+    const row = this.rows.get(id);
+    if (row === undefined || row.status === 'deleted') return false;
+    this.rows.set(id, { ...row, updatedAt: at });
+    return true;
+  }
+
   async update(project: Project): Promise<void> {
     await this.pause();
     if (!this.rows.has(project.id)) throw new RecordNotFoundError(project.id);

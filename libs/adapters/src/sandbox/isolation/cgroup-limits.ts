@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isAlive } from './process-alive.js';
 import type { SandboxLimits } from './sandbox-limits.js';
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
@@ -241,15 +242,6 @@ async function removeStale(parent: string): Promise<void> {
     const dir = path.join(parent, name);
     for (const child of await readdir(dir).catch(() => [] as string[])) await rmdir(path.join(dir, child)).catch(() => undefined);
     await rmdir(dir).catch(() => undefined);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -4,19 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LocalSandboxHost } from '../local-sandbox-host.adapter.js';
 import { tempSandboxRoot } from '../testing/sandbox-test-dirs.js';
+import { waitFor } from '../testing/wait-for.js';
 import { ProjectVolumes } from './project-volumes.js';
 
 const MiB = 1024 * 1024;
-
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (performance.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The disk limit as the kernel enforces it: one ext4 volume per project (this machine kind has loop devices and root). */
 describe('LocalSandboxHost with per-project volumes', () => {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { KeyedQueue } from '../keyed-queue.js';
+import { isAlive } from './process-alive.js';
 
 const MKFS = '/usr/sbin/mkfs.ext4';
 const MOUNT = '/usr/bin/mount';
@@ -206,15 +207,6 @@ export class ProjectVolumes {
     await mkdir(dir);
     await run(MOUNT, ['-o', 'loop,nosuid,nodev', image, dir]);
     await rm(old, { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -130,6 +130,21 @@ export function projectRepositoryContract(name: string, makeHarness: () => Promi
       expect(await h.projects.listByCreator(creator)).toEqual([]);
     });
 
+    it('touches only updated_at, never a deleted project, and leaves a concurrent change in place', async () => {
+      const creator = await h.newCreator();
+      const p = await insert(project(creator));
+      // A rename written after someone read the project: touching must not put the old name back.
+      await h.projects.update({ ...p, name: 'Renamed meanwhile', updatedAt: at(2000) });
+      expect(await h.projects.touch(p.id, at(2001))).toBe(true);
+      expect(await h.projects.findById(p.id)).toEqual({ ...p, name: 'Renamed meanwhile', updatedAt: at(2001) });
+      // A deleted project stays deleted (and untouched).
+      const deleted = { ...p, name: 'Renamed meanwhile', status: 'deleted' as const, updatedAt: at(2002) };
+      await h.projects.update(deleted);
+      expect(await h.projects.touch(p.id, at(2003))).toBe(false);
+      expect(await h.projects.findById(p.id)).toEqual(deleted);
+      expect(await h.projects.touch('no-such-project', at(2004))).toBe(false);
+    });
+
     it('fails to update a project that does not exist, with SPEC §5’s message', async () => {
       const creator = await h.newCreator();
       const ghost = project(creator);

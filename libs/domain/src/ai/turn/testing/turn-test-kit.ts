@@ -65,7 +65,7 @@ export async function createTurnTestKit(
   const deps: TurnDependencies = {
     turns,
     undoJournal: options.journal ? options.journal(journal) : journal,
-    projects: new OwnedProjects(kit.projects, kit.checkPublishAllowed, kit.clock),
+    projects: new OwnedProjects(kit.projects, kit.clock),
     sandbox: options.host ? options.host(host) : host,
     assistant: options.assistant ?? assistant,
     consumeCredit: kit.consumePromptCredit,

@@ -8,9 +8,9 @@ import type { Clock } from '../shared/clock.port.js';
 import type { IdGenerator } from '../shared/ids.port.js';
 import { type Result, err, ok } from '../shared/result.js';
 import type { UnitOfWork } from '../shared/unit-of-work.port.js';
-import { isPaidPlan } from './plan.entity.js';
-import { type UnknownPlan, unknownPlan } from './plan.errors.js';
-import type { PlanCatalog } from './plan-catalog.js';
+import { isPaidPlan } from '../plans/plan.entity.js';
+import { type UnknownPlan, unknownPlan } from '../plans/plan.errors.js';
+import type { PlanCatalog } from '../plans/plan-catalog.js';
 
 export interface ChangePlanInput {
   readonly userId: string;

@@ -4,8 +4,8 @@ import type { GenerateReferralCode } from '../referrals/generate-referral-code.u
 import type { CodeGenerationFailed } from '../referrals/referral.errors.js';
 import type { Clock } from '../shared/clock.port.js';
 import { type Result, ok } from '../shared/result.js';
-import { type Profile, type SignUpMetadata, createProfile } from './profile.entity.js';
-import type { ProfileRepository } from './profile-repository.port.js';
+import { type Profile, type SignUpMetadata, createProfile } from '../profiles/profile.entity.js';
+import type { ProfileRepository } from '../profiles/profile-repository.port.js';
 
 export interface EnsureProfileOnSignInInput {
   readonly userId: string;
