@@ -102,7 +102,7 @@ export * from './hosting/hosting-provider.port.js';
 export * from './database/database-provisioner.port.js';
 export * from './geo/geo-locator.port.js';
 export * from './geo/currency-for-location.js';
-export * from './payments/payment-gateway.port.js';
+export * from './billing/payment-gateway.port.js';
 
 // auth
 export * from './auth/access-token.port.js';

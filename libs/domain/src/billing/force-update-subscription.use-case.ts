@@ -1,4 +1,4 @@
-import type { PaymentGateway, SubscriptionSnapshot } from '../payments/payment-gateway.port.js';
+import type { PaymentGateway, SubscriptionSnapshot } from './payment-gateway.port.js';
 import type { BillingInterval } from '../plans/plan.entity.js';
 import type { PlanCatalog } from '../plans/plan-catalog.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { SubscriptionSnapshot } from '../payments/payment-gateway.port.js';
+import type { SubscriptionSnapshot } from './payment-gateway.port.js';
 import { createTestKit, signUp } from '../testing/test-kit.js';
 import { addOnCheckout, invoicePaid, snapshot, subscriptionEvent } from '../testing/payment-event-builders.js';
 import type { PaymentEvent } from './payment-event.js';

@@ -1,6 +1,6 @@
 import type { CreditError } from '../credits/credit.errors.js';
 import type { GrantAddOnCredits } from '../credits/grant-add-on-credits.use-case.js';
-import type { SubscriptionSnapshot } from '../payments/payment-gateway.port.js';
+import type { SubscriptionSnapshot } from './payment-gateway.port.js';
 import type { ChangePlan } from '../accounts/change-plan.use-case.js';
 import { isPaidPlan } from '../plans/plan.entity.js';
 import type { UnknownPlan } from '../plans/plan.errors.js';

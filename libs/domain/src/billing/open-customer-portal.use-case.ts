@@ -1,4 +1,4 @@
-import type { PaymentGateway } from '../payments/payment-gateway.port.js';
+import type { PaymentGateway } from './payment-gateway.port.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
 import type { IdGenerator } from '../shared/ids.port.js';

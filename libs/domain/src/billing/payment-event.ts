@@ -1,4 +1,4 @@
-import type { SubscriptionSnapshot } from '../payments/payment-gateway.port.js';
+import type { SubscriptionSnapshot } from './payment-gateway.port.js';
 
 /**
  * A payment provider's webhook event in Kiln's words. Adapters (Stripe's verifier, the local

@@ -1,4 +1,4 @@
-import type { PaymentGateway } from '../payments/payment-gateway.port.js';
+import type { PaymentGateway } from './payment-gateway.port.js';
 import { isPaidPlan } from '../plans/plan.entity.js';
 import { type UnknownPlan, unknownPlan } from '../plans/plan.errors.js';
 import type { PlanCatalog } from '../plans/plan-catalog.js';

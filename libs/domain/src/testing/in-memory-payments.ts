@@ -6,7 +6,7 @@ import type {
   PaymentCustomer,
   PaymentGateway,
   SubscriptionSnapshot,
-} from '../payments/payment-gateway.port.js';
+} from '../billing/payment-gateway.port.js';
 
 export class InMemoryProcessedPaymentEvents implements ProcessedPaymentEvents {
   readonly ids = new Set<string>();

@@ -1,5 +1,5 @@
 import { addMonthsClamped } from '../credits/allowance-cycle.js';
-import type { SubscriptionSnapshot } from '../payments/payment-gateway.port.js';
+import type { SubscriptionSnapshot } from '../billing/payment-gateway.port.js';
 import type { PaymentEvent } from '../billing/payment-event.js';
 
 /** Builders of provider events for billing tests. */
