@@ -27,6 +27,7 @@ export * from './profiles/update-profile-details.use-case.js';
 
 // credits
 export * from './credits/credit.constants.js';
+export * from './credits/ledger-keys.js';
 export * from './credits/ledger-entry.js';
 export * from './credits/credit.errors.js';
 export * from './credits/credit-account.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from 'class-validator';
-import { idempotencyKeyProblem, promptDebitKey, clientKeyOf } from '../credits/idempotency-key.js';
+import { clientKeyOf, promptDebitKey } from '@kiln/domain';
+import { idempotencyKeyProblem } from '../credits/idempotency-key.js';
 import { bearerToken, isApiRoute } from './bearer-auth.guard.js';
 import { loggedUrl } from './logged-url.js';
 import { validationProblems } from './validation.js';

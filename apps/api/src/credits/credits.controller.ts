@@ -1,11 +1,11 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, ConsumePromptCredit } from '@kiln/domain';
+import { type AccessClaims, ConsumePromptCredit, promptDebitKey } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { unwrap } from '../error-mapping.js';
 import { BalancesView, ConsumeCreditResponse, DebitView } from './dto/credits.dto.js';
-import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey, promptDebitKey } from './idempotency-key.js';
+import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.js';
 
 @ApiTags('credits')
 @ApiBearerAuth()

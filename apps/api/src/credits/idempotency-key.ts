@@ -16,17 +16,6 @@ export function idempotencyKeyProblem(key: unknown): string | null {
   return null;
 }
 
-/**
- * The ledger key of a prompt's debit. Clients' keys live under their own prefix so that no
- * key a client chooses can ever collide with a key the server uses for other entries
- * (`referral:welcome`, `addon:<payment>`, `refund:<debit>`, `cycle:…`): a client could
- * otherwise pre-empt its own referral bonus or add-on grant, or a friend's referral bonus.
- */
-export const promptDebitKey = (clientKey: string): string => `prompt:${clientKey}`;
-
-/** The client's key back from a ledger debit key (for replies). */
-export const clientKeyOf = (ledgerKey: string): string => (ledgerKey.startsWith('prompt:') ? ledgerKey.slice('prompt:'.length) : ledgerKey);
-
 /** The validated `Idempotency-Key` header; a missing or malformed one is a 400 VALIDATION_FAILED. */
 export const IdempotencyKey = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
   const value = context.switchToHttp().getRequest<Request>().headers['idempotency-key'];

@@ -1,3 +1,4 @@
+import { addOnPurchaseKey } from '../credits/ledger-keys.js';
 import type { PaymentGateway } from './payment-gateway.port.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
@@ -18,7 +19,7 @@ export class BuyAddOnCredits {
     const paymentLink = await this.gateway.createAddOnPayment({
       currency: profile.preferredCurrency,
       customer: { userId: profile.id, email: profile.email, customerId: profile.customerId },
-      idempotencyKey: `addon:${profile.id}:${this.ids.next()}`,
+      idempotencyKey: addOnPurchaseKey(profile.id, this.ids.next()),
     });
     return ok({ paymentLink });
   }

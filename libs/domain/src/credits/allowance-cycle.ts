@@ -39,9 +39,3 @@ export function cycleContaining(anchor: Date, now: Date): CycleWindow {
   return { start: addMonthsClamped(anchor, k), end: addMonthsClamped(anchor, k + 1) };
 }
 
-/**
- * The idempotency key of an allowance cycle: one grant per start instant and allowance per
- * account, so a plan change that re-anchors at the same instant still resets the allowance.
- */
-export const cycleKey = (start: Date, allowance: number | null): string =>
-  `cycle:${start.toISOString()}:${allowance ?? 'unlimited'}`;

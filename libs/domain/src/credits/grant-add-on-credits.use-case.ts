@@ -1,3 +1,4 @@
+import { addOnGrantKey } from './ledger-keys.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
 import type { Clock } from '../shared/clock.port.js';
@@ -27,7 +28,7 @@ export class GrantAddOnCredits {
     if (!Number.isSafeInteger(input.packs) || input.packs < 1) return err(invalidCreditAmount(input.packs));
     if (!(await this.profiles.findById(input.userId))) return err(profileNotFound(input.userId));
     return this.ledger.grant(input.userId, {
-      key: `addon:${input.paymentKey}`,
+      key: addOnGrantKey(input.paymentKey),
       at: this.clock.now(),
       bucket: 'addon',
       amount: input.packs * ADDON_PACK_CREDITS,

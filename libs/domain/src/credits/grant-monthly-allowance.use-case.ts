@@ -1,10 +1,11 @@
+import { cycleKey } from './ledger-keys.js';
 import type { PlanCatalog } from '../plans/plan-catalog.js';
 import { type Profile, allowanceAnchor } from '../profiles/profile.entity.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
 import type { Clock } from '../shared/clock.port.js';
 import { type Result, err, ok } from '../shared/result.js';
-import { cycleContaining, cycleKey } from './allowance-cycle.js';
+import { cycleContaining } from './allowance-cycle.js';
 import { monthlyAllowance } from './allowance.js';
 import type { CycleDecision } from './credit-account.js';
 import type { CreditError } from './credit.errors.js';

@@ -1,3 +1,4 @@
+import { refundKeyFor } from './ledger-keys.js';
 import type { Clock } from '../shared/clock.port.js';
 import type { Result } from '../shared/result.js';
 import type { Decision } from './credit-account.js';
@@ -11,8 +12,6 @@ export interface RefundPromptCreditInput {
   readonly debitKey: string;
 }
 
-/** The refund key of a debit: a debit is refunded at most once, however often this is asked. */
-export const refundKeyFor = (debitKey: string): string => `refund:${debitKey}`;
 
 /** Gives a charged prompt back with a compensating entry (a reverted turn, a failed provider). */
 export class RefundPromptCredit {

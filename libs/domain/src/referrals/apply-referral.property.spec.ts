@@ -1,7 +1,7 @@
+import { referralGrantKeys } from '../credits/ledger-keys.js';
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { type TestKit, createTestKit, signUp } from '../testing/test-kit.js';
-import { referralGrantKeys } from './apply-referral.use-case.js';
 
 const USERS = ['u0', 'u1', 'u2', 'u3'] as const;
 type User = (typeof USERS)[number];

@@ -1,7 +1,7 @@
+import { referralGrantKeys } from '../credits/ledger-keys.js';
 import { describe, expect, it } from '@jest/globals';
 import type { LedgerEntry } from '../credits/ledger-entry.js';
 import { type TestKit, createTestKit, signUp } from '../testing/test-kit.js';
-import { referralGrantKeys } from './apply-referral.use-case.js';
 
 async function kitWith(...users: string[]) {
   const kit = createTestKit();

@@ -1,3 +1,4 @@
+import { referralGrantKeys } from '../credits/ledger-keys.js';
 import { REFERRAL_BONUS_CREDITS } from '../credits/credit.constants.js';
 import type { CreditError } from '../credits/credit.errors.js';
 import type { CreditLedger } from '../credits/credit-ledger.port.js';
@@ -40,11 +41,6 @@ export type ApplyReferralError =
   | ProfileNotFound
   | CreditError;
 
-/** Both grants of a referral are keyed by the referee, so each side is paid once, ever. */
-export const referralGrantKeys = (refereeId: string) => ({
-  referee: 'referral:welcome',
-  referrer: `referral:friend:${refereeId}`,
-});
 
 /**
  * Applies a referral code: records the referrer on the referee (only if none is recorded)

@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Balances, DebitEntry, Portion } from '@kiln/domain';
+import { type Balances, clientKeyOf, type DebitEntry, type Portion } from '@kiln/domain';
 import { iso } from '../../common/wire.js';
-import { clientKeyOf } from '../idempotency-key.js';
 
 export class PortionView {
   @ApiProperty({ enum: ['monthly', 'referral', 'addon'], description: 'monthly = credits, referral = referral_credits, addon = extra_credits' })

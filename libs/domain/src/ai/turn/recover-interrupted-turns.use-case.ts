@@ -1,5 +1,6 @@
+import { turnTaskDebitKey } from '../../credits/ledger-keys.js';
 import { ok, type Result } from '../../shared/result.js';
-import { planCost, type Turn, turnTaskDebitKey } from './turn.entity.js';
+import { planCost, type Turn } from './turn.entity.js';
 import { turnInterrupted } from './turn.errors.js';
 import type { TurnDependencies } from './turn-engine.js';
 import { turnUndoFrom, undoTurnChanges } from './turn-workspace.js';

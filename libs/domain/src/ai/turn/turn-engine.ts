@@ -1,3 +1,4 @@
+import { turnTaskDebitKey } from '../../credits/ledger-keys.js';
 import type { AiPhase } from '../../builder/ai-phase.js';
 import type { CodeError } from '../../builder/code-error.js';
 import { EMPTY_ERROR_SCAN, type ErrorScan } from '../../builder/error-scan.js';
@@ -20,7 +21,7 @@ import { type AiAssistant, type AiFailure, type AiMessage, type AiPlan, aiFailur
 import type { FileOperation } from '../file-operation.js';
 import { EventChannel } from './event-channel.js';
 import type { ProjectTurnLock } from './project-turn-lock.js';
-import { type Turn, planCost, turnTaskDebitKey } from './turn.entity.js';
+import { type Turn, planCost } from './turn.entity.js';
 import { type ContextSelector, DEFAULT_CONTEXT_LIMIT_CHARS, filesBudget, fitHistory, fitTree, HISTORY_SHARE, selectContext, TREE_SHARE } from './turn-context.js';
 import type { TurnEvent } from './turn-event.js';
 import type { TurnRepository } from './turn-repository.port.js';

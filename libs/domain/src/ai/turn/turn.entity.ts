@@ -75,5 +75,3 @@ export const isFinished = (turn: Turn): boolean => FINISHED_TURN_STATUSES.includ
 /** What a plan costs: one credit per task, and a plan of no task runs the message as one. */
 export const planCost = (plan: AiPlan): number => Math.max(1, plan.tasks.length);
 
-/** The ledger key of a turn's task debit (0-based index, as in the task events). */
-export const turnTaskDebitKey = (turnId: string, index: number): string => `turn:${turnId}:task:${index}`;
