@@ -19,10 +19,12 @@ describe('turn store wiring', () => {
     const turns = t.app.get<TurnRepository>(TURN_REPOSITORY, { strict: false });
     const inMemory = process.env['KILN_E2E_PERSISTENCE'] === 'memory';
     expect(turns).toBeInstanceOf(inMemory ? InMemoryTurnRepository : PgTurnRepository);
-    const turn = createTurn(
+    const created = createTurn(
       { userId: 'user-1', projectId: 'project-1', idempotencyKey: 'k1', message: 'Build a todo app', autoRun: true },
       { id: 'turn-1', now: new Date('2026-11-22T04:00:00.000Z') },
     );
+    if (!created.ok) throw new Error(created.error.message);
+    const turn = created.value;
     expect(await turns.add(turn)).toEqual({ created: true, turn });
     expect(await turns.listByProject('project-1')).toEqual([turn]);
   });

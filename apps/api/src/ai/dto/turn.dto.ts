@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { AiPlan, Turn } from '@kiln/domain';
+import { type AiPlan, MAX_TURN_MESSAGE_LENGTH, type Turn } from '@kiln/domain';
 import { IsBoolean, IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { iso } from '../../common/wire.js';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../credits/idempotency-key.js';
 
-export const MAX_TURN_MESSAGE_LENGTH = 20_000;
+export { MAX_TURN_MESSAGE_LENGTH };
 
 export class StartTurnDto {
   @ApiProperty({ minLength: 1, maxLength: MAX_TURN_MESSAGE_LENGTH, example: 'Build a todo list app called Chores' })

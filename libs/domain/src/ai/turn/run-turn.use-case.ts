@@ -1,7 +1,7 @@
 import type { ProjectNotFound } from '../../projects/project.errors.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import { createTurn } from './turn.entity.js';
-import { type TurnIdempotencyConflict, type TurnInProgress, turnIdempotencyConflict, turnInProgress } from './turn.errors.js';
+import { type TurnIdempotencyConflict, type TurnInProgress, type TurnMessageInvalid, turnIdempotencyConflict, turnInProgress } from './turn.errors.js';
 import { replayTurn, startTurn, type TurnDependencies, type TurnRun } from './turn-engine.js';
 
 export interface RunTurnInput {
@@ -15,7 +15,7 @@ export interface RunTurnInput {
   readonly autoRun: boolean;
 }
 
-export type RunTurnError = ProjectNotFound | TurnIdempotencyConflict | TurnInProgress;
+export type RunTurnError = ProjectNotFound | TurnIdempotencyConflict | TurnInProgress | TurnMessageInvalid;
 
 /**
  * One chat message of a project (docs/ai-api.md): the turn is stored, queued behind the
@@ -35,7 +35,8 @@ export class RunTurn {
     const owned = await this.deps.projects.find(input.userId, input.projectId);
     if (!owned.ok) return owned;
     const candidate = createTurn(input, { id: this.deps.ids.next(), now: this.deps.clock.now() });
-    const added = await this.deps.turns.add(candidate);
+    if (!candidate.ok) return candidate;
+    const added = await this.deps.turns.add(candidate.value);
     if (added.created) return ok(startTurn(this.deps, added.turn, 'message'));
     const existing = added.turn;
     if (existing.projectId !== input.projectId || existing.message !== input.message) return err(turnIdempotencyConflict(input.idempotencyKey));

@@ -1,3 +1,5 @@
+import { type Result, err, ok } from '../../shared/result.js';
+import { type TurnMessageInvalid, turnMessageInvalid } from './turn.errors.js';
 import type { AiPlan } from '../ai-assistant.port.js';
 
 /**
@@ -49,8 +51,14 @@ export interface NewTurnInput {
   readonly autoRun: boolean;
 }
 
-export function createTurn(input: NewTurnInput, context: { readonly id: string; readonly now: Date }): Turn {
-  return Object.freeze({
+/** docs/ai-api.md: a message is 1 to 20,000 characters and not blank. */
+export const MAX_TURN_MESSAGE_LENGTH = 20_000;
+
+/** A new turn; its message must be 1..MAX_TURN_MESSAGE_LENGTH characters, not only blanks. */
+export function createTurn(input: NewTurnInput, context: { readonly id: string; readonly now: Date }): Result<Turn, TurnMessageInvalid> {
+  if (!/\S/.test(input.message)) return err(turnMessageInvalid('must not be blank'));
+  if (input.message.length > MAX_TURN_MESSAGE_LENGTH) return err(turnMessageInvalid(`must be at most ${MAX_TURN_MESSAGE_LENGTH} characters`));
+  return ok(Object.freeze({
     id: context.id,
     userId: input.userId,
     projectId: input.projectId,
@@ -67,7 +75,7 @@ export function createTurn(input: NewTurnInput, context: { readonly id: string; 
     creditsRefunded: 0,
     createdAt: context.now,
     updatedAt: context.now,
-  });
+  }));
 }
 
 export const isFinished = (turn: Turn): boolean => FINISHED_TURN_STATUSES.includes(turn.status);

@@ -10,7 +10,16 @@ export type TurnIdempotencyConflict = DomainError<'TURNS.IDEMPOTENCY_CONFLICT'> 
 /** A retried request whose turn is still queued or running. */
 export type TurnInProgress = DomainError<'TURNS.IN_PROGRESS'> & { readonly turnId: string };
 
-export type TurnError = TurnNotFound | TurnNotAwaitingApproval | TurnIdempotencyConflict | TurnInProgress;
+/** The message is blank or too long (the API's DTO refuses it first, with the same words). */
+export type TurnMessageInvalid = DomainError<'VALIDATION_FAILED'> & { readonly detail: readonly string[] };
+
+export type TurnError = TurnNotFound | TurnNotAwaitingApproval | TurnIdempotencyConflict | TurnInProgress | TurnMessageInvalid;
+
+export const turnMessageInvalid = (problem: string): TurnMessageInvalid => ({
+  code: 'VALIDATION_FAILED',
+  message: 'Validation failed',
+  detail: [`message: ${problem}`],
+});
 
 export const turnNotFound = (turnId: string): TurnNotFound => ({ code: 'TURNS.NOT_FOUND', turnId, message: 'This message does not exist in this project.' });
 

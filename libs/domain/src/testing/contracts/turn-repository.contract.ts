@@ -5,13 +5,12 @@ import type { TurnRepository } from '../../ai/turn/turn-repository.port.js';
 const at = (iso: string) => new Date(iso);
 
 function turn(id: string, overrides: Partial<Turn> = {}): Turn {
-  return {
-    ...createTurn(
-      { userId: 'ana', projectId: 'p1', idempotencyKey: `key-${id}`, message: `Message ${id}`, autoRun: false },
-      { id, now: at('2026-01-15T10:00:00.000Z') },
-    ),
-    ...overrides,
-  };
+  const created = createTurn(
+    { userId: 'ana', projectId: 'p1', idempotencyKey: `key-${id}`, message: `Message ${id}`, autoRun: false },
+    { id, now: at('2026-01-15T10:00:00.000Z') },
+  );
+  if (!created.ok) throw new Error(created.error.message);
+  return { ...created.value, ...overrides };
 }
 
 /** The TurnRepository contract: the in-memory and the PostgreSQL adapters' specs call it. */

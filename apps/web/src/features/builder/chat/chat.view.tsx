@@ -48,7 +48,7 @@ import { cn } from '../../../ui/cn';
 import { Skeleton } from '../../../ui/skeleton';
 import { Tooltip } from '../../../ui/tooltip';
 import { type AssistantMessage, type TaskProgress, type UserMessage, outcomeText, shortHash } from './chat-messages';
-import type { ChatVm } from './chat.vm';
+import { type ChatVm, MAX_MESSAGE_LENGTH } from './chat.vm';
 import { creditsWord } from './credits.store';
 
 /** Tab1 of the sidebar: conversation, problems (passed in), status line and composer. */
@@ -320,7 +320,7 @@ const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
           value={chat.input}
           readOnly={chat.enhancing}
           rows={1}
-          maxLength={20_000}
+          maxLength={MAX_MESSAGE_LENGTH}
           placeholder={chat.busy ? 'Queued until the assistant is done…' : 'Describe what to build or change…'}
           onChange={(event) => chat.setInput(event.target.value)}
           onKeyDown={onKeyDown}

@@ -1,4 +1,4 @@
-import { type CodeError, type ErrorScan, errorScanFrom } from '@kiln/domain';
+import { type CodeError, type ErrorScan, errorScanFrom, MAX_TURN_MESSAGE_LENGTH } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type IReactionDisposer, makeAutoObservable, reaction, runInAction } from 'mobx';
 import { ApiError, type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
@@ -22,8 +22,8 @@ import {
 import { CREDITS_PER_TASK, CreditsStore, creditsWord } from './credits.store';
 import { ErrorRecordsStore } from './error-records.store';
 
-/** docs/ai-api.md: a message is 1..20000 characters. */
-export const MAX_MESSAGE_LENGTH = 20_000;
+/** docs/ai-api.md: a message is 1..20000 characters (the domain's rule, also the API's). */
+export const MAX_MESSAGE_LENGTH = MAX_TURN_MESSAGE_LENGTH;
 
 export const CONNECTION_LOST =
   'The connection to the assistant was lost before the turn finished. Your project may still change: reload the page to see the result.';
