@@ -1,5 +1,5 @@
 import type { AbortSignalLike } from '../shared/abort-signal.js';
-import type { CodeError } from '../builder/code-error.js';
+import type { CodeError } from '../sandbox/code-error.js';
 import type { DomainError } from '../shared/domain-error.js';
 import type { FileOperation, OperationRefused } from './file-operation.js';
 

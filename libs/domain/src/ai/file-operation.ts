@@ -1,5 +1,5 @@
 import { isValidPackageName, isValidVersionRange } from '../sandbox/package-spec.js';
-import { AI_SUPPORT_DIR } from '../builder/code-error.js';
+import { AI_SUPPORT_DIR } from '../sandbox/code-error.js';
 import type { DomainError } from '../shared/domain-error.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { resolveSandboxPath } from '../sandbox/sandbox-path.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AI_SUPPORT_DIR } from '../builder/code-error.js';
+import { AI_SUPPORT_DIR } from './code-error.js';
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS, DEFAULT_WORKING_DIR } from './sandbox-commands.port.js';
 import { TREE_IGNORE_LIST } from './sandbox-files.port.js';
 

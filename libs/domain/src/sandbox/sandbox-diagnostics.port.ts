@@ -1,4 +1,4 @@
-import type { ErrorScan } from '../builder/error-scan.js';
+import type { ErrorScan } from './error-scan.js';
 
 /** What is wrong with a project's code (SPEC §7 find-errors). */
 export interface SandboxDiagnostics {

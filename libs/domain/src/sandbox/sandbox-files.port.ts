@@ -1,4 +1,4 @@
-import { AI_SUPPORT_FOLDER } from '../builder/code-error.js';
+import { AI_SUPPORT_FOLDER } from './code-error.js';
 
 /** Kiln's own files in a generated app; the template and the sandbox adapter share these names. */
 export const REPO_MAP_FILE = 'repo-map.json';

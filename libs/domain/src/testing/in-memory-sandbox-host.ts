@@ -1,5 +1,5 @@
-import type { CodeError } from '../builder/code-error.js';
-import { type ErrorScan, errorScanFrom } from '../builder/error-scan.js';
+import type { CodeError } from '../sandbox/code-error.js';
+import { type ErrorScan, errorScanFrom } from '../sandbox/error-scan.js';
 import type { Clock } from '../shared/clock.port.js';
 import {
   MAX_LISTING_CONTENT_BYTES,

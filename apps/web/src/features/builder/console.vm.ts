@@ -4,7 +4,7 @@ import {
   EMPTY_CONSOLE_LOG,
   appendConsoleMessage,
   clearConsoleLog,
-} from '@kiln/domain';
+} from './console-log';
 import { makeAutoObservable } from 'mobx';
 import type { Timers } from '../../app/ports';
 import type { WindowMessage, WindowMessages } from '../../app/ui-ports';

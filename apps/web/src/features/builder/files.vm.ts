@@ -9,7 +9,7 @@ import {
   selectCodeItem,
   showCodeDisplay,
   updateCodeItemContents,
-} from '@kiln/domain';
+} from './code-display';
 import { makeAutoObservable, observable, runInAction } from 'mobx';
 import { ApiError, type Toasts } from '../../app/ports';
 import type { Logger } from '../../app/ui-ports';

@@ -1,7 +1,7 @@
 import { turnTaskDebitKey } from '../../credits/ledger-keys.js';
-import type { AiPhase } from '../../builder/ai-phase.js';
-import type { CodeError } from '../../builder/code-error.js';
-import { EMPTY_ERROR_SCAN, type ErrorScan } from '../../builder/error-scan.js';
+import type { AiPhase } from '../ai-phase.js';
+import type { CodeError } from '../../sandbox/code-error.js';
+import { EMPTY_ERROR_SCAN, type ErrorScan } from '../../sandbox/error-scan.js';
 import { totalBalance } from '../../credits/credit-account.js';
 import type { ConsumePromptCredit } from '../../credits/consume-prompt-credit.use-case.js';
 import type { CreditError } from '../../credits/credit.errors.js';

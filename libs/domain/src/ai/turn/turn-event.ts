@@ -1,5 +1,5 @@
-import type { AiPhase } from '../../builder/ai-phase.js';
-import type { ErrorScan } from '../../builder/error-scan.js';
+import type { AiPhase } from '../ai-phase.js';
+import type { ErrorScan } from '../../sandbox/error-scan.js';
 import type { DomainError } from '../../shared/domain-error.js';
 import type { AiPlan } from '../ai-assistant.port.js';
 import type { FileOperationType } from '../file-operation.js';

@@ -1,6 +1,6 @@
 import { newProject } from '../../../projects/project.entity.js';
 import { OwnedProjects } from '../../../projects/owned-projects.js';
-import type { CodeError } from '../../../builder/code-error.js';
+import type { CodeError } from '../../../sandbox/code-error.js';
 import { createTestKit, signUp, type TestKit } from '../../../testing/test-kit.js';
 import { InMemorySandboxHost } from '../../../testing/in-memory-sandbox-host.js';
 import type { Pause } from '../../../testing/in-memory-credit-ledger.js';

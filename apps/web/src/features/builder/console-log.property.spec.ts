@@ -6,7 +6,7 @@ import {
   EMPTY_CONSOLE_LOG,
   type ConsoleEntry,
   appendConsoleMessage,
-} from './console-log.js';
+} from './console-log';
 
 const T0 = 1_700_000_000_000;
 /** A few texts and levels so that duplicates are frequent. */

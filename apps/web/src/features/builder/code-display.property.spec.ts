@@ -9,7 +9,7 @@ import {
   removeCodeItem,
   selectCodeItem,
   showCodeDisplay,
-} from './code-display.js';
+} from './code-display';
 
 // Few folders and names, so that duplicate names and re-opened paths are common.
 const path = fc

@@ -10,7 +10,7 @@ import {
   selectCodeItem,
   showCodeDisplay,
   updateCodeItemContents,
-} from './code-display.js';
+} from './code-display';
 
 const open = (state: CodeDisplayState, path: string, contents = `// ${path}`, origin: 'user' | 'automatic' = 'user') =>
   openCodeItem(state, { path, contents }, origin);

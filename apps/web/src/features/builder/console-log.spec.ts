@@ -10,7 +10,7 @@ import {
   isHydrationMismatch,
   isInternalLoggerMessage,
   keptConsoleLevel,
-} from './console-log.js';
+} from './console-log';
 
 const T0 = 1_700_000_000_000;
 const add = (state: ConsoleLogState, level: string, text: string, now = T0) => appendConsoleMessage(state, { level, text }, now);
