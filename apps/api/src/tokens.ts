@@ -64,3 +64,5 @@ export const TURN_LOCK = Symbol('ProjectTurnLock');
 export const AI_CONTEXT_LIMIT = Symbol('AiContextLimit');
 /** The TurnDependencies object the turn use cases share. */
 export const TURN_DEPENDENCIES = Symbol('TurnDependencies');
+/** ProjectFilesChanged: the feed and the search index follow a project's files (FeedAndIndexFilesChanged). */
+export const PROJECT_FILES_CHANGED = Symbol('ProjectFilesChanged');

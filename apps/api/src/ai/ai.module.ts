@@ -23,12 +23,12 @@ import {
   type TurnRecoveryReport,
   type TurnRepository,
   type TurnUndoJournal,
+  type ProjectFilesChanged,
 } from '@kiln/domain';
 import { InMemoryRateLimiter } from '@kiln/domain/testing';
 import type { ModuleImport } from '../app.module.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
-import { SandboxFeed } from '../sandbox/sandbox-feed.js';
 import { ProjectIndexer } from '../vector/project-indexer.js';
 import { VectorModule } from '../vector/vector.module.js';
 import {
@@ -43,6 +43,7 @@ import {
   TURN_LOCK,
   TURN_REPOSITORY,
   TURN_UNDO_JOURNAL,
+  PROJECT_FILES_CHANGED,
 } from '../tokens.js';
 import { AiRateLimitGuard } from './ai-rate-limit.guard.js';
 import { AiController } from './ai.controller.js';
@@ -58,7 +59,7 @@ export interface AiModuleOptions {
   readonly rateLimitPerMinute: number;
   /** The most characters sent with each AI request (AI_CONTEXT_CHARS). */
   readonly contextLimitChars: number;
-  /** The sandbox module instance of the app (it exports SandboxFeed, where file changes are published). */
+  /** The sandbox module instance of the app (it exports PROJECT_FILES_CHANGED, where file changes go). */
   readonly sandbox: ModuleImport;
   /** Where turns are kept (default: TURN_REPOSITORY of the persistence module). */
   readonly turns?: TurnRepository;
@@ -75,8 +76,7 @@ export class AiModule implements OnApplicationBootstrap {
 
   constructor(
     @Inject(RecoverInterruptedTurns) private readonly recoverInterruptedTurns: RecoverInterruptedTurns,
-    @Inject(SandboxFeed) private readonly feed: SandboxFeed,
-    @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
+    @Inject(PROJECT_FILES_CHANGED) private readonly filesChanged: ProjectFilesChanged,
   ) {}
 
   static forRoot(options: AiModuleOptions): DynamicModule {
@@ -178,8 +178,7 @@ export class AiModule implements OnApplicationBootstrap {
       );
       if (files === 'restored') {
         // As after a reverted turn: the builder reloads everything, and the search index follows.
-        this.feed.publish(turn.projectId, { event: 'files-changed', data: { paths: [], reason: 'write' } });
-        void this.indexer.indexChanged(turn.projectId, []);
+        this.filesChanged.filesChanged(turn.projectId, { paths: [], reason: 'write' });
       }
     }
     for (const { turnId, projectId, cause } of report.unrecovered) {

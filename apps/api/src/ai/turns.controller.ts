@@ -1,13 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AcceptTurnPlan, type AccessClaims, CancelTurnPlan, ListTurns, RunTurn, type TurnEvent, type TurnRun, err, turnNotFound } from '@kiln/domain';
+import { AcceptTurnPlan, type AccessClaims, CancelTurnPlan, ListTurns, type ProjectFilesChanged, RunTurn, type TurnEvent, type TurnRun, err, turnNotFound } from '@kiln/domain';
+import { PROJECT_FILES_CHANGED } from '../tokens.js';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { toException, unwrap } from '../error-mapping.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
-import { SandboxFeed } from '../sandbox/sandbox-feed.js';
-import { ProjectIndexer } from '../vector/project-indexer.js';
 import { StartTurnDto, TurnView } from './dto/turn.dto.js';
 import { SseResponse } from './sse-response.js';
 import { wireEvent } from './turn-wire.js';
@@ -41,8 +40,7 @@ export class TurnsController {
     @Inject(AcceptTurnPlan) private readonly acceptTurnPlan: AcceptTurnPlan,
     @Inject(CancelTurnPlan) private readonly cancelTurnPlan: CancelTurnPlan,
     @Inject(ListTurns) private readonly listTurns: ListTurns,
-    @Inject(SandboxFeed) private readonly feed: SandboxFeed,
-    @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
+    @Inject(PROJECT_FILES_CHANGED) private readonly filesChanged: ProjectFilesChanged,
   ) {}
 
   @Post()
@@ -140,8 +138,7 @@ export class TurnsController {
   private sideEffects(projectId: string, turnId: string, event: TurnEvent): void {
     if (event.type === 'files_changed') {
       // The builder reloads its tree and preview, and the search index follows (after a revert: everything).
-      this.feed.publish(projectId, { event: 'files-changed', data: { paths: event.paths, reason: 'write' } });
-      void this.indexer.indexChanged(projectId, event.paths);
+      this.filesChanged.filesChanged(projectId, { paths: event.paths, reason: 'write' });
     } else if (event.type === 'error' && event.cause !== undefined) {
       const cause = event.cause instanceof Error ? (event.cause.stack ?? event.cause.message) : String(event.cause);
       this.logger.error(`Turn ${turnId} of project ${projectId} failed: ${cause}`);

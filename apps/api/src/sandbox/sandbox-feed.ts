@@ -6,11 +6,9 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import type { DevServerState, DevServerStatus, SandboxDevServer } from '@kiln/domain';
+import type { DevServerState, DevServerStatus, FilesChangedReason, SandboxDevServer } from '@kiln/domain';
 import { PreviewTokens } from '../preview/preview-tokens.js';
 import { SANDBOX_HOST } from '../tokens.js';
-
-export type FilesChangedReason = 'write' | 'delete' | 'create-directory' | 'restore' | 'command';
 
 /** SandboxStatus on the wire (docs/sandbox-api.md). */
 export interface SandboxStatusBody {

@@ -9,6 +9,7 @@ import {
   OwnedProjects,
   type SandboxHost,
   type SandboxInfo,
+  type ProjectFilesChanged,
 } from '@kiln/domain';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
@@ -17,7 +18,7 @@ import { unwrap, validationFailed } from '../error-mapping.js';
 import { PreviewTokens } from '../preview/preview-tokens.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
 import { ProjectIndexer } from '../vector/project-indexer.js';
-import { SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
+import { PROJECT_FILES_CHANGED, SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
 import {
   CommandResultResponse,
   CommitResponse,
@@ -75,6 +76,8 @@ export class SandboxController {
     @Inject(PreviewTokens) private readonly tokens: PreviewTokens,
     // Keeps the project's search index (the assistant's context) in step with every change.
     @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
+    // Every change to the project's files: the feed and the search index follow.
+    @Inject(PROJECT_FILES_CHANGED) private readonly filesChanged: ProjectFilesChanged,
     @Inject(SANDBOX_ISOLATION) private readonly isolation: SandboxIsolation,
   ) {}
 
@@ -141,8 +144,7 @@ export class SandboxController {
     const path = checkedPath(body.path);
     if (path === '.') throw validationFailed(['path: must name a file, not the project root']);
     await this.call(id, () => this.host.writeFile(id, path, body.content), path);
-    this.feed.publish(id, { event: 'files-changed', data: { paths: [path], reason: 'write' } });
-    void this.indexer.indexChanged(id, [path]);
+    this.filesChanged.filesChanged(id, { paths: [path], reason: 'write' });
     return { success: true };
   }
 
@@ -156,8 +158,7 @@ export class SandboxController {
     const path = checkedPath(query.path);
     if (path === '.') throw validationFailed(['path: cannot be the project root (use cleanup)']);
     await this.call(id, () => this.host.deleteFile(id, path), path);
-    this.feed.publish(id, { event: 'files-changed', data: { paths: [path], reason: 'delete' } });
-    void this.indexer.indexChanged(id, [path]);
+    this.filesChanged.filesChanged(id, { paths: [path], reason: 'delete' });
     return { success: true };
   }
 
@@ -235,8 +236,7 @@ export class SandboxController {
       this.feed.publish(id, { event: 'command-exit', data: { command_id: commandId, exit_code: result.exitCode, timed_out: result.timedOut } });
     }
     // A command may have changed any file: the builder reloads its tree.
-    this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'command' } });
-    void this.indexer.indexChanged(id, []);
+    this.filesChanged.filesChanged(id, { paths: [], reason: 'command' });
     return CommandResultResponse.from(result);
   }
 
@@ -264,7 +264,7 @@ export class SandboxController {
     await this.own(user, id);
     const path = checkedPath(body.path);
     await this.call(id, () => this.host.createDirectory(id, path), path);
-    this.feed.publish(id, { event: 'files-changed', data: { paths: [path], reason: 'create-directory' } });
+    this.filesChanged.filesChanged(id, { paths: [path], reason: 'create-directory' });
     return { success: true };
   }
 
@@ -327,8 +327,7 @@ export class SandboxController {
       return { success: false, message: 'Could not restore this version' };
     }
     if (result.success) {
-      this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'restore' } });
-      void this.indexer.indexChanged(id, []);
+      this.filesChanged.filesChanged(id, { paths: [], reason: 'restore' });
     }
     return result;
   }

@@ -3,7 +3,8 @@ import { type Clock, OwnedProjects, type ProjectRepository, type SandboxHost, ty
 import { PreviewModule } from '../preview/preview.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { VectorModule } from '../vector/vector.module.js';
-import { CLOCK, PROJECT_REPOSITORY, SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
+import { CLOCK, PROJECT_FILES_CHANGED, PROJECT_REPOSITORY, SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
+import { FeedAndIndexFilesChanged } from './project-files-changed.adapter.js';
 import { SandboxController } from './sandbox.controller.js';
 import type { SandboxIsolation } from './sandbox-isolation.js';
 import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './sandbox-feed.js';
@@ -51,14 +52,15 @@ export class SandboxModule {
       providers: [
         { provide: SANDBOX_FEED_OPTIONS, useValue: { heartbeatMs: options.heartbeatMs ?? DEFAULT_FEED_HEARTBEAT_MS } },
         SandboxFeed,
+        { provide: PROJECT_FILES_CHANGED, useClass: FeedAndIndexFilesChanged },
         {
           provide: OwnedProjects,
           useFactory: (projects: ProjectRepository, clock: Clock) => new OwnedProjects(projects, clock),
           inject: [PROJECT_REPOSITORY, CLOCK],
         },
       ],
-      // The AI turns publish files-changed on the same feed.
-      exports: [SandboxFeed],
+      // The AI turns report file changes the same way.
+      exports: [SandboxFeed, PROJECT_FILES_CHANGED],
     };
   }
 }
