@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AcceptTurnPlan, type AccessClaims, CancelTurnPlan, ListTurns, type ProjectFilesChanged, RunTurn, type TurnEvent, type TurnRun, err, turnNotFound } from '@kiln/domain';
+import { AcceptTurnPlan, type AccessClaims, CancelTurnPlan, ListTurns, type ProjectFilesChanged, RunTurn, refusedBeforeStart, streamsFrom, type TurnEvent, type TurnRun, err, turnNotFound } from '@kiln/domain';
 import { PROJECT_FILES_CHANGED } from '../tokens.js';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
@@ -121,9 +121,10 @@ export class TurnsController {
         send(event);
         continue;
       }
-      if (event.type === 'error' && !event.started && event.error.code === 'CREDITS.LIMIT_REACHED') throw toException(event.error);
+      const refused = refusedBeforeStart(event);
+      if (refused !== null) throw toException(refused);
       held.push(event);
-      if (event.type === 'credits') {
+      if (streamsFrom(event)) {
         sse = SseResponse.start(req, res);
         held.forEach(send);
       }

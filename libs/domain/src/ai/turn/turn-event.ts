@@ -41,3 +41,15 @@ export type TurnEvent =
     };
 
 export type TurnEventType = TurnEvent['type'];
+
+/**
+ * The refusal a turn ended with before anything was charged or changed — its first credit was
+ * refused (CREDITS.LIMIT_REACHED) — or null. Such a turn is answered as an ordinary error (the
+ * API's 402) rather than a stream; every other ending is part of the stream.
+ */
+export function refusedBeforeStart(event: TurnEvent): DomainError | null {
+  return event.type === 'error' && !event.started && event.error.code === 'CREDITS.LIMIT_REACHED' ? event.error : null;
+}
+
+/** Events up to this one are held back: after it, the turn is a stream whatever happens. */
+export const streamsFrom = (event: TurnEvent): boolean => event.type === 'credits';
