@@ -86,6 +86,7 @@ export * from './sandbox/dependency-set.js';
 export * from './sandbox/package-spec.js';
 export * from './sandbox/project-files-changed.port.js';
 export * from './ai/ai-assistant.port.js';
+export * from './ai/assistant-stream.js';
 export * from './ai/file-operation.js';
 export * from './ai/throttle-ai-request.use-case.js';
 export * from './ai/app-name.js';

@@ -3,10 +3,11 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, A
 import {
   type AccessClaims,
   type AiAssistant,
-  type AiFailure,
+  UNFINISHED_ANSWER,
+  UNFINISHED_PLAN,
   type AiMessage,
-  type AiPlan,
-  aiFailure,
+  drainAssistantStream,
+  failureFromThrown,
   CONTEXT_RESERVE_CHARS,
   fitTree,
   OwnedProjects,
@@ -33,16 +34,6 @@ import {
 import { AiRateLimitGuard } from './ai-rate-limit.guard.js';
 import { abortOnClose, SseResponse } from './sse-response.js';
 import { errorData, planData } from './turn-wire.js';
-
-const isAiFailure = (value: unknown): value is AiFailure =>
-  typeof value === 'object' && value !== null && ((value as { code?: unknown }).code === 'AI.PROVIDER_FAILED' || (value as { code?: unknown }).code === 'AI.ABORTED');
-
-/** The AiFailure behind a rejected assistant call (its `cause`), or a provider failure with its message. */
-function failureOf(error: unknown): AiFailure {
-  if (isAiFailure(error)) return error;
-  if (error instanceof Error && isAiFailure(error.cause)) return error.cause;
-  return aiFailure('AI.PROVIDER_FAILED', error instanceof Error ? error.message : String(error));
-}
 
 /** Chat messages for the port: 'system' messages become instructions. */
 function conversation(messages: readonly ChatMessageDto[]): { messages: AiMessage[]; system: string[] } {
@@ -173,37 +164,26 @@ export class AiController {
     if (body.stream !== true) {
       const content = await this.call(async () => {
         let text = '';
-        for await (const event of events) {
+        const done = await drainAssistantStream(events, UNFINISHED_ANSWER, (event) => {
           if (event.type === 'text') text += event.text;
-          else if (event.type === 'error') throw event.error;
-          else if (event.type === 'done') return text;
-        }
-        throw aiFailure('AI.PROVIDER_FAILED', 'The model stopped without finishing its answer.');
+        });
+        if (!done.ok) throw done.error;
+        return text;
       });
       res.status(200).json({ content, model: this.assistant.model.id } satisfies QueryResponse);
       return;
     }
     const sse = SseResponse.start(req, res);
     let content = '';
-    let failure: AiFailure | null = null;
-    let done = false;
-    try {
-      for await (const event of events) {
-        if (event.type === 'text') {
-          content += event.text;
-          sse.send('chunk', { text: event.text });
-        } else if (event.type === 'error') failure = event.error;
-        else if (event.type === 'done') done = true;
-        if (failure !== null || done) break;
-      }
-    } catch (error) {
-      failure = failureOf(error);
-    }
-    if (done) sse.send('complete', { content });
+    const done = await drainAssistantStream(events, UNFINISHED_ANSWER, (event) => {
+      if (event.type !== 'text') return;
+      content += event.text;
+      sse.send('chunk', { text: event.text });
+    });
+    if (done.ok) sse.send('complete', { content });
     else {
-      const reported = failure ?? aiFailure('AI.PROVIDER_FAILED', 'The model stopped without finishing its answer.');
-      this.logger.warn(`ai/query failed: ${reported.message}`);
-      sse.send('error', errorData(reported));
+      this.logger.warn(`ai/query failed: ${done.error.message}`);
+      sse.send('error', errorData(done.error));
     }
     sse.end();
   }
@@ -227,22 +207,14 @@ export class AiController {
       this.logger.debug(`Planning ${body.project_id} without its files: ${error instanceof Error ? error.message : String(error)}`);
     }
     const sse = SseResponse.start(req, res);
-    let plan: AiPlan | null = null;
-    let failure: AiFailure | null = null;
-    try {
-      for await (const event of this.assistant.plan({ prompt: body.prompt, tree, files, history: [], signal })) {
-        if (event.type === 'module') sse.send('module', { id: event.module.id, title: event.module.title, description: event.module.description });
-        else if (event.type === 'task' && kind === 'tasks') {
-          sse.send('task', { id: event.task.id, module_id: event.task.moduleId, title: event.task.title, description: event.task.description });
-        } else if (event.type === 'done') plan = event.plan;
-        else if (event.type === 'error') failure = event.error;
-        if (plan !== null || failure !== null) break;
+    const planned = await drainAssistantStream(this.assistant.plan({ prompt: body.prompt, tree, files, history: [], signal }), UNFINISHED_PLAN, (event) => {
+      if (event.type === 'module') sse.send('module', { id: event.module.id, title: event.module.title, description: event.module.description });
+      else if (event.type === 'task' && kind === 'tasks') {
+        sse.send('task', { id: event.task.id, module_id: event.task.moduleId, title: event.task.title, description: event.task.description });
       }
-    } catch (error) {
-      failure = failureOf(error);
-    }
-    if (plan !== null) sse.send('done', planData(plan));
-    else sse.send('error', errorData(failure ?? aiFailure('AI.PROVIDER_FAILED', 'The assistant stopped without finishing its plan.')));
+    });
+    if (planned.ok) sse.send('done', planData(planned.value.plan));
+    else sse.send('error', errorData(planned.error));
     sse.end();
   }
 
@@ -251,7 +223,7 @@ export class AiController {
     try {
       return await work();
     } catch (error) {
-      const failure = failureOf(error);
+      const failure = failureFromThrown(error);
       this.logger.warn(`AI call failed: ${failure.message}`);
       const mapped = httpErrorFor(failure);
       throw new ApiErrorException(mapped ? { status: mapped.status, body: errorData(failure) as ErrorBody } : INTERNAL_ERROR);

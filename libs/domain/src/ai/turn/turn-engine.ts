@@ -1,3 +1,4 @@
+import { drainAssistantStream, UNFINISHED_ANSWER, UNFINISHED_PLAN } from '../assistant-stream.js';
 import { turnTaskDebitKey } from '../../credits/ledger-keys.js';
 import type { AiPhase } from '../ai-phase.js';
 import type { CodeError } from '../../sandbox/code-error.js';
@@ -16,8 +17,8 @@ import type { SandboxVersions } from '../../sandbox/sandbox-versions.port.js';
 import type { Clock } from '../../shared/clock.port.js';
 import type { DomainError } from '../../shared/domain-error.js';
 import type { IdGenerator } from '../../shared/ids.port.js';
-import { err, ok, type Result } from '../../shared/result.js';
-import { type AiAssistant, type AiFailure, type AiMessage, type AiPlan, aiFailure, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
+import { ok, type Result } from '../../shared/result.js';
+import { type AiAssistant, type AiFailure, type AiMessage, type AiPlan, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
 import type { FileOperation } from '../file-operation.js';
 import { EventChannel } from './event-channel.js';
 import type { ProjectTurnLock } from './project-turn-lock.js';
@@ -116,10 +117,6 @@ function titleOf(message: string): string {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-function textOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function pathOf(operation: FileOperation): string | undefined {
   switch (operation.type) {
@@ -317,29 +314,19 @@ class TurnExecution {
   /** One answer of the assistant: its text streamed, its operations collected. */
   private async ask(input: TaskInput, taskId: string): Promise<Result<FileOperation[], AiFailure>> {
     const operations: FileOperation[] = [];
-    try {
-      for await (const event of this.deps.assistant.runTask(input)) {
-        if (event.type === 'text') this.say(taskId, event.text);
-        else if (event.type === 'operation') operations.push(event.operation);
-        else if (event.type === 'done') return ok(operations);
-        else if (event.type === 'error') return err(event.error);
-      }
-    } catch (error) {
-      return err(aiFailure('AI.PROVIDER_FAILED', textOf(error)));
-    }
-    return err(aiFailure('AI.PROVIDER_FAILED', 'The assistant stopped without finishing its answer.'));
+    const answered = await drainAssistantStream(this.deps.assistant.runTask(input), UNFINISHED_ANSWER, (event) => {
+      if (event.type === 'text') this.say(taskId, event.text);
+      else if (event.type === 'operation') operations.push(event.operation);
+    });
+    return answered.ok ? ok(operations) : answered;
   }
 
   private async plan(files: readonly ProjectFile[]): Promise<Result<AiPlan, AiFailure>> {
-    try {
-      for await (const event of this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history })) {
-        if (event.type === 'done') return ok(event.plan);
-        if (event.type === 'error') return err(event.error);
-      }
-    } catch (error) {
-      return err(aiFailure('AI.PROVIDER_FAILED', textOf(error)));
-    }
-    return err(aiFailure('AI.PROVIDER_FAILED', 'The assistant stopped without finishing its plan.'));
+    const planned = await drainAssistantStream(
+      this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history }),
+      UNFINISHED_PLAN,
+    );
+    return planned.ok ? ok(planned.value.plan) : planned;
   }
 
   private async check(round: number): Promise<ErrorScan> {
