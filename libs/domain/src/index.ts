@@ -167,6 +167,7 @@ export * from './ai/turn/event-channel.js';
 export * from './ai/turn/turn-context.js';
 export * from './ai/turn/turn-workspace.js';
 export * from './ai/turn/turn-engine.js';
+export * from './ai/turn/turn-ending.js';
 export * from './ai/turn/run-turn.use-case.js';
 export * from './ai/turn/accept-turn-plan.use-case.js';
 export * from './ai/turn/cancel-turn-plan.use-case.js';

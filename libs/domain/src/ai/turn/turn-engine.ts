@@ -1,11 +1,10 @@
+import { type EndingRun, plural, TurnEnding } from './turn-ending.js';
 import { drainAssistantStream, UNFINISHED_ANSWER, UNFINISHED_PLAN } from '../assistant-stream.js';
 import { turnTaskDebitKey } from '../../credits/ledger-keys.js';
 import type { AiPhase } from '../ai-phase.js';
 import type { CodeError } from '../../sandbox/code-error.js';
 import { EMPTY_ERROR_SCAN, type ErrorScan } from '../../sandbox/error-scan.js';
-import { totalBalance } from '../../credits/credit-account.js';
 import type { ConsumePromptCredit } from '../../credits/consume-prompt-credit.use-case.js';
-import type { CreditError } from '../../credits/credit.errors.js';
 import type { CreditLedger } from '../../credits/credit-ledger.port.js';
 import type { RefundPromptCredit } from '../../credits/refund-prompt-credit.use-case.js';
 import type { ProjectNotFound } from '../../projects/project.errors.js';
@@ -15,7 +14,6 @@ import type { SandboxFiles } from '../../sandbox/sandbox-files.port.js';
 import type { SandboxLifecycle } from '../../sandbox/sandbox-lifecycle.port.js';
 import type { SandboxVersions } from '../../sandbox/sandbox-versions.port.js';
 import type { Clock } from '../../shared/clock.port.js';
-import type { DomainError } from '../../shared/domain-error.js';
 import type { IdGenerator } from '../../shared/ids.port.js';
 import { ok, type Result } from '../../shared/result.js';
 import { type AiAssistant, type AiFailure, type AiMessage, type AiPlan, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
@@ -91,32 +89,14 @@ export interface TurnRun {
   readonly finished: Promise<Turn | null>;
 }
 
-/** The turn could not finish: something other than the provider failed (the sandbox, a bug). */
-export type TurnFailed = DomainError<'TURNS.FAILED'>;
-const turnFailed = (): TurnFailed => ({
-  code: 'TURNS.FAILED',
-  message: 'Something went wrong while working on this message. Nothing was kept and any credits were refunded.',
-});
-
 export const OUT_OF_CREDITS_MESSAGE =
   'You ran out of credits before the plan was finished, so its changes were undone and its credits refunded.';
-
-/** Longest commit message (the sandbox API's own limit). */
-export const MAX_COMMIT_MESSAGE_LENGTH = 2000;
-/** The outcome of a turn whose plan the assistant declined (AI.DECLINED). */
-export const DECLINED_OUTCOME = 'Nothing was changed, and no credit was used.';
-
-export function commitMessageFor(message: string): string {
-  const text = message.trim();
-  return text.length <= MAX_COMMIT_MESSAGE_LENGTH ? text : `${text.slice(0, MAX_COMMIT_MESSAGE_LENGTH - 1)}…`;
-}
 
 function titleOf(message: string): string {
   const line = message.trim().split('\n')[0] ?? '';
   return line.length <= 80 ? line : `${line.slice(0, 79)}…`;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function pathOf(operation: FileOperation): string | undefined {
   switch (operation.type) {
@@ -157,26 +137,29 @@ export function replayTurn(turn: Turn): TurnRun {
 }
 
 /** One run of a turn: the algorithm of docs/ai-api.md (plan, tasks, check, repair, keep or revert). */
-class TurnExecution {
-  private turn: Turn;
+class TurnExecution implements EndingRun {
+  turn: Turn;
   private readonly settings: TurnSettings;
   /** Debit keys charged by this run, in order. */
-  private readonly charged: string[] = [];
-  private readonly refundedKeys = new Set<string>();
-  private workspace: TurnWorkspace | null = null;
+  readonly charged: string[] = [];
+  readonly refundedKeys = new Set<string>();
+  workspace: TurnWorkspace | null = null;
   private history: AiMessage[] = [];
   /** The status last stored (a failed save leaves the turn as stored before). */
-  private storedStatus: Turn['status'];
+  storedStatus: Turn['status'];
+  /** How the turn ends (turn-ending.ts). */
+  private readonly ending: TurnEnding;
 
   constructor(
-    private readonly deps: TurnDependencies,
+    readonly deps: TurnDependencies,
     turn: Turn,
-    private readonly mode: 'message' | 'accept',
+    readonly mode: 'message' | 'accept',
     private readonly out: EventChannel<TurnEvent>,
   ) {
     this.turn = turn;
     this.storedStatus = turn.status;
     this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
+    this.ending = new TurnEnding(this);
   }
 
   async run(): Promise<Turn | null> {
@@ -187,9 +170,9 @@ class TurnExecution {
         try {
           ended = await this.body();
         } catch (cause) {
-          ended = await this.crash(cause);
+          ended = await this.ending.crash(cause);
         }
-        await this.forgetUndo();
+        await this.ending.forgetUndo();
         return ended;
       });
     } finally {
@@ -216,7 +199,7 @@ class TurnExecution {
       const files = await this.context();
       this.phase('thinking');
       const planned = await this.plan(files);
-      if (!planned.ok) return this.failBeforeStart(planned.error);
+      if (!planned.ok) return this.ending.failBeforeStart(planned.error);
       plan = planned.value;
       await this.update({ plan });
       const cost = planCost(plan);
@@ -242,9 +225,9 @@ class TurnExecution {
       // One credit per task, always before the provider is asked.
       const debit = await this.deps.consumeCredit.execute({ userId: this.turn.userId, idempotencyKey: key });
       if (!debit.ok) {
-        if (this.charged.length === 0) return this.refusedAtStart(debit.error);
+        if (this.charged.length === 0) return this.ending.refusedAtStart(debit.error);
         this.emit({ type: 'task', taskId, index, title, state: 'failed' });
-        return this.undo(OUT_OF_CREDITS_MESSAGE);
+        return this.ending.undo(OUT_OF_CREDITS_MESSAGE);
       }
       this.charged.push(key);
       this.emit({ type: 'credits', charged: this.charged.length, refunded: this.refundedKeys.size, creditsRemaining: debit.value.creditsRemaining });
@@ -252,12 +235,12 @@ class TurnExecution {
       const outcome = await this.step({ taskId, task, plan: plan.tasks.length > 0 ? plan : undefined });
       if (!outcome.ok) {
         this.emit({ type: 'task', taskId, index, title, state: 'failed' });
-        return this.failAfterStart(outcome.error);
+        return this.ending.failAfterStart(outcome.error);
       }
       this.emit({ type: 'task', taskId, index, title, state: 'done' });
     }
 
-    if (!workspace.changed) return this.keep();
+    if (!workspace.changed) return this.ending.keep();
     let round = 0;
     let scan = await this.check(round);
     while (scan.errorCount > before.errorCount && round < this.settings.repairRounds) {
@@ -267,8 +250,8 @@ class TurnExecution {
       if (!repaired.ok) break;
       scan = await this.check(round);
     }
-    if (scan.errorCount > before.errorCount) return this.undo(this.brokeTheBuild(scan, before, round));
-    return this.keep();
+    if (scan.errorCount > before.errorCount) return this.ending.undo(this.brokeTheBuild(scan, before, round));
+    return this.ending.keep();
   }
 
   /** Runs one task (or a repair round): asks the assistant, applies its answer, runs its commands. */
@@ -376,135 +359,6 @@ class TurnExecution {
 
   // ── Endings ──────────────────────────────────────────────────────────────────────────────
 
-  private async keep(): Promise<Turn> {
-    const workspace = this.open();
-    const paths = await workspace.changedPaths();
-    let commitHash: string | undefined;
-    if (workspace.changed) {
-      try {
-        const commit = await this.deps.sandbox.saveVersion(this.turn.projectId, commitMessageFor(this.turn.message));
-        if (commit.success && commit.hash !== undefined) commitHash = commit.hash;
-      } catch {
-        // SPEC §8: a failed commit is not the turn's failure; the changes stay, without a version.
-      }
-    }
-    if (paths.length > 0) {
-      try {
-        await this.deps.projects.touch(this.turn.userId, this.turn.projectId);
-      } catch {
-        // Only the project's "edited" time: never the turn's failure.
-      }
-    }
-    const message = paths.length === 0 ? 'Nothing was changed.' : `Changed ${plural(paths.length, 'file')}.`;
-    await this.update({ status: 'kept', outcome: message, commitHash: commitHash ?? null });
-    if (paths.length > 0) this.emit({ type: 'files_changed', paths });
-    this.phase('idle');
-    this.emit({ type: 'done', status: 'kept', message, ...(commitHash !== undefined ? { commitHash } : {}) });
-    return this.turn;
-  }
-
-  /** Undo every change, refund every credit, done 'reverted' with the reason. */
-  private async undo(reason: string): Promise<Turn> {
-    const touched = await this.revert();
-    await this.refundAll();
-    await this.update({ status: 'reverted', outcome: reason });
-    if (touched) this.emit({ type: 'files_changed', paths: [] });
-    this.phase('idle');
-    this.emit({ type: 'done', status: 'reverted', message: reason });
-    return this.turn;
-  }
-
-  /** The provider failed during the tasks: undo, refund, error. */
-  private async failAfterStart(error: DomainError): Promise<Turn> {
-    const touched = await this.revert();
-    await this.refundAll();
-    await this.update({ status: 'failed', outcome: error.message, failureCode: error.code });
-    if (touched) this.emit({ type: 'files_changed', paths: [] });
-    this.phase('idle');
-    this.emit({ type: 'error', error, started: true });
-    return this.turn;
-  }
-
-  /**
-   * Planning failed: nothing was charged or changed. A plan the assistant declined keeps its
-   * words as the reply (they say what it can do instead), the outcome says nothing was used.
-   */
-  private async failBeforeStart(error: AiFailure): Promise<Turn> {
-    if (error.code === 'AI.DECLINED') await this.update({ status: 'failed', reply: error.message, outcome: DECLINED_OUTCOME, failureCode: error.code });
-    else await this.update({ status: 'failed', outcome: error.message, failureCode: error.code });
-    this.phase('idle');
-    this.emit({ type: 'error', error, started: false });
-    return this.turn;
-  }
-
-  /** The first debit was refused: the turn never started (a new message is forgotten, a plan waits again). */
-  private async refusedAtStart(error: CreditError): Promise<Turn | null> {
-    let result: Turn | null = null;
-    if (this.mode === 'message') await this.deps.turns.remove(this.turn.id);
-    else result = await this.update({ status: 'awaiting_approval' });
-    this.phase('idle');
-    this.emit({ type: 'error', error, started: false });
-    return result;
-  }
-
-  /** Something other than the provider failed (the sandbox host, a bug): undo what can be undone. */
-  private async crash(cause: unknown): Promise<Turn | null> {
-    let touched = false;
-    try {
-      touched = await this.revert();
-    } catch {
-      touched = true;
-    }
-    try {
-      await this.refundAll();
-    } catch {
-      // the ledger is down too: the debits stay, and so does the failure
-    }
-    const error = turnFailed();
-    try {
-      await this.update({ status: 'failed', outcome: error.message, failureCode: error.code });
-    } catch {
-      // nowhere to record it
-    }
-    if (touched) this.emit({ type: 'files_changed', paths: [] });
-    this.phase('idle');
-    this.emit({ type: 'error', error, started: touched || this.charged.length > 0, cause });
-    return this.turn;
-  }
-
-  /**
-   * Clears the turn's undo journal once its end is stored. A turn whose end could not be stored
-   * keeps it: the next start finds the turn still running and undoes it from the journal.
-   */
-  private async forgetUndo(): Promise<void> {
-    if (this.workspace === null || !this.workspace.hasJournal) return;
-    if (this.storedStatus === 'queued' || this.storedStatus === 'running') return;
-    try {
-      await this.deps.undoJournal.clear(this.turn.id);
-    } catch {
-      // A journal left behind is never read again (only queued and running turns are recovered).
-    }
-  }
-
-  /** Restores every touched file; true when the turn had touched anything. */
-  private async revert(): Promise<boolean> {
-    const workspace = this.workspace;
-    if (workspace === null || !workspace.changed) return false;
-    await workspace.revert();
-    return true;
-  }
-
-  private async refundAll(): Promise<void> {
-    if (this.charged.length === 0) return;
-    for (const debitKey of this.charged) {
-      if (this.refundedKeys.has(debitKey)) continue;
-      const refund = await this.deps.refundCredit.execute({ userId: this.turn.userId, debitKey });
-      if (refund.ok || refund.error.code === 'CREDITS.ALREADY_REFUNDED') this.refundedKeys.add(debitKey);
-    }
-    const { balances } = await this.deps.ledger.summary(this.turn.userId);
-    this.emit({ type: 'credits', charged: this.charged.length, refunded: this.refundedKeys.size, creditsRemaining: totalBalance(balances) });
-  }
-
   private brokeTheBuild(scan: ErrorScan, before: ErrorScan, rounds: number): string {
     const first = scan.errors.find((e) => e.severity === 'error');
     const where = first ? ` First error: ${first.file}:${first.line} ${first.message}` : '';
@@ -514,12 +368,12 @@ class TurnExecution {
 
   // ── Small helpers ────────────────────────────────────────────────────────────────────────
 
-  private open(): TurnWorkspace {
+  open(): TurnWorkspace {
     if (this.workspace === null) throw new Error('The turn has no workspace yet');
     return this.workspace;
   }
 
-  private async update(patch: Partial<Omit<Turn, 'id' | 'userId' | 'projectId' | 'createdAt'>>): Promise<Turn> {
+  async update(patch: Partial<Omit<Turn, 'id' | 'userId' | 'projectId' | 'createdAt'>>): Promise<Turn> {
     this.turn = {
       ...this.turn,
       ...patch,
@@ -532,11 +386,11 @@ class TurnExecution {
     return this.turn;
   }
 
-  private emit(event: TurnEvent): void {
+  emit(event: TurnEvent): void {
     this.out.push(event);
   }
 
-  private phase(phase: AiPhase): void {
+  phase(phase: AiPhase): void {
     this.emit({ type: 'phase', phase });
   }
 
