@@ -1,7 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type Clock, type CreditLedger, InMemoryTurnRepository, InMemoryTurnUndoJournal, type ProfileRepository } from '@kiln/domain';
+import type { Clock, CreditLedger, ProfileRepository } from '@kiln/domain';
 import {
   InMemoryCreditLedger,
+  InMemoryTurnRepository,
+  InMemoryTurnUndoJournal,
   InMemoryProfileRepository,
   InMemoryProjectRepository,
   InMemoryReferralCodes,
