@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
-import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters';
+import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters/testing';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../bootstrap.js';

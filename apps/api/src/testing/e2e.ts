@@ -4,7 +4,7 @@ import type { ProfileRepository } from '@kiln/domain';
 import request from 'supertest';
 import { type AppOverrides, createApp } from '../bootstrap.js';
 import { type AppConfig, type Env, loadConfig } from '../config.js';
-import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters';
+import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters/testing';
 import type { DataSource } from 'typeorm';
 import { InMemoryPersistenceModule } from '../persistence/in-memory-persistence.module.js';
 import { POSTGRES_DATA_SOURCE, PostgresPersistenceModule } from '../persistence/postgres-persistence.module.js';
