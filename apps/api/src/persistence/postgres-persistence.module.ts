@@ -79,6 +79,7 @@ export type DatabaseHealth = () => Promise<boolean>;
 export class PostgresPersistenceModule implements OnApplicationShutdown {
   constructor(
     @Inject(POSTGRES_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(TURN_LOCK) private readonly turnLock: PgAdvisoryTurnLock,
     @Inject(ON_CLOSED) private readonly onClosed: (() => Promise<void>) | null,
   ) {}
 
@@ -164,6 +165,8 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // As when the process ends: the turn locks' connections close, so other processes get them.
+    await this.turnLock.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.onClosed?.();
   }

@@ -97,6 +97,20 @@ describe('PgAdvisoryTurnLock', () => {
     await expect(new PgAdvisoryTurnLock({ url, schema }).run('p-cut', async () => 'next')).resolves.toBe('next');
   });
 
+  it('closing (the API shutting down) releases the locks of works still running, as the end of the process would, and refuses new works', async () => {
+    const lock = new PgAdvisoryTurnLock({ url, schema });
+    const started = deferred();
+    void lock.run('p-closed', async () => {
+      started.resolve();
+      await new Promise<never>(() => undefined);
+    });
+    await started.promise;
+    expect(await holder('p-closed')).not.toBeNull();
+    await lock.close();
+    await expect(new PgAdvisoryTurnLock({ url, schema }).run('p-closed', async () => 'next process')).resolves.toBe('next process');
+    await expect(lock.run('p-other', async () => 'late')).rejects.toThrow(/closed/);
+  });
+
   it('does not run the work when PostgreSQL cannot be reached, and says the database is unavailable', async () => {
     const unreachable = new URL(url);
     unreachable.port = '1';

@@ -28,9 +28,14 @@ const UNLOCK = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
  * connection per project waits on the database. Should a lock's connection break during the
  * work, PostgreSQL releases the lock at once and another process may start the project's next
  * turn before this one ends; the work itself is not stopped.
+ *
+ * `close()` (the API's shutdown) closes every lock connection, as the end of the process would:
+ * the locks are released even for works that have not ended, and later works are refused.
  */
 export class PgAdvisoryTurnLock implements ProjectTurnLock {
   private readonly local = new InProcessTurnLock();
+  private readonly open = new Set<pg.Client>();
+  private closed = false;
 
   constructor(private readonly options: Pick<PostgresOptions, 'url' | 'schema' | 'connectTimeoutMs'>) {}
 
@@ -38,7 +43,14 @@ export class PgAdvisoryTurnLock implements ProjectTurnLock {
     return this.local.run(projectId, () => this.holding(turnLockKey(this.options.schema, projectId), work));
   }
 
+  /** Closes the lock connections (releasing their locks) and refuses any later work. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.open].map((client) => client.end().catch(() => undefined)));
+  }
+
   private async holding<T>(key: string, work: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('PgAdvisoryTurnLock is closed: the API is shutting down');
     const client = new pg.Client({
       connectionString: this.options.url,
       connectionTimeoutMillis: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -47,6 +59,7 @@ export class PgAdvisoryTurnLock implements ProjectTurnLock {
     // The connection idles (no query running) while the work runs: without a listener, its
     // 'error' event (the server went away) would end the process.
     client.on('error', () => undefined);
+    this.open.add(client);
     try {
       await client.connect().catch((error: unknown) => Promise.reject(markConnectFailure(error)));
       await client.query(LOCK, [key]);
@@ -57,6 +70,7 @@ export class PgAdvisoryTurnLock implements ProjectTurnLock {
         await client.query(UNLOCK, [key]).catch(() => undefined);
       }
     } finally {
+      this.open.delete(client);
       await client.end().catch(() => undefined);
     }
   }
