@@ -3,7 +3,9 @@
 //   - Nx tags decide which project may import which (@nx/enforce-module-boundaries);
 //   - libs/domain is pure: relative imports only, no clock, no randomness (no-restricted-syntax);
 //   - apps are never imported, projects only through their public entry point, and apps/web never
-//     imports a server SDK or a Node built-in (@typescript-eslint/no-restricted-imports).
+//     imports a server SDK or a Node built-in (@typescript-eslint/no-restricted-imports);
+//   - production code never imports test code: testing/ folders, @kiln/domain/testing,
+//     @kiln/domain/contracts, @kiln/adapters/testing (no-restricted-imports and no-restricted-syntax).
 // The rules and their reasons live in tools/lint/boundaries.mjs; tools/lint/module-boundaries.spec.ts
 // proves that each of them reports a deliberate violation.
 import nxPlugin from '@nx/eslint-plugin';
@@ -18,6 +20,11 @@ import {
   nxDepConstraints,
   allRestrictedImports,
   webRestrictedImports,
+  webProductionRestrictedImports,
+  productionRestrictedImports,
+  productionLoadRestrictions,
+  PRODUCTION_CODE,
+  TEST_CODE,
   ensureFreshProjectGraph,
 } from './tools/lint/boundaries.mjs';
 
@@ -27,6 +34,7 @@ await ensureFreshProjectGraph();
 
 const TS = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 const DOMAIN_TESTS = ['libs/domain/src/**/*.spec.ts', 'libs/domain/src/testing/**'];
+const WEB = ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'];
 
 export default defineConfig(
   {
@@ -64,6 +72,18 @@ export default defineConfig(
     },
   },
   {
+    // Production code (everything in the apps' and libs' src folders but specs, testing/ folders and
+    // the e2e apps) never imports test code, nor loads it with import() or require().
+    // libs/domain replaces the no-restricted-syntax entries below with its own, which forbid any
+    // package and any import() or require(); apps/web repeats the import patterns with its own.
+    files: PRODUCTION_CODE,
+    ignores: TEST_CODE,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', productionRestrictedImports],
+      'no-restricted-syntax': ['error', ...productionLoadRestrictions],
+    },
+  },
+  {
     // Domain production code: pure TypeScript, relative imports only, no hidden clock or randomness.
     files: ['libs/domain/src/**/*.ts'],
     ignores: DOMAIN_TESTS,
@@ -82,9 +102,17 @@ export default defineConfig(
   },
   {
     // Code that ships to the browser. (vite.config.ts and other build files run in Node: not here.)
-    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    files: WEB,
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', webRestrictedImports],
+    },
+  },
+  {
+    // …and its production files, which also never import test code (see the production block above).
+    files: WEB,
+    ignores: TEST_CODE,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', webProductionRestrictedImports],
     },
   },
   prettier,

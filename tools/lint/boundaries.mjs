@@ -139,6 +139,44 @@ const projectImportPatterns = [
 /** Options for @typescript-eslint/no-restricted-imports in every TypeScript file. */
 export const allRestrictedImports = { patterns: projectImportPatterns };
 
+/**
+ * Test code: specs, everything under a `testing/` folder (in-memory adapters, fakes, contract
+ * suites, harnesses) and @kiln/adapters' testing entry. Everything else in the apps' and libs'
+ * src folders is production code, which never imports test code (STYLE.md: "Test code never ships").
+ * The e2e apps drive the product from outside and are test code as a whole.
+ */
+export const TEST_CODE = ['**/*.spec.ts', '**/*.spec.tsx', '**/testing/**', 'libs/adapters/src/testing.ts', 'apps/*-e2e/**'];
+export const PRODUCTION_CODE = ['apps/*/src/**/*.ts', 'apps/*/src/**/*.tsx', 'libs/*/src/**/*.ts', 'libs/*/src/**/*.tsx'];
+
+const TEST_CODE_MESSAGE =
+  'Production code never imports test code (in-memory adapters, fakes, contract suites, test helpers): ' +
+  'they live under testing/ for specs and other testing/ files. Bind a real adapter, or let the caller pass the dependency in.';
+
+/** The test entry points of the projects, and any relative path through a `testing/` folder (or to testing.ts). */
+const TEST_ENTRY_POINTS = ['@kiln/domain/testing', '@kiln/domain/contracts', '@kiln/adapters/testing'];
+const RELATIVE_TEST_PATH = '^\\.{1,2}/(?:.*/)?testing(?:/|\\.js$|$)';
+
+const testCodeImportPatterns = [
+  { group: TEST_ENTRY_POINTS.flatMap((entry) => [entry, `${entry}/**`]), message: TEST_CODE_MESSAGE },
+  { regex: RELATIVE_TEST_PATH, message: TEST_CODE_MESSAGE },
+];
+
+/** no-restricted-imports options for production files: the project rules plus no test code. */
+export const productionRestrictedImports = { patterns: [...projectImportPatterns, ...testCodeImportPatterns] };
+
+/**
+ * no-restricted-syntax entries for production files outside libs/domain (which loads no code at
+ * run time at all): no test code through `import()`, `require()` or an `import('…')` type either.
+ * (esquery's regex literals cannot hold a '/': \x2F stands for it.)
+ */
+const TEST_SPECIFIER =
+  '/^@kiln\\x2F(?:domain\\x2F(?:testing|contracts)|adapters\\x2Ftesting)(?:\\x2F|$)|^\\.{1,2}\\x2F(?:.*\\x2F)?testing(?:\\x2F|\\.js$|$)/';
+export const productionLoadRestrictions = [
+  { selector: `ImportExpression[source.value=${TEST_SPECIFIER}]`, message: TEST_CODE_MESSAGE },
+  { selector: `TSImportType[source.value=${TEST_SPECIFIER}]`, message: TEST_CODE_MESSAGE },
+  { selector: `CallExpression[callee.name='require'][arguments.0.value=${TEST_SPECIFIER}]`, message: TEST_CODE_MESSAGE },
+];
+
 /** Options for @typescript-eslint/no-restricted-imports in apps/web/src (replaces the above there). */
 export const webRestrictedImports = {
   paths: NODE_BUILTINS.map((name) => ({
@@ -157,6 +195,12 @@ export const webRestrictedImports = {
       message: 'apps/web may import @kiln/domain only (pure rules shared with the server).',
     },
   ],
+};
+
+/** Options for @typescript-eslint/no-restricted-imports in apps/web/src production files. */
+export const webProductionRestrictedImports = {
+  ...webRestrictedImports,
+  patterns: [...webRestrictedImports.patterns, ...testCodeImportPatterns],
 };
 
 /**

@@ -18,10 +18,19 @@ const REQUIRE = '@typescript-eslint/no-require-imports';
 const DOMAIN = 'libs/domain/src/__lint_probe__.ts';
 const DOMAIN_SPEC = 'libs/domain/src/__lint_probe__.spec.ts';
 const DOMAIN_TESTING = 'libs/domain/src/testing/__lint_probe__.ts';
+const DOMAIN_TURN = 'libs/domain/src/ai/turn/__lint_probe__.ts';
+const DOMAIN_TURN_TESTING = 'libs/domain/src/ai/turn/testing/__lint_probe__.ts';
 const ADAPTERS = 'libs/adapters/src/__lint_probe__.ts';
+const ADAPTERS_SPEC = 'libs/adapters/src/postgres/__lint_probe__.int.spec.ts';
+const ADAPTERS_TESTING_ENTRY = 'libs/adapters/src/testing.ts';
 const API = 'apps/api/src/__lint_probe__.ts';
+const API_SPEC = 'apps/api/src/__lint_probe__.e2e.spec.ts';
+const API_TESTING = 'apps/api/src/testing/__lint_probe__.ts';
+const API_NESTED_TESTING = 'apps/api/src/auth/testing/__lint_probe__.ts';
 const WEB = 'apps/web/src/__lint_probe__.ts';
 const WEB_TSX = 'apps/web/src/__lint_probe__.view.tsx';
+const WEB_SPEC = 'apps/web/src/__lint_probe__.vm.spec.ts';
+const WEB_E2E = 'apps/web-e2e/tests/__lint_probe__.ts';
 
 let eslint: ESLint;
 
@@ -50,7 +59,23 @@ const ids = (reports: Report[]) => [...new Set(reports.map((r) => r.ruleId))].so
 const importOf = (specifier: string) => `import * as m from '${specifier}';\nexport const probe = m;\n`;
 
 describe('the config is wired to the probe paths', () => {
-  it.each([DOMAIN, DOMAIN_SPEC, ADAPTERS, API, WEB, WEB_TSX])('%s is linted with the boundary rule on', async (file) => {
+  it.each([
+    DOMAIN,
+    DOMAIN_SPEC,
+    DOMAIN_TURN,
+    DOMAIN_TURN_TESTING,
+    ADAPTERS,
+    ADAPTERS_SPEC,
+    ADAPTERS_TESTING_ENTRY,
+    API,
+    API_SPEC,
+    API_TESTING,
+    API_NESTED_TESTING,
+    WEB,
+    WEB_TSX,
+    WEB_SPEC,
+    WEB_E2E,
+  ])('%s is linted with the boundary rule on', async (file) => {
     const abs = path.join(repoRoot, file);
     expect(await eslint.isPathIgnored(abs)).toBe(false);
     const config = await eslint.calculateConfigForFile(abs);
@@ -108,6 +133,31 @@ describe('violations are reported by the expected rule', () => {
     ['web imports node:fs', WEB, importOf('node:fs'), [IMPORTS], /browser/],
     ['web imports crypto (bare built-in)', WEB, importOf('crypto'), [IMPORTS], /browser/],
     ['web view (.tsx) imports express', WEB_TSX, importOf('express'), [NX, IMPORTS], undefined],
+    // production code (not a spec, not under testing/) never imports test code
+    ['api imports @kiln/domain/testing', API, importOf('@kiln/domain/testing'), [IMPORTS], /never imports test code/],
+    ['api imports @kiln/domain/contracts', API, importOf('@kiln/domain/contracts'), [IMPORTS], /never imports test code/],
+    ['api imports @kiln/adapters/testing', API, importOf('@kiln/adapters/testing'), [IMPORTS], /never imports test code/],
+    ['api imports its testing/ folder', API, importOf('./testing/e2e.js'), [IMPORTS], /never imports test code/],
+    ['api imports a nested testing/ folder', API, importOf('./auth/testing/auth-e2e.harness.js'), [IMPORTS], /never imports test code/],
+    ['api imports a testing/ folder’s index', API, importOf('./testing'), [IMPORTS], /never imports test code/],
+    ['api type-imports test code', API, "import type { TestApp } from './testing/e2e.js';\nexport type Probe = TestApp;\n", [IMPORTS], /never imports test code/],
+    ['api re-exports test code', API, "export * from './testing/e2e.js';\n", [IMPORTS], /never imports test code/],
+    ['api re-exports names from test code', API, "export { startTestApp } from '../src/testing/e2e.js';\n", [IMPORTS], /never imports test code/],
+    ['api loads test code with import()', API, "export const probe = () => import('./testing/e2e.js');\n", [SYNTAX], /never imports test code/],
+    ['api loads @kiln/domain/testing with import()', API, "export const probe = () => import('@kiln/domain/testing');\n", [SYNTAX], /never imports test code/],
+    ['api requires test code', API, "export const probe = require('@kiln/domain/testing');\n", [SYNTAX, REQUIRE], /never imports test code/],
+    ['api uses an import() type of test code', API, "export type Probe = import('./testing/e2e.js').TestApp;\n", [SYNTAX], /never imports test code/],
+    ['adapters imports @kiln/domain/testing', ADAPTERS, importOf('@kiln/domain/testing'), [IMPORTS], /never imports test code/],
+    ['adapters imports @kiln/domain/contracts', ADAPTERS, importOf('@kiln/domain/contracts'), [IMPORTS], /never imports test code/],
+    ['adapters index re-exports its testing entry', ADAPTERS, "export * from './testing.js';\n", [IMPORTS], /never imports test code/],
+    ['adapters imports a test helper by relative path', ADAPTERS, importOf('./postgres/testing/test-database.js'), [IMPORTS], /never imports test code/],
+    ['domain imports its testing/ folder', DOMAIN, importOf('./testing/fixed-clock.js'), [IMPORTS], /never imports test code/],
+    ['domain re-exports the in-memory adapters', DOMAIN, "export * from './testing/index.js';\n", [IMPORTS], /never imports test code/],
+    ['domain imports testing/ from a sub-folder', DOMAIN_TURN, importOf('../../testing/in-memory-turn-repository.js'), [IMPORTS], /never imports test code/],
+    ['domain imports a sibling testing/ folder', DOMAIN_TURN, importOf('./testing/turn-test-kit.js'), [IMPORTS], /never imports test code/],
+    ['web imports @kiln/domain/testing', WEB, importOf('@kiln/domain/testing'), [IMPORTS], /never imports test code/],
+    ['web imports its testing/ folder', WEB, importOf('./testing/api-fixtures.js'), [IMPORTS], /never imports test code/],
+    ['web view imports test fakes', WEB_TSX, importOf('./testing/ui-fakes.js'), [IMPORTS], /never imports test code/],
   ])('%s', async (_name, file, code, expectedRules, message) => {
     const reports = await lint(file, code);
     // Every expected rule reports; anything else is at most another boundary rule (e.g. Nx also
@@ -136,7 +186,7 @@ describe('allowed code is not reported', () => {
     ],
     ['domain test support imports fast-check', DOMAIN_TESTING, importOf('fast-check')],
     ['adapters imports @kiln/domain', ADAPTERS, importOf('@kiln/domain')],
-    ['adapters imports @kiln/domain/testing', ADAPTERS, importOf('@kiln/domain/testing')],
+    ['adapters spec imports @kiln/domain/testing', ADAPTERS_SPEC, importOf('@kiln/domain/testing')],
     ['adapters imports node:crypto', ADAPTERS, importOf('node:crypto')],
     ['api imports @kiln/domain', API, importOf('@kiln/domain')],
     ['api imports @kiln/adapters', API, importOf('@kiln/adapters')],
@@ -144,6 +194,22 @@ describe('allowed code is not reported', () => {
     ['web imports @kiln/domain', WEB, importOf('@kiln/domain')],
     ['web imports mobx', WEB, importOf('mobx')],
     ['web view imports react', WEB_TSX, "import { useState } from 'react';\nexport const Probe = () => { const [n] = useState(0); return <p>{n}</p>; };\n"],
+    // test code may import test code
+    ['adapters spec imports the contracts and test helpers', ADAPTERS_SPEC, importOf('@kiln/domain/contracts') + "import { createTestDatabase } from './testing/test-database.js';\nexport const db = createTestDatabase;\n"],
+    ['adapters testing entry re-exports the test helpers', ADAPTERS_TESTING_ENTRY, "export * from './postgres/testing/test-database.js';\n"],
+    [
+      'api spec imports every kind of test code',
+      API_SPEC,
+      "import * as a from '@kiln/domain/testing';\nimport * as b from '@kiln/adapters/testing';\nimport * as c from './testing/e2e.js';\n" +
+        "import * as d from './auth/testing/auth-e2e.harness.js';\nexport const probe = [a, b, c, d, () => import('./testing/e2e.js')];\n",
+    ],
+    ['api test support (testing/) imports test code', API_TESTING, "import * as a from '@kiln/domain/testing';\nimport * as b from '../auth/testing/auth-e2e.harness.js';\nexport const probe = [a, b];\n"],
+    ['api test support in a nested testing/ folder imports test code', API_NESTED_TESTING, "import * as a from '../../testing/e2e.js';\nexport const probe = a;\n"],
+    ['domain spec imports test support', DOMAIN_SPEC, importOf('./testing/fixed-clock.js')],
+    ['domain test support in a sub-folder’s testing/ imports test support', DOMAIN_TURN_TESTING, importOf('../../../testing/in-memory-turn-repository.js')],
+    ['web spec imports test fakes', WEB_SPEC, importOf('./testing/api-fixtures.js')],
+    ['e2e app imports its own helpers', WEB_E2E, importOf('./testing/helpers.js')],
+    ['production imports a file merely named like testing', API, importOf('./contesting/testing-ground.js')],
   ])('%s', async (_name, file, code) => {
     expect(await lint(file, code)).toEqual([]);
   });

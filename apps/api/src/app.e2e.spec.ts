@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { ProfileRepository } from '@kiln/domain';
-import { InMemoryPersistenceModule } from './persistence/in-memory-persistence.module.js';
+import { InMemoryPersistenceModule } from './testing/in-memory-persistence.module.js';
 import { type TestApp, newUser, startTestApp } from './testing/e2e.js';
 import { PROFILE_REPOSITORY } from './tokens.js';
 

@@ -30,8 +30,8 @@ export interface AppModuleOptions {
   readonly config: AppConfig;
   /**
    * Provides and exports the persistence tokens (UNIT_OF_WORK, PROFILE_REPOSITORY,
-   * PROJECT_REPOSITORY, CREDIT_LEDGER, REFERRAL_CODES, DATABASE_HEALTH, MAILER, MAIL_OUTBOX):
-   * InMemoryPersistenceModule or the PostgreSQL module. Made global here.
+   * PROJECT_REPOSITORY, CREDIT_LEDGER, REFERRAL_CODES, DATABASE_HEALTH, MAILER, MAIL_OUTBOX,
+   * RATE_LIMITER, TURN_LOCK…): the PostgreSQL module, or the tests' in-memory one. Made global here.
    */
   readonly persistence: ModuleImport;
   /** Provides and exports ACCESS_TOKEN_VERIFIER (and may hold the auth controllers). Made global here. */
@@ -46,7 +46,7 @@ export interface AppModuleOptions {
   readonly sandboxFeedHeartbeatMs?: number;
   /** The model behind the AI routes (bootstrap: from config, the offline assistant by default). */
   readonly aiAssistant: AiAssistant;
-  /** Where chat turns are kept (default: in memory). */
+  /** Where chat turns are kept (default: TURN_REPOSITORY of the persistence module). */
   readonly turnRepository?: TurnRepository;
 }
 

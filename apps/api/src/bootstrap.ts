@@ -4,7 +4,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AccessTokenVerifier, AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/domain';
-import { InMemorySandboxHost } from '@kiln/domain/testing';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
@@ -13,7 +12,6 @@ import { AppModule, type LogLevel, type ModuleImport } from './app.module.js';
 import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-token-verifier.js';
 import type { AppConfig } from './config.js';
 import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
-import { InMemoryPersistenceModule } from './persistence/in-memory-persistence.module.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
@@ -22,9 +20,13 @@ import type { SandboxIsolation } from './sandbox/sandbox-isolation.js';
 import { ACCESS_TOKEN_VERIFIER } from './tokens.js';
 import { resolveWebDistDir, serveWebApp } from './web/web-app.js';
 
-export interface AppOverrides {
-  /** The persistence module (default: a fresh InMemoryPersistenceModule). */
-  readonly persistence?: ModuleImport;
+/**
+ * What createApp is built from. The caller chooses the adapters: main.ts the real ones, the tests
+ * theirs (testing/e2e.ts: an in-memory sandbox host, PostgreSQL or in-memory persistence).
+ */
+export interface AppParts {
+  /** The persistence module: PostgresPersistenceModule (main.ts), or the tests' in-memory one. */
+  readonly persistence: ModuleImport;
   /** The module binding ACCESS_TOKEN_VERIFIER (default: one that accepts no token). */
   readonly auth?: ModuleImport;
   /** Binds this verifier instead of `auth` (tests use a test double). */
@@ -34,15 +36,15 @@ export interface AppOverrides {
   readonly logLevel?: LogLevel;
   /** The built web app to serve (default: resolved from WEB_DIST_DIR or apps/web/dist); null serves none. */
   readonly webDistDir?: string | null;
-  /** The project sandboxes (default: a fresh InMemorySandboxHost; main.ts passes LocalSandboxHost). */
-  readonly sandboxHost?: SandboxHost;
+  /** The project sandboxes: LocalSandboxHost (main.ts), or a test double. */
+  readonly sandboxHost: SandboxHost;
   /** Whether that host isolates project code (main.ts checks; default isolated). */
   readonly sandboxIsolation?: SandboxIsolation;
   /** The sandbox feed's heartbeat in ms (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
   /** The AI assistant (default: createAiAssistant from the config — the offline one unless a provider is configured). */
   readonly aiAssistant?: AiAssistant;
-  /** Where chat turns are kept (default: a fresh in-memory repository). */
+  /** Where chat turns are kept (default: TURN_REPOSITORY of the persistence module). */
   readonly turnRepository?: TurnRepository;
 }
 
@@ -79,21 +81,21 @@ export function accessTokenVerifierModule(verifier: AccessTokenVerifier): Dynami
  * exactly what runs in production (helmet, CORS, logging, validation, errors, OpenAPI). The
  * returned app is initialised but not listening.
  */
-export async function createApp(config: AppConfig, overrides: AppOverrides = {}): Promise<NestExpressApplication> {
-  const auth = overrides.accessTokenVerifier
-    ? accessTokenVerifierModule(overrides.accessTokenVerifier)
-    : (overrides.auth ?? accessTokenVerifierModule(new UnconfiguredAccessTokenVerifier()));
+export async function createApp(config: AppConfig, parts: AppParts): Promise<NestExpressApplication> {
+  const auth = parts.accessTokenVerifier
+    ? accessTokenVerifierModule(parts.accessTokenVerifier)
+    : (parts.auth ?? accessTokenVerifierModule(new UnconfiguredAccessTokenVerifier()));
   const module = AppModule.forRoot({
     config,
-    persistence: overrides.persistence ?? InMemoryPersistenceModule.forRoot(),
+    persistence: parts.persistence,
     auth,
-    clock: overrides.clock,
-    logLevel: overrides.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
-    sandboxHost: overrides.sandboxHost ?? new InMemorySandboxHost(overrides.clock),
-    ...(overrides.sandboxIsolation === undefined ? {} : { sandboxIsolation: overrides.sandboxIsolation }),
-    sandboxFeedHeartbeatMs: overrides.sandboxFeedHeartbeatMs,
-    aiAssistant: overrides.aiAssistant ?? assistantFromConfig(config.ai),
-    ...(overrides.turnRepository ? { turnRepository: overrides.turnRepository } : {}),
+    clock: parts.clock,
+    logLevel: parts.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
+    sandboxHost: parts.sandboxHost,
+    ...(parts.sandboxIsolation === undefined ? {} : { sandboxIsolation: parts.sandboxIsolation }),
+    sandboxFeedHeartbeatMs: parts.sandboxFeedHeartbeatMs,
+    aiAssistant: parts.aiAssistant ?? assistantFromConfig(config.ai),
+    ...(parts.turnRepository ? { turnRepository: parts.turnRepository } : {}),
   });
 
   const app = await NestFactory.create<NestExpressApplication>(module, {
@@ -124,8 +126,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   // Under NODE_ENV=test only an explicit WEB_DIST_DIR is served, so API tests never depend on
   // whether the web app happens to be built.
   const webDist =
-    overrides.webDistDir !== undefined
-      ? overrides.webDistDir
+    parts.webDistDir !== undefined
+      ? parts.webDistDir
       : config.nodeEnv === 'test' && config.webDistDir === null
         ? null
         : resolveWebDistDir(config.webDistDir, process.cwd());

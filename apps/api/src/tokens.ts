@@ -58,8 +58,10 @@ export const TURN_REPOSITORY = Symbol('TurnRepository');
 export const TURN_UNDO_JOURNAL = Symbol('TurnUndoJournal');
 /** The local test checkout's sessions and subscriptions (LocalCheckoutStore). */
 export const LOCAL_CHECKOUT_STORE = Symbol('LocalCheckoutStore');
-/** ProjectTurnLock: one turn at a time per project (in this process). */
+/** ProjectTurnLock: one turn at a time per project (PgAdvisoryTurnLock across processes on PostgreSQL, in process in tests). */
 export const TURN_LOCK = Symbol('ProjectTurnLock');
+/** RateLimiter: the token buckets of the auth and AI rate limits (PgRateLimiter on PostgreSQL, in memory in tests). */
+export const RATE_LIMITER = Symbol('RateLimiter');
 /** The most characters sent with each AI request (AI_CONTEXT_CHARS), a number. */
 export const AI_CONTEXT_LIMIT = Symbol('AiContextLimit');
 /** The TurnDependencies object the turn use cases share. */

@@ -22,13 +22,12 @@ export * from './postgres/pg-vector-index.adapter.js';
 export * from './postgres/pg-turn-repository.adapter.js';
 export * from './postgres/pg-turn-undo-journal.adapter.js';
 export * from './postgres/pg-local-checkout-store.adapter.js';
+export * from './postgres/pg-rate-limiter.adapter.js';
+export * from './postgres/pg-advisory-turn-lock.adapter.js';
 export * from './postgres/embedded-postgres.js';
-export * from './postgres/testing/test-database.js';
 
 // Mail
 export * from './mail/smtp-mailer.adapter.js';
-export * from './mail/testing/fake-smtp-server.js';
-export * from './ai/ai-sdk/testing/fake-vendor-server.js';
 
 // Auth
 export * from './auth/argon2-password-hasher.adapter.js';
@@ -48,7 +47,6 @@ export { ProjectFiles, projectSize, type WriteFileOptions } from './sandbox/file
 export { DEV_SERVER_RUNNING_MESSAGE } from './sandbox/dev-servers.js';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, sandboxLimits } from './sandbox/isolation/sandbox-limits.js';
 export type { IsolationStatus } from './sandbox/isolation/isolation-probe.js';
-export * from './sandbox/testing/sandbox-test-dirs.js';
 
 // AI
 export * from './ai/offline/offline-assistant.adapter.js';

@@ -8,11 +8,11 @@ import {
   ConsumePromptCredit,
   type CreditLedger,
   type IdGenerator,
-  InProcessTurnLock,
   ListTurns,
   OwnedProjects,
   type ProjectRepository,
   type ProjectTurnLock,
+  type RateLimiter,
   type RecoveredFiles,
   RecoverInterruptedTurns,
   RefundPromptCredit,
@@ -25,7 +25,6 @@ import {
   type TurnUndoJournal,
   type ProjectFilesChanged,
 } from '@kiln/domain';
-import { InMemoryRateLimiter } from '@kiln/domain/testing';
 import type { ModuleImport } from '../app.module.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
@@ -38,6 +37,7 @@ import {
   CREDIT_LEDGER,
   ID_GENERATOR,
   PROJECT_REPOSITORY,
+  RATE_LIMITER,
   SANDBOX_HOST,
   TURN_DEPENDENCIES,
   TURN_LOCK,
@@ -89,12 +89,11 @@ export class AiModule implements OnApplicationBootstrap {
         { provide: AI_CONTEXT_LIMIT, useValue: options.contextLimitChars },
         // Turns come from the persistence module (PostgreSQL or memory) unless a test passes its own.
         ...(options.turns ? [{ provide: TURN_REPOSITORY, useValue: options.turns }] : []),
-        { provide: TURN_LOCK, useValue: new InProcessTurnLock() },
         {
           provide: ThrottleAiRequest,
-          // Buckets per process, like the auth rate limits (single-process deployment, docs/decisions.md).
-          useFactory: (clock: Clock) => new ThrottleAiRequest(new InMemoryRateLimiter(clock), aiRequestRule(options.rateLimitPerMinute)),
-          inject: [CLOCK],
+          // The persistence module's buckets (PostgreSQL, or memory in tests), as the auth rate limits'.
+          useFactory: (limiter: RateLimiter) => new ThrottleAiRequest(limiter, aiRequestRule(options.rateLimitPerMinute)),
+          inject: [RATE_LIMITER],
         },
         AiRateLimitGuard,
         {

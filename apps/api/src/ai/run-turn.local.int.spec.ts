@@ -3,8 +3,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LocalSandboxHost, OfflineAiAssistant } from '@kiln/adapters';
 import {
-  InMemoryTurnRepository,
-  InMemoryTurnUndoJournal,
   InProcessTurnLock,
   newProject,
   OwnedProjects,
@@ -13,7 +11,7 @@ import {
   type TurnEvent,
   type TurnRun,
 } from '@kiln/domain';
-import { createTestKit, SequentialIds, signUp } from '@kiln/domain/testing';
+import { createTestKit, InMemoryTurnRepository, InMemoryTurnUndoJournal, SequentialIds, signUp } from '@kiln/domain/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 
 /** The dependency cache every sandbox test shares (libs/adapters/src/sandbox/testing/sandbox-test-dirs.ts). */

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { DEFAULT_TEST_DATABASE_URL, PgTurnRepository, PgTurnUndoJournal } from '@kiln/adapters';
+import { PgTurnRepository, PgTurnUndoJournal } from '@kiln/adapters';
+import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters/testing';
 import { type AssistantEvent, RunTurn, type TaskInput, type TurnEvent, type TurnRepository, type TurnUndoJournal } from '@kiln/domain';
 import { InMemorySandboxHost } from '@kiln/domain/testing';
 import type { DataSource } from 'typeorm';

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PgTurnRepository, PgTurnUndoJournal } from '@kiln/adapters';
-import { InMemoryTurnRepository, InMemoryTurnUndoJournal, type TurnRepository, createTurn } from '@kiln/domain';
+import { type TurnRepository, createTurn } from '@kiln/domain';
+import { InMemoryTurnRepository, InMemoryTurnUndoJournal } from '@kiln/domain/testing';
 import { type TestApp, startTestApp } from '../testing/e2e.js';
 import { TURN_REPOSITORY, TURN_UNDO_JOURNAL } from '../tokens.js';
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FakeVendorServer, openAiStream } from '@kiln/adapters';
+import { FakeVendorServer, openAiStream } from '@kiln/adapters/testing';
 import { type TestApp, newUser, startTestApp } from '../testing/e2e.js';
 import { postStream } from './testing/post-sse.js';
 

@@ -12,6 +12,7 @@ import { SignJWT } from 'jose';
 import request from 'supertest';
 import { CoreModule } from '../common/core.module.js';
 import { type Env, loadConfig } from '../config.js';
+import { inMemoryAuthStores } from '../testing/in-memory-auth-stores.js';
 import { ACCESS_TOKEN_VERIFIER, MAILER } from '../tokens.js';
 import { type AuthTestApp, PASSWORD, freshEmail, startAuthApp } from './testing/auth-e2e.harness.js';
 import { AuthModule } from './auth.module.js';
@@ -26,7 +27,7 @@ async function bareAuthApp(env: Env = {}): Promise<{ app: INestApplication; data
   const dataDir = await mkdtemp(join(tmpdir(), 'kiln-auth-bare-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...env });
   const moduleRef = await Test.createTestingModule({
-    imports: [CoreModule.forRoot(config, { clock: new FixedClock(new Date()) }), TestMailModule, AuthModule.register()],
+    imports: [CoreModule.forRoot(config, { clock: new FixedClock(new Date()) }), TestMailModule, AuthModule.register({ stores: inMemoryAuthStores })],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
@@ -100,7 +101,7 @@ describe('AuthModule on its own', () => {
     await first.close();
     opened.splice(0, 1);
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir });
-    const moduleRef = await Test.createTestingModule({ imports: [CoreModule.forRoot(config), TestMailModule, AuthModule.register()] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [CoreModule.forRoot(config), TestMailModule, AuthModule.register({ stores: inMemoryAuthStores })] }).compile();
     const second = moduleRef.createNestApplication({ logger: false });
     await second.init();
     opened.push({ app: second, dataDir });

@@ -38,7 +38,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '../config.js';
 import { ACCESS_TOKEN_VERIFIER, APP_CONFIG, CLOCK, ID_GENERATOR, MAILER, RANDOM_SOURCE } from '../tokens.js';
 import { AccountController } from './account.controller.js';
-import { type AuthStores, createInMemoryAuthStores } from './auth-stores.js';
+import type { AuthStores } from './auth-stores.js';
 import {
   ACCESS_TOKEN_SIGNER,
   AUTH_STORES,
@@ -55,10 +55,11 @@ import { toGoTrueError } from './gotrue-exception.filter.js';
 
 export interface AuthModuleOptions {
   /**
-   * Binds AUTH_STORES (an `AuthStores`). Default: in memory. The PostgreSQL wiring passes
-   * `{ provide: AUTH_STORES, useFactory: (…) => ({ users, codes, sessions, rateLimiter }), inject: […] }`.
+   * Binds AUTH_STORES (an `AuthStores`): `{ provide: AUTH_STORES, useFactory: (…) => ({ users,
+   * codes, sessions, rateLimiter }), inject: […] }` — postgresAuthStores in main.ts, the in-memory
+   * stores in tests (testing/in-memory-auth-stores.ts).
    */
-  readonly stores?: Provider;
+  readonly stores: Provider;
   /** Modules the stores provider needs (not needed for what is global: CLOCK, APP_CONFIG, MAILER…). */
   readonly imports?: ModuleMetadata['imports'];
   /** Issuer, product name, password policy, rate rules. Default issuer: http://localhost:<PORT>/auth/v1. */
@@ -90,9 +91,9 @@ export class AuthModule implements NestModule, OnModuleInit, OnModuleDestroy {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  static register(options: AuthModuleOptions = {}): DynamicModule {
+  static register(options: AuthModuleOptions): DynamicModule {
     const providers: Provider[] = [
-      options.stores ?? { provide: AUTH_STORES, useFactory: (clock: Clock) => createInMemoryAuthStores(clock), inject: [CLOCK] },
+      options.stores,
       { provide: PASSWORD_HASHER, useFactory: () => new Argon2PasswordHasher(options.argon2 ?? OWASP_ARGON2ID) },
       { provide: SECRET_HASHER, useFactory: () => new Sha256SecretHasher() },
       {

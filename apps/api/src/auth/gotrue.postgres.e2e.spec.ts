@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
-import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters';
+import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters/testing';
+import { InMemorySandboxHost } from '@kiln/domain/testing';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../bootstrap.js';
@@ -35,6 +36,7 @@ describe('@supabase/auth-js against /auth/v1 on PostgreSQL', () => {
     app = await createApp(config, {
       persistence: PostgresPersistenceModule.forRoot({ url: process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, schema }),
       auth: AuthModule.register({ stores: postgresAuthStores }),
+      sandboxHost: new InMemorySandboxHost(),
     });
     await app.listen(0, '127.0.0.1');
     url = (await app.getUrl()).replace('[::1]', '127.0.0.1');

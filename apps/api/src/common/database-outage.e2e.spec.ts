@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters';
-import { type DatabaseRelay, startDatabaseRelay } from '@kiln/adapters/testing';
+import { type DatabaseRelay, DEFAULT_TEST_DATABASE_URL, startDatabaseRelay } from '@kiln/adapters/testing';
+import { InMemorySandboxHost } from '@kiln/domain/testing';
 import pg from 'pg';
 import request from 'supertest';
 import { AuthModule } from '../auth/auth.module.js';
@@ -108,6 +108,7 @@ describe('a database outage under a running app (built-in auth: /auth/v1 and the
     app = await createApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), {
       persistence: PostgresPersistenceModule.forRoot({ url: relay.url, schema, connectTimeoutMs: 2_000 }),
       auth: AuthModule.register({ stores: postgresAuthStores, argon2: { memoryCost: 1024, timeCost: 1, parallelism: 1 } }),
+      sandboxHost: new InMemorySandboxHost(),
       logLevel: 'silent',
     });
     await app.listen(0, '127.0.0.1');

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
-import { InMemoryPersistenceModule } from '../persistence/in-memory-persistence.module.js';
+import { InMemoryPersistenceModule } from '../testing/in-memory-persistence.module.js';
 import { startTestApp } from '../testing/e2e.js';
 import { databaseIsUp } from './health.controller.js';
 

@@ -12,13 +12,17 @@ import {
   PgTurnRepository,
   PgTurnUndoJournal,
   PgLocalCheckoutStore,
+  PgAdvisoryTurnLock,
+  PgRateLimiter,
   type PostgresOptions,
   SmtpMailer,
   createDataSource,
   migrate,
 } from '@kiln/adapters';
+import type { Clock } from '@kiln/domain';
 import type { DataSource } from 'typeorm';
 import {
+  CLOCK,
   CREDIT_LEDGER,
   DATABASE_HEALTH,
   MAILER,
@@ -33,6 +37,8 @@ import {
   TURN_REPOSITORY,
   TURN_UNDO_JOURNAL,
   LOCAL_CHECKOUT_STORE,
+  RATE_LIMITER,
+  TURN_LOCK,
 } from '../tokens.js';
 
 /** The initialized, migrated TypeORM DataSource (for adapters that need more tables, e.g. auth's). */
@@ -60,9 +66,11 @@ export type DatabaseHealth = () => Promise<boolean>;
 
 /**
  * PostgreSQL persistence: one DataSource for the app (migrated on start, closed on shutdown) and
- * the Pg adapters bound to the port tokens — the same tokens as InMemoryPersistenceModule
- * (UNIT_OF_WORK, PROFILE_REPOSITORY, PROJECT_REPOSITORY, CREDIT_LEDGER, REFERRAL_CODES,
- * DATABASE_HEALTH, MAILER, MAIL_OUTBOX) plus POSTGRES_DATA_SOURCE and PG_UNIT_OF_WORK.
+ * the Pg adapters bound to the port tokens — the same tokens as the tests' in-memory module
+ * (testing/in-memory-persistence.module.ts: UNIT_OF_WORK, PROFILE_REPOSITORY, PROJECT_REPOSITORY,
+ * CREDIT_LEDGER, REFERRAL_CODES, DATABASE_HEALTH, MAILER, MAIL_OUTBOX, RATE_LIMITER, TURN_LOCK…)
+ * plus POSTGRES_DATA_SOURCE and PG_UNIT_OF_WORK. The rate limits' buckets and the turn lock are
+ * in the database, so several API processes share them.
  * Global, so feature modules inject the tokens without importing it.
  *
  *   PostgresPersistenceModule.forRoot({ url: config.databaseUrl, smtp: config.smtpUrl ? { url: config.smtpUrl, from } : null })
@@ -71,6 +79,7 @@ export type DatabaseHealth = () => Promise<boolean>;
 export class PostgresPersistenceModule implements OnApplicationShutdown {
   constructor(
     @Inject(POSTGRES_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(TURN_LOCK) private readonly turnLock: PgAdvisoryTurnLock,
     @Inject(ON_CLOSED) private readonly onClosed: (() => Promise<void>) | null,
   ) {}
 
@@ -104,6 +113,8 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: TURN_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgTurnRepository(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: TURN_UNDO_JOURNAL, useFactory: (tx: PgUnitOfWork) => new PgTurnUndoJournal(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: LOCAL_CHECKOUT_STORE, useFactory: (tx: PgUnitOfWork) => new PgLocalCheckoutStore(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: RATE_LIMITER, useFactory: (ds: DataSource, clock: Clock) => new PgRateLimiter(ds, clock), inject: [POSTGRES_DATA_SOURCE, CLOCK] },
+      { provide: TURN_LOCK, useFactory: () => new PgAdvisoryTurnLock(connection) },
       {
         provide: PgMailOutbox,
         useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
@@ -147,11 +158,15 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         TURN_REPOSITORY,
         TURN_UNDO_JOURNAL,
         LOCAL_CHECKOUT_STORE,
+        RATE_LIMITER,
+        TURN_LOCK,
       ],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // As when the process ends: the turn locks' connections close, so other processes get them.
+    await this.turnLock.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.onClosed?.();
   }

@@ -1,21 +1,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ProfileRepository } from '@kiln/domain';
+import { InMemorySandboxHost } from '@kiln/domain/testing';
 import request from 'supertest';
-import { type AppOverrides, createApp } from '../bootstrap.js';
+import { type AppParts, createApp } from '../bootstrap.js';
 import { type AppConfig, type Env, loadConfig } from '../config.js';
-import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters';
+import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters/testing';
 import type { DataSource } from 'typeorm';
-import { InMemoryPersistenceModule } from '../persistence/in-memory-persistence.module.js';
 import { POSTGRES_DATA_SOURCE, PostgresPersistenceModule } from '../persistence/postgres-persistence.module.js';
 import { PROFILE_REPOSITORY } from '../tokens.js';
+import { InMemoryPersistenceModule } from './in-memory-persistence.module.js';
 import { TestAccessTokenVerifier, mintTestToken } from './test-access-token-verifier.js';
 
 /**
  * E2E harness: the real application from createApp, listening on a free local port, with the
- * test AccessTokenVerifier, on a real PostgreSQL (DATABASE_URL, default the local server) in a
- * private schema dropped on close. `KILN_E2E_PERSISTENCE=memory` runs the same suites on the
- * in-memory adapters instead.
+ * test AccessTokenVerifier and an InMemorySandboxHost, on a real PostgreSQL (DATABASE_URL, default
+ * the local server) in a private schema dropped on close. `KILN_E2E_PERSISTENCE=memory` runs the
+ * same suites on the in-memory adapters instead. `overrides` replace any of these parts.
  */
 export interface TestApp {
   readonly app: NestExpressApplication;
@@ -37,7 +38,7 @@ export function testConfig(env: Env = {}): AppConfig {
   return loadConfig({ NODE_ENV: 'test', ...env });
 }
 
-export async function startTestApp(options: { env?: Env; overrides?: AppOverrides } = {}): Promise<TestApp> {
+export async function startTestApp(options: { env?: Env; overrides?: Partial<AppParts> } = {}): Promise<TestApp> {
   const config = testConfig(options.env);
   const inMemory = process.env['KILN_E2E_PERSISTENCE'] === 'memory';
   const ownsSchema = !inMemory && options.overrides?.persistence === undefined;
@@ -46,6 +47,7 @@ export async function startTestApp(options: { env?: Env; overrides?: AppOverride
     persistence: inMemory
       ? InMemoryPersistenceModule.forRoot()
       : PostgresPersistenceModule.forRoot({ url: process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, schema }),
+    sandboxHost: new InMemorySandboxHost(options.overrides?.clock),
     accessTokenVerifier: new TestAccessTokenVerifier(),
     ...options.overrides,
   });

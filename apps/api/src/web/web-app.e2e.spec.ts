@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { InMemoryPersistenceModule } from '../persistence/in-memory-persistence.module.js';
+import { InMemoryPersistenceModule } from '../testing/in-memory-persistence.module.js';
 import { type TestApp, startTestApp } from '../testing/e2e.js';
 
 const HTML = 'text/html,application/xhtml+xml';

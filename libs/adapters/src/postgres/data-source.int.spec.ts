@@ -52,6 +52,7 @@ describe('createDataSource and migrate', () => {
       'processed_payment_events',
       'profiles',
       'projects',
+      'rate_limit_buckets',
       'subscription_state_versions',
       'vector_chunks',
     ]);
@@ -99,7 +100,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(17);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(18);
     } finally {
       await other.drop();
     }

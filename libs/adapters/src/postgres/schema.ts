@@ -13,6 +13,7 @@ import { VectorIndex1795570000000 } from './migrations/1795570000000-vector-inde
 import { AiTurns1795660000000 } from './migrations/1795660000000-ai-turns.js';
 import { AiTurnUndoJournal1795750000000 } from './migrations/1795750000000-ai-turn-undo-journal.js';
 import { LocalCheckout1795840000000 } from './migrations/1795840000000-local-checkout.js';
+import { RateLimitBuckets1795930000000 } from './migrations/1795930000000-rate-limit-buckets.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   AiTurns1795660000000,
   AiTurnUndoJournal1795750000000,
   LocalCheckout1795840000000,
+  RateLimitBuckets1795930000000,
 ];

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
 import type { AccessTokenVerifier } from '@kiln/domain';
-import { FixedClock } from '@kiln/domain/testing';
+import { FixedClock, InMemorySandboxHost } from '@kiln/domain/testing';
 import request from 'supertest';
 import { createApp } from '../../bootstrap.js';
 import { type AppConfig, type Env, loadConfig } from '../../config.js';
+import { inMemoryAuthStores } from '../../testing/in-memory-auth-stores.js';
+import { InMemoryPersistenceModule } from '../../testing/in-memory-persistence.module.js';
 import { ACCESS_TOKEN_VERIFIER, MAIL_OUTBOX, type MailOutbox } from '../../tokens.js';
 import { type AuthModuleOptions, AuthModule } from '../auth.module.js';
 
@@ -35,11 +37,16 @@ export interface AuthTestApp {
   close(): Promise<void>;
 }
 
-export async function startAuthApp(options: { env?: Env; auth?: AuthModuleOptions } = {}): Promise<AuthTestApp> {
+export async function startAuthApp(options: { env?: Env; auth?: Partial<AuthModuleOptions> } = {}): Promise<AuthTestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'kiln-auth-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...options.env });
   const clock = new FixedClock(new Date(Math.floor(Date.now() / 1000) * 1000));
-  const app = await createApp(config, { auth: AuthModule.register(options.auth), clock });
+  const app = await createApp(config, {
+    persistence: InMemoryPersistenceModule.forRoot(),
+    auth: AuthModule.register({ stores: inMemoryAuthStores, ...options.auth }),
+    sandboxHost: new InMemorySandboxHost(clock),
+    clock,
+  });
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const outbox = app.get<MailOutbox>(MAIL_OUTBOX, { strict: false });

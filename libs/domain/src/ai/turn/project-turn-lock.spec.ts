@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { projectTurnLockContract } from '../../testing/contracts/project-turn-lock.contract.js';
 import { EventChannel } from './event-channel.js';
 import { InProcessTurnLock } from './project-turn-lock.js';
+
+projectTurnLockContract('InProcessTurnLock', async () => ({ lock: new InProcessTurnLock() }));
 
 describe('InProcessTurnLock', () => {
   it('runs the work of one project one at a time, in the order asked; other projects do not wait', async () => {

@@ -6,7 +6,8 @@ export interface ProjectTurnLock {
 
 /**
  * ProjectTurnLock for one API process: a promise chain per project (FIFO). Several API instances
- * would need a shared lock (e.g. a PostgreSQL advisory lock) behind the same port.
+ * share a lock in their database instead (PgAdvisoryTurnLock, which queues on this one first).
+ * Both follow the contract in testing/contracts/project-turn-lock.contract.ts.
  */
 export class InProcessTurnLock implements ProjectTurnLock {
   private readonly tails = new Map<string, Promise<void>>();

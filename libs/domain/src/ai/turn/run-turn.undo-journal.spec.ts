@@ -4,7 +4,7 @@ import { aiFailure } from '../ai-assistant.port.js';
 import { planOf } from './testing/scripted-ai-assistant.js';
 import type { InMemorySandboxHost } from '../../testing/in-memory-sandbox-host.js';
 import { codeError, collect, createTurnTestKit, type TurnTestKit } from './testing/turn-test-kit.js';
-import type { InMemoryTurnUndoJournal } from './in-memory-turn-undo-journal.js';
+import type { InMemoryTurnUndoJournal } from '../../testing/in-memory-turn-undo-journal.js';
 import type { TurnUndoEntry } from './turn-undo-journal.port.js';
 import type { TurnEvent } from './turn-event.js';
 

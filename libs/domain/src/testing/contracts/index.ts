@@ -18,3 +18,5 @@ export * from './sandbox-host.contract.js';
 export * from './vector-index.contract.js';
 export * from './turn-repository.contract.js';
 export * from './turn-undo-journal.contract.js';
+export * from './rate-limiter.contract.js';
+export * from './project-turn-lock.contract.js';

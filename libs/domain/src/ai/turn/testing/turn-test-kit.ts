@@ -6,8 +6,8 @@ import { InMemorySandboxHost } from '../../../testing/in-memory-sandbox-host.js'
 import type { Pause } from '../../../testing/in-memory-credit-ledger.js';
 import { SequentialIds } from '../../../testing/sequential-ids.js';
 import { filePaths } from '../turn-context.js';
-import { InMemoryTurnRepository } from '../in-memory-turn-repository.js';
-import { InMemoryTurnUndoJournal } from '../in-memory-turn-undo-journal.js';
+import { InMemoryTurnRepository } from '../../../testing/in-memory-turn-repository.js';
+import { InMemoryTurnUndoJournal } from '../../../testing/in-memory-turn-undo-journal.js';
 import type { TurnUndoJournal } from '../turn-undo-journal.port.js';
 import { InProcessTurnLock } from '../project-turn-lock.js';
 import type { TurnDependencies, TurnRun, TurnSettings } from '../turn-engine.js';

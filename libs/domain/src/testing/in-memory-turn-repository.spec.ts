@@ -1,4 +1,4 @@
-import { turnRepositoryContract } from '../../testing/contracts/turn-repository.contract.js';
+import { turnRepositoryContract } from './contracts/turn-repository.contract.js';
 import { InMemoryTurnRepository } from './in-memory-turn-repository.js';
 
 turnRepositoryContract('InMemoryTurnRepository', async () => new InMemoryTurnRepository());

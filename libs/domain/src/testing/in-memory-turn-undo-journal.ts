@@ -1,11 +1,11 @@
-import type { TurnUndoEntry, TurnUndoJournal } from './turn-undo-journal.port.js';
+import type { TurnUndoEntry, TurnUndoJournal } from '../ai/turn/turn-undo-journal.port.js';
 
 /** The key of an entry within its turn: kind and path (a file and a folder may share a path). */
 export const turnUndoEntryKey = (entry: TurnUndoEntry): string => (entry.kind === 'every_file' ? 'every_file' : `${entry.kind}:${entry.path}`);
 
 /**
- * TurnUndoJournal in this process's memory: the in-memory persistence's adapter (it dies with the
- * process, as the in-memory turns do, so there is never anything to recover) and the tests'.
+ * TurnUndoJournal in this process's memory, for tests (the API's test persistence module among
+ * them: it dies with the process, as the in-memory turns do, so there is never anything to recover).
  * Every method decides synchronously, so a call is all or nothing.
  */
 export class InMemoryTurnUndoJournal implements TurnUndoJournal {

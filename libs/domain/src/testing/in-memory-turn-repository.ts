@@ -1,10 +1,9 @@
-import type { Turn, TurnStatus } from './turn.entity.js';
-import type { AddTurnResult, TurnRepository } from './turn-repository.port.js';
+import type { Turn, TurnStatus } from '../ai/turn/turn.entity.js';
+import type { AddTurnResult, TurnRepository } from '../ai/turn/turn-repository.port.js';
 
 /**
- * TurnRepository in this process's memory: the API's adapter until a PostgreSQL one exists (chat
- * history is then lost on restart), and the tests'. Every method decides synchronously, so
- * concurrent calls cannot interleave inside one.
+ * TurnRepository in this process's memory, for tests (the API's test persistence module among
+ * them). Every method decides synchronously, so concurrent calls cannot interleave inside one.
  */
 export class InMemoryTurnRepository implements TurnRepository {
   private readonly turns = new Map<string, Turn>();

@@ -1,7 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type Clock, type CreditLedger, InMemoryTurnRepository, InMemoryTurnUndoJournal, type ProfileRepository } from '@kiln/domain';
+import { type Clock, type CreditLedger, InProcessTurnLock, type ProfileRepository } from '@kiln/domain';
 import {
   InMemoryCreditLedger,
+  InMemoryRateLimiter,
+  InMemoryTurnRepository,
+  InMemoryTurnUndoJournal,
   InMemoryProfileRepository,
   InMemoryProjectRepository,
   InMemoryReferralCodes,
@@ -26,6 +29,8 @@ import {
   TURN_REPOSITORY,
   TURN_UNDO_JOURNAL,
   LOCAL_CHECKOUT_STORE,
+  RATE_LIMITER,
+  TURN_LOCK,
 } from '../tokens.js';
 import { InMemoryLocalCheckoutStore } from '@kiln/adapters';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
@@ -52,12 +57,15 @@ export const PERSISTENCE_TOKENS = [
   TURN_REPOSITORY,
   TURN_UNDO_JOURNAL,
   LOCAL_CHECKOUT_STORE,
+  RATE_LIMITER,
+  TURN_LOCK,
 ] as const;
 
 /**
- * Persistence in process memory, from @kiln/domain/testing's in-memory adapters: for tests and
- * for running without a database. Everything is lost when the process stops. Each call of
- * forRoot() gives a fresh, empty store.
+ * Persistence in process memory, from @kiln/domain/testing's in-memory adapters, for tests
+ * (`KILN_E2E_PERSISTENCE=memory`, and specs that pass it to startTestApp). Everything is lost when
+ * the app closes. Each call of forRoot() gives a fresh, empty store. main.ts always uses
+ * PostgresPersistenceModule, which provides the same tokens.
  */
 @Module({})
 export class InMemoryPersistenceModule {
@@ -89,6 +97,8 @@ export class InMemoryPersistenceModule {
         { provide: TURN_REPOSITORY, useFactory: () => new InMemoryTurnRepository() },
         { provide: TURN_UNDO_JOURNAL, useFactory: () => new InMemoryTurnUndoJournal() },
         { provide: LOCAL_CHECKOUT_STORE, useFactory: () => new InMemoryLocalCheckoutStore() },
+        { provide: RATE_LIMITER, useFactory: (clock: Clock) => new InMemoryRateLimiter(clock), inject: [CLOCK] },
+        { provide: TURN_LOCK, useFactory: () => new InProcessTurnLock() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };
