@@ -1,7 +1,7 @@
 import type { AbortSignalLike } from '../shared/abort-signal.js';
 import type { CodeError } from '../sandbox/code-error.js';
 import type { DomainError } from '../shared/domain-error.js';
-import type { FileOperation, OperationRefused } from './file-operation.js';
+import type { FileOperation, OperationRefused } from './operations/file-operation.js';
 
 /** One message of a project's chat, oldest first. */
 export interface AiMessage {

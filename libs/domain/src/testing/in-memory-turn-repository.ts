@@ -1,5 +1,5 @@
-import type { Turn, TurnStatus } from '../ai/turn/turn.entity.js';
-import type { AddTurnResult, TurnRepository } from '../ai/turn/turn-repository.port.js';
+import type { Turn, TurnStatus } from '../ai/engine/turn.entity.js';
+import type { AddTurnResult, TurnRepository } from '../ai/engine/turn-repository.port.js';
 
 /**
  * TurnRepository in this process's memory, for tests (the API's test persistence module among

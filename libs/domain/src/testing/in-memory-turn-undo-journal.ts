@@ -1,4 +1,4 @@
-import type { TurnUndoEntry, TurnUndoJournal } from '../ai/turn/turn-undo-journal.port.js';
+import type { TurnUndoEntry, TurnUndoJournal } from '../ai/engine/turn-undo-journal.port.js';
 
 /** The key of an entry within its turn: kind and path (a file and a folder may share a path). */
 export const turnUndoEntryKey = (entry: TurnUndoEntry): string => (entry.kind === 'every_file' ? 'every_file' : `${entry.kind}:${entry.path}`);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { applyOperations, type FileOperation } from '../ai/file-operation.js';
-import type { TurnTestKit } from '../ai/turn/testing/turn-test-kit.js';
+import { applyOperations, type FileOperation } from '../ai/operations/file-operation.js';
+import type { TurnTestKit } from '../ai/engine/testing/turn-test-kit.js';
 
 /** Arbitraries and helpers of the turn properties (run-turn, recover-interrupted-turns). */
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ProjectTurnLock } from '../../ai/turn/project-turn-lock.js';
+import type { ProjectTurnLock } from '../../ai/engine/project-turn-lock.js';
 
 export interface ProjectTurnLockHarness {
   readonly lock: ProjectTurnLock;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { createTurn, type Turn } from '../../ai/turn/turn.entity.js';
-import type { TurnRepository } from '../../ai/turn/turn-repository.port.js';
+import { createTurn, type Turn } from '../../ai/engine/turn.entity.js';
+import type { TurnRepository } from '../../ai/engine/turn-repository.port.js';
 
 const at = (iso: string) => new Date(iso);
 

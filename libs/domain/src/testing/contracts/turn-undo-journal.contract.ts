@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { TurnUndoEntry, TurnUndoJournal } from '../../ai/turn/turn-undo-journal.port.js';
+import type { TurnUndoEntry, TurnUndoJournal } from '../../ai/engine/turn-undo-journal.port.js';
 
 const keyOf = (e: TurnUndoEntry) => (e.kind === 'every_file' ? 'every_file' : `${e.kind}:${e.path}`);
 /** Entries in one order, whatever order the adapter answers in. */

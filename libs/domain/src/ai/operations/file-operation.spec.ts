@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isValidPackageName, isValidVersionRange } from '../sandbox/package-spec.js';
+import { isValidPackageName, isValidVersionRange } from '../../sandbox/package-spec.js';
 import {
   addDependencyToPackageJson,
   applyOperations,
@@ -15,7 +15,7 @@ const project = () =>
   new Map<string, string>([
     ['index.html', '<title>Kiln app</title>'],
     ['src/App.tsx', 'export function App() {\n  return <h1>Hello</h1>;\n}\n'],
-    ['src/main.tsx', "import { App } from './App';\n"],
+    ['src/main.tsx', "import { App } from '../App';\n"],
     ['package.json', '{\n  "name": "x",\n  "dependencies": {\n    "react": "19.3.1"\n  }\n}\n'],
   ]);
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { InMemorySandboxHost } from '../../testing/in-memory-sandbox-host.js';
 import { batches, initialFiles, projectWith } from '../../testing/turn-arbitraries.js';
 import { codeError, collect, createTurnTestKit } from './testing/turn-test-kit.js';
-import { folderPaths } from './turn-context.js';
+import { folderPaths } from '../context/turn-context.js';
 import { RecoverInterruptedTurns } from './recover-interrupted-turns.use-case.js';
 
 /** A promise that never settles: the process "stops" where it is awaited. */

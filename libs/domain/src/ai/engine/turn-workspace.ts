@@ -8,8 +8,8 @@ import {
   type FileOperation,
   type OperationRefused,
   validateOperation,
-} from '../file-operation.js';
-import { filePaths, folderPaths } from './turn-context.js';
+} from '../operations/file-operation.js';
+import { filePaths, folderPaths } from '../context/turn-context.js';
 import type { TurnUndoEntry, TurnUndoJournal } from './turn-undo-journal.port.js';
 
 /** What a turn never looks into: installed packages, git's data and the error scan's build folder. */

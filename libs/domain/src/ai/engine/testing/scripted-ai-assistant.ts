@@ -11,7 +11,7 @@ import {
   type PlanInput,
   type TaskInput,
 } from '../../ai-assistant.port.js';
-import type { FileOperation } from '../../file-operation.js';
+import type { FileOperation } from '../../operations/file-operation.js';
 
 /** One scripted answer of runTask: text and operations, optionally failing at the end. */
 export interface ScriptedAnswer {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { folderPaths } from './turn-context.js';
+import { folderPaths } from '../context/turn-context.js';
 import { batches, initialFiles, model, projectWith } from '../../testing/turn-arbitraries.js';
 import { codeError, collect, createTurnTestKit } from './testing/turn-test-kit.js';
 

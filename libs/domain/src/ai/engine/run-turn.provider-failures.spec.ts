@@ -1,7 +1,7 @@
 // RunTurn when the model provider fails: what the turn keeps, refunds and says (split from run-turn.spec.ts).
 import { describe, expect, it } from '@jest/globals';
 import { aiFailure } from '../ai-assistant.port.js';
-import { replaceOnce } from '../file-operation.js';
+import { replaceOnce } from '../operations/file-operation.js';
 import { planOf } from './testing/scripted-ai-assistant.js';
 import { collect, createTurnTestKit } from './testing/turn-test-kit.js';
 import type { TurnEvent } from './turn-event.js';

@@ -5,7 +5,7 @@ import { createTestKit, signUp, type TestKit } from '../../../testing/test-kit.j
 import { InMemorySandboxHost } from '../../../testing/in-memory-sandbox-host.js';
 import type { Pause } from '../../../testing/in-memory-credit-ledger.js';
 import { SequentialIds } from '../../../testing/sequential-ids.js';
-import { filePaths } from '../turn-context.js';
+import { filePaths } from '../../context/turn-context.js';
 import { InMemoryTurnRepository } from '../../../testing/in-memory-turn-repository.js';
 import { InMemoryTurnUndoJournal } from '../../../testing/in-memory-turn-undo-journal.js';
 import type { TurnUndoJournal } from '../turn-undo-journal.port.js';

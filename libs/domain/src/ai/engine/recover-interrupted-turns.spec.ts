@@ -4,7 +4,7 @@ import type { SandboxHost } from '../../sandbox/sandbox-host.port.js';
 import type { InMemorySandboxHost } from '../../testing/in-memory-sandbox-host.js';
 import { planOf, ScriptedAiAssistant } from './testing/scripted-ai-assistant.js';
 import { collect, createTurnTestKit, type TurnTestKit } from './testing/turn-test-kit.js';
-import { folderPaths } from './turn-context.js';
+import { folderPaths } from '../context/turn-context.js';
 import type { Turn } from './turn.entity.js';
 import { RecoverInterruptedTurns } from './recover-interrupted-turns.use-case.js';
 import type { TurnRepository } from './turn-repository.port.js';

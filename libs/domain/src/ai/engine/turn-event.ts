@@ -2,7 +2,7 @@ import type { AiPhase } from '../ai-phase.js';
 import type { ErrorScan } from '../../sandbox/error-scan.js';
 import type { DomainError } from '../../shared/domain-error.js';
 import type { AiPlan } from '../ai-assistant.port.js';
-import type { FileOperationType } from '../file-operation.js';
+import type { FileOperationType } from '../operations/file-operation.js';
 
 /** How a turn ended (the done event). */
 export type TurnDoneStatus = 'kept' | 'reverted' | 'failed';

@@ -1,8 +1,8 @@
-import { isValidPackageName, isValidVersionRange } from '../sandbox/package-spec.js';
-import { AI_SUPPORT_DIR } from '../sandbox/code-error.js';
-import type { DomainError } from '../shared/domain-error.js';
-import { err, ok, type Result } from '../shared/result.js';
-import { resolveSandboxPath } from '../sandbox/sandbox-path.js';
+import { isValidPackageName, isValidVersionRange } from '../../sandbox/package-spec.js';
+import { AI_SUPPORT_DIR } from '../../sandbox/code-error.js';
+import type { DomainError } from '../../shared/domain-error.js';
+import { err, ok, type Result } from '../../shared/result.js';
+import { resolveSandboxPath } from '../../sandbox/sandbox-path.js';
 
 /**
  * What an assistant may do to a project: the structured answer of a model (one tool per kind),
