@@ -28,7 +28,7 @@ export function preset(projectDir, displayName, overrides = {}) {
       '^@kiln/domain/testing$': path.join(root, 'libs/domain/src/testing/index.ts'),
       '^@kiln/domain/contracts$': path.join(root, 'libs/domain/src/testing/contracts/index.ts'),
       '^@kiln/adapters$': path.join(root, 'libs/adapters/src/index.ts'),
-      '^@kiln/adapters/testing$': path.join(root, 'libs/adapters/src/testing.ts'),
+      '^@kiln/adapters/testing$': path.join(root, 'libs/adapters/src/testing/index.ts'),
       // Sources use NodeNext-style relative imports ending in .js; Jest resolves the .ts file.
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },

@@ -145,7 +145,7 @@ export const allRestrictedImports = { patterns: projectImportPatterns };
  * src folders is production code, which never imports test code (STYLE.md: "Test code never ships").
  * The e2e apps drive the product from outside and are test code as a whole.
  */
-export const TEST_CODE = ['**/*.spec.ts', '**/*.spec.tsx', '**/testing/**', 'libs/adapters/src/testing.ts', 'apps/*-e2e/**'];
+export const TEST_CODE = ['**/*.spec.ts', '**/*.spec.tsx', '**/testing/**', 'apps/*-e2e/**'];
 export const PRODUCTION_CODE = ['apps/*/src/**/*.ts', 'apps/*/src/**/*.tsx', 'libs/*/src/**/*.ts', 'libs/*/src/**/*.tsx'];
 
 const TEST_CODE_MESSAGE =

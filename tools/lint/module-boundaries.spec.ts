@@ -22,7 +22,7 @@ const DOMAIN_TURN = 'libs/domain/src/ai/engine/__lint_probe__.ts';
 const DOMAIN_TURN_TESTING = 'libs/domain/src/ai/engine/testing/__lint_probe__.ts';
 const ADAPTERS = 'libs/adapters/src/__lint_probe__.ts';
 const ADAPTERS_SPEC = 'libs/adapters/src/postgres/__lint_probe__.int.spec.ts';
-const ADAPTERS_TESTING_ENTRY = 'libs/adapters/src/testing.ts';
+const ADAPTERS_TESTING_ENTRY = 'libs/adapters/src/testing/index.ts';
 const API = 'apps/api/src/__lint_probe__.ts';
 const API_SPEC = 'apps/api/src/__lint_probe__.e2e.spec.ts';
 const API_TESTING = 'apps/api/src/testing/__lint_probe__.ts';
@@ -196,7 +196,7 @@ describe('allowed code is not reported', () => {
     ['web view imports react', WEB_TSX, "import { useState } from 'react';\nexport const Probe = () => { const [n] = useState(0); return <p>{n}</p>; };\n"],
     // test code may import test code
     ['adapters spec imports the contracts and test helpers', ADAPTERS_SPEC, importOf('@kiln/domain/contracts') + "import { createTestDatabase } from './testing/test-database.js';\nexport const db = createTestDatabase;\n"],
-    ['adapters testing entry re-exports the test helpers', ADAPTERS_TESTING_ENTRY, "export * from './postgres/testing/test-database.js';\n"],
+    ['adapters testing entry re-exports the test helpers', ADAPTERS_TESTING_ENTRY, "export * from '../postgres/testing/test-database.js';\n"],
     [
       'api spec imports every kind of test code',
       API_SPEC,

@@ -1,0 +1,6 @@
+// @kiln/adapters/testing: helpers only tests use, kept out of the package's production entry.
+export * from '../postgres/testing/test-database.js';
+export * from '../postgres/testing/database-relay.js';
+export * from '../mail/testing/fake-smtp-server.js';
+export * from '../ai/ai-sdk/testing/fake-vendor-server.js';
+export * from '../sandbox/testing/sandbox-test-dirs.js';
