@@ -68,3 +68,7 @@ export const AI_CONTEXT_LIMIT = Symbol('AiContextLimit');
 export const TURN_DEPENDENCIES = Symbol('TurnDependencies');
 /** ProjectFilesChanged: the feed and the search index follow a project's files (FeedAndIndexFilesChanged). */
 export const PROJECT_FILES_CHANGED = Symbol('ProjectFilesChanged');
+/** CommandFeed: a named command's output on the project's realtime feed (FeedCommandOutput). */
+export const COMMAND_FEED = Symbol('CommandFeed');
+/** ProblemLog: where use cases report the failures they recovered from (a Nest Logger). */
+export const PROBLEM_LOG = Symbol('ProblemLog');

@@ -11,6 +11,7 @@ export * from './shared/limit.js';
 export * from './shared/percent.js';
 export * from './shared/money.js';
 export * from './shared/abort-signal.js';
+export * from './shared/problem-log.port.js';
 
 // plans
 export * from './plans/plan.entity.js';
@@ -54,6 +55,7 @@ export * from './projects/project.errors.js';
 export * from './projects/project-repository.port.js';
 export * from './projects/create-project.use-case.js';
 export * from './projects/owned-projects.js';
+export * from './projects/project-ownership.js';
 export * from './publishing/publishing.errors.js';
 export * from './publishing/publish-rule.js';
 export * from './publishing/check-publish-allowed.use-case.js';
@@ -85,6 +87,12 @@ export * from './sandbox/sandbox-limits.js';
 export * from './sandbox/dependency-set.js';
 export * from './sandbox/package-spec.js';
 export * from './sandbox/project-files-changed.port.js';
+export * from './sandbox/command-feed.port.js';
+export * from './sandbox/sandbox-missing.js';
+export * from './sandbox/use-cases/project-files.use-cases.js';
+export * from './sandbox/use-cases/project-commands.use-cases.js';
+export * from './sandbox/use-cases/project-versions.use-cases.js';
+export * from './sandbox/use-cases/project-sandbox.use-cases.js';
 export * from './ai/ai-assistant.port.js';
 export * from './ai/assistant-stream.js';
 export * from './ai/operations/file-operation.js';

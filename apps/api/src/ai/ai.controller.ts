@@ -32,7 +32,8 @@ import {
   SummaryResponse,
 } from './dto/ai.dto.js';
 import { AiRateLimitGuard } from './ai-rate-limit.guard.js';
-import { abortOnClose, SseResponse } from './sse-response.js';
+import { abortOnClose } from '../common/abort-on-close.js';
+import { SseResponse } from './sse-response.js';
 import { errorData, planData } from './turn-wire.js';
 
 /** Chat messages for the port: 'system' messages become instructions. */

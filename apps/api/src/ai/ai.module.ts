@@ -10,7 +10,6 @@ import {
   type IdGenerator,
   ListTurns,
   OwnedProjects,
-  type ProjectRepository,
   type ProjectTurnLock,
   type RateLimiter,
   type RecoveredFiles,
@@ -36,7 +35,6 @@ import {
   CLOCK,
   CREDIT_LEDGER,
   ID_GENERATOR,
-  PROJECT_REPOSITORY,
   RATE_LIMITER,
   SANDBOX_HOST,
   TURN_DEPENDENCIES,
@@ -96,11 +94,6 @@ export class AiModule implements OnApplicationBootstrap {
           inject: [RATE_LIMITER],
         },
         AiRateLimitGuard,
-        {
-          provide: OwnedProjects,
-          useFactory: (projects: ProjectRepository, clock: Clock) => new OwnedProjects(projects, clock),
-          inject: [PROJECT_REPOSITORY, CLOCK],
-        },
         {
           provide: TURN_DEPENDENCIES,
           useFactory: (

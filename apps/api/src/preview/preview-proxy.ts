@@ -1,9 +1,9 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from '@nestjs/common';
-import type { DevServerState, SandboxDevServer } from '@kiln/domain';
+import { type DevServerState, isSandboxMissing, type SandboxDevServer } from '@kiln/domain';
 import { createProxyServer, type ProxyServer } from 'http-proxy-3';
-import { isNoSandbox } from '../sandbox/sandbox-errors.js';
+
 import { BRIDGE_PATH, BRIDGE_TAG, bridgeScript } from './bridge-script.js';
 import {
   type PreviewPage,
@@ -265,7 +265,7 @@ export class PreviewProxy {
     try {
       return await this.host.devServer(projectId);
     } catch (error) {
-      if (isNoSandbox(error)) return null;
+      if (isSandboxMissing(error)) return null;
       throw error;
     }
   }

@@ -39,6 +39,6 @@ import { ProjectsController } from './projects.controller.js';
       inject: [OwnedProjects, PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK],
     },
   ],
-  exports: [CheckPublishAllowed],
+  exports: [CheckPublishAllowed, OwnedProjects],
 })
 export class ProjectsModule {}

@@ -19,4 +19,19 @@ export class FeedAndIndexFilesChanged implements ProjectFilesChanged {
     this.feed.publish(projectId, { event: 'files-changed', data: { paths: change.paths, reason: change.reason } });
     if (change.reason !== 'create-directory') void this.indexer.indexChanged(projectId, change.paths);
   }
+
+  sandboxCreated(projectId: string): void {
+    void this.indexer.reindexAll(projectId);
+  }
+
+  sandboxRemoved(projectId: string): void {
+    void this.feed.statusOf(projectId, { status: 'stopped', socketPath: null, message: 'The sandbox was removed' }).then(
+      (data) => {
+        this.feed.publish(projectId, { event: 'status', data });
+        this.feed.publish(projectId, { event: 'files-changed', data: { paths: [], reason: 'delete' } });
+      },
+      () => this.feed.publish(projectId, { event: 'files-changed', data: { paths: [], reason: 'delete' } }),
+    );
+    void this.indexer.remove(projectId);
+  }
 }

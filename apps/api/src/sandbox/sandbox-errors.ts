@@ -1,4 +1,5 @@
 import {
+  isSandboxMissing,
   type SandboxLimitError,
   SandboxLimitReached,
   sandboxLinkLoop,
@@ -23,14 +24,6 @@ export const sandboxNotFound = (projectId: string) => ({
 });
 
 /**
- * The host's "no sandbox" rejection. The port has no typed error for it; both adapters reject
- * with 'No sandbox for project <id>'.
- */
-export function isNoSandbox(error: unknown): boolean {
-  return error instanceof Error && /^No sandbox for project\b/.test(error.message);
-}
-
-/**
  * A client's path, checked by the domain rule before the host sees it (the host checks again as
  * it walks the path on disk): the normalised path, or a thrown 400 SANDBOX.PATH_OUTSIDE or
  * SANDBOX.PATH_TOO_LONG.
@@ -44,13 +37,16 @@ export function checkedPath(requested: string): string {
 /**
  * What a SandboxHost rejection means to the client: a refused path 400 (outside, too long, a link
  * loop), an answer or a write over a limit 413, no sandbox 404 SANDBOX.NOT_FOUND, a missing file
- * 404 SANDBOX.FILE_NOT_FOUND, a folder/file mix-up 400, a name already taken 409. Anything else
+ * 404 SANDBOX.FILE_NOT_FOUND (SandboxMissing), a folder/file mix-up 400, a name already taken 409. Anything else
  * is returned unchanged (a logged 500). Host messages are never echoed: they may hold the
  * server's own paths.
  */
-export function hostFailure(error: unknown, projectId: string, path?: string): Error {
+export function hostFailure(error: unknown, projectId: string, requestedPath?: string): Error {
   if (error instanceof SandboxPathRefused || error instanceof SandboxLimitReached || isCodedRefusal(error)) return toException(error.error);
-  if (isNoSandbox(error)) return toException(sandboxNotFound(projectId));
+  if (isSandboxMissing(error)) return toException(sandboxNotFound(projectId));
+  // Messages name the path as the host saw it (normalised), not as the client spelled it.
+  const resolved = requestedPath === undefined ? undefined : resolveSandboxPath(requestedPath);
+  const path = resolved === undefined ? undefined : resolved.ok ? resolved.value : requestedPath;
   const where = path === undefined ? {} : { path };
   switch (errnoOf(error)) {
     // The system's own word for a path it cannot take: still the client's path, never a 500.

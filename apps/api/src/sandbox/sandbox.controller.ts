@@ -2,23 +2,35 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Q
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   type AccessClaims,
-  type CommandResult,
-  DEFAULT_COMMAND_TIMEOUT_SECONDS,
+  CreateProjectDirectory,
+  DeleteProjectFile,
   type DevServerState,
-  EMPTY_ERROR_SCAN,
-  OwnedProjects,
-  type SandboxHost,
+  EnsureSandbox,
+  FindProjectErrors,
+  GetProjectTree,
+  GetSandboxStatus,
+  InterruptProjectCommand,
+  ListProjectVersions,
+  ReadProjectDirectory,
+  ReadProjectFile,
+  RemoveSandbox,
+  RestartDevServer,
+  RestoreProjectVersion,
+  type Result,
+  RunProjectCommand,
   type SandboxInfo,
-  type ProjectFilesChanged,
+  SaveProjectVersion,
+  WriteProjectFile,
+  type DomainError,
 } from '@kiln/domain';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
-import { unwrap, validationFailed } from '../error-mapping.js';
+import { unwrap } from '../error-mapping.js';
+import { abortOnClose } from '../common/abort-on-close.js';
 import { PreviewTokens } from '../preview/preview-tokens.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
-import { ProjectIndexer } from '../vector/project-indexer.js';
-import { PROJECT_FILES_CHANGED, SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
+import { SANDBOX_ISOLATION } from '../tokens.js';
 import {
   CommandResultResponse,
   CommitResponse,
@@ -41,9 +53,9 @@ import {
   TreeQuery,
   WriteFileDto,
 } from './dto/sandbox.dto.js';
-import { checkedPath, hostFailure, isNoSandbox } from './sandbox-errors.js';
+import { hostFailure } from './sandbox-errors.js';
 import type { SandboxIsolation } from './sandbox-isolation.js';
-import { type SandboxFeedEvent, SandboxFeed, type SandboxStatusBody } from './sandbox-feed.js';
+import { type SandboxFeedEvent, SandboxFeed } from './sandbox-feed.js';
 
 /** An SSE client that reads slower than this much backlog is cut off (it reconnects). */
 export const MAX_FEED_BACKLOG_BYTES = 4 * 1024 * 1024;
@@ -53,12 +65,32 @@ const SANDBOX_404 = `${PROJECT_404}; SANDBOX.NOT_FOUND before ensure`;
 /** What a file route answers for a path it refuses (docs/sandbox-api.md). */
 const PATH_400 = 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.PATH_TOO_LONG, SANDBOX.LINK_LOOP';
 
+/** The use cases behind the routes (domain/sandbox/use-cases), one per route. */
+export interface SandboxUseCases {
+  readonly ensure: EnsureSandbox;
+  readonly status: GetSandboxStatus;
+  readonly restartDev: RestartDevServer;
+  readonly remove: RemoveSandbox;
+  readonly readFile: ReadProjectFile;
+  readonly writeFile: WriteProjectFile;
+  readonly deleteFile: DeleteProjectFile;
+  readonly createDirectory: CreateProjectDirectory;
+  readonly readDirectory: ReadProjectDirectory;
+  readonly tree: GetProjectTree;
+  readonly run: RunProjectCommand;
+  readonly interrupt: InterruptProjectCommand;
+  readonly save: SaveProjectVersion;
+  readonly history: ListProjectVersions;
+  readonly restore: RestoreProjectVersion;
+  readonly findErrors: FindProjectErrors;
+}
+
 /**
  * A project's sandbox (docs/sandbox-api.md, SPEC §7 Sandbox): files, commands, history, error
- * scan, dev server and the realtime feed. Only the project's creator may use it; anyone else
- * gets PROJECTS.NOT_FOUND. Paths are checked by the domain rule here and again by the host.
- * SPEC §8 fallbacks: history failure → [], find-errors failure → zero counts, commit/restore
- * failure → success false (all logged).
+ * scan, dev server and the realtime feed. Each route is DTO → use case → response; the use cases
+ * check that the caller created the project (anyone else gets PROJECTS.NOT_FOUND), check paths,
+ * tell the builder and the index what changed and apply the SPEC §8 fallbacks. A host rejection
+ * becomes its API error here (hostFailure).
  */
 @ApiTags('sandbox')
 @ApiBearerAuth()
@@ -66,20 +98,31 @@ const PATH_400 = 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.PATH_TOO_LONG
 @Controller('api/sandbox/:id')
 export class SandboxController {
   private readonly logger = new Logger('Sandbox');
-  /** Commands running with a command_id, by project and id, so interrupt-command can stop them. */
-  private readonly running = new Map<string, AbortController>();
+  private readonly use: SandboxUseCases;
 
   constructor(
-    @Inject(OwnedProjects) private readonly owned: OwnedProjects,
-    @Inject(SANDBOX_HOST) private readonly host: SandboxHost,
+    @Inject(EnsureSandbox) ensure: EnsureSandbox,
+    @Inject(GetSandboxStatus) status: GetSandboxStatus,
+    @Inject(RestartDevServer) restartDev: RestartDevServer,
+    @Inject(RemoveSandbox) remove: RemoveSandbox,
+    @Inject(ReadProjectFile) readFile: ReadProjectFile,
+    @Inject(WriteProjectFile) writeFile: WriteProjectFile,
+    @Inject(DeleteProjectFile) deleteFile: DeleteProjectFile,
+    @Inject(CreateProjectDirectory) createDirectory: CreateProjectDirectory,
+    @Inject(ReadProjectDirectory) readDirectory: ReadProjectDirectory,
+    @Inject(GetProjectTree) tree: GetProjectTree,
+    @Inject(RunProjectCommand) run: RunProjectCommand,
+    @Inject(InterruptProjectCommand) interrupt: InterruptProjectCommand,
+    @Inject(SaveProjectVersion) save: SaveProjectVersion,
+    @Inject(ListProjectVersions) history: ListProjectVersions,
+    @Inject(RestoreProjectVersion) restore: RestoreProjectVersion,
+    @Inject(FindProjectErrors) findErrors: FindProjectErrors,
     @Inject(SandboxFeed) private readonly feed: SandboxFeed,
     @Inject(PreviewTokens) private readonly tokens: PreviewTokens,
-    // Keeps the project's search index (the assistant's context) in step with every change.
-    @Inject(ProjectIndexer) private readonly indexer: ProjectIndexer,
-    // Every change to the project's files: the feed and the search index follow.
-    @Inject(PROJECT_FILES_CHANGED) private readonly filesChanged: ProjectFilesChanged,
     @Inject(SANDBOX_ISOLATION) private readonly isolation: SandboxIsolation,
-  ) {}
+  ) {
+    this.use = { ensure, status, restartDev, remove, readFile, writeFile, deleteFile, createDirectory, readDirectory, tree, run, interrupt, save, history, restore, findErrors };
+  }
 
   @Post('ensure')
   @HttpCode(200)
@@ -87,10 +130,8 @@ export class SandboxController {
   @ApiOkResponse({ type: SandboxInfoResponse })
   @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
   async ensure(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<SandboxInfoResponse> {
-    await this.own(user, id);
-    const info = await this.call(id, () => this.host.ensure(id));
-    if (info.machineCreated) void this.indexer.reindexAll(id);
-    return this.infoBody(id, info, await this.devState(id));
+    const { info, state } = await this.call(id, () => this.use.ensure.execute(user.userId, id));
+    return this.infoBody(id, info, state);
   }
 
   @Get('info')
@@ -98,14 +139,7 @@ export class SandboxController {
   @ApiOkResponse({ type: SandboxInfoResponse })
   @ApiResponse({ status: 404, type: ErrorResponse, description: SANDBOX_404 })
   async info(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<SandboxInfoResponse> {
-    await this.own(user, id);
-    let state: DevServerState;
-    try {
-      state = await this.host.devServer(id);
-    } catch (error) {
-      if (isNoSandbox(error)) throw hostFailure(error, id);
-      state = this.unavailable(id, error);
-    }
+    const state = await this.call(id, () => this.use.status.execute(user.userId, id, 'reject'));
     const info: SandboxInfo = {
       status: state.status,
       message: state.message,
@@ -126,10 +160,8 @@ export class SandboxController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${SANDBOX_404}; SANDBOX.FILE_NOT_FOUND` })
   @ApiResponse({ status: 413, type: ErrorResponse, description: 'SANDBOX.TOO_LARGE (a file over 10 MiB)' })
   async readFile(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Query() query: PathQuery): Promise<FileContentResponse> {
-    await this.own(user, id);
-    const path = checkedPath(query.path);
-    const content = await this.call(id, () => this.host.readFile(id, path), path);
-    return { path, content };
+    const { path, value } = await this.call(id, () => this.use.readFile.execute(user.userId, id, query.path), query.path);
+    return { path, content: value };
   }
 
   @Post('write-file')
@@ -140,11 +172,7 @@ export class SandboxController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: SANDBOX_404 })
   @ApiResponse({ status: 413, type: ErrorResponse, description: 'PAYLOAD_TOO_LARGE (body over 8 MiB), SANDBOX.DISK_LIMIT' })
   async writeFile(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: WriteFileDto): Promise<SuccessResponse> {
-    await this.own(user, id);
-    const path = checkedPath(body.path);
-    if (path === '.') throw validationFailed(['path: must name a file, not the project root']);
-    await this.call(id, () => this.host.writeFile(id, path, body.content), path);
-    this.filesChanged.filesChanged(id, { paths: [path], reason: 'write' });
+    await this.call(id, () => this.use.writeFile.execute(user.userId, id, body.path, body.content), body.path);
     return { success: true };
   }
 
@@ -154,11 +182,7 @@ export class SandboxController {
   @ApiResponse({ status: 400, type: ErrorResponse, description: PATH_400 })
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${SANDBOX_404}; SANDBOX.FILE_NOT_FOUND` })
   async deleteFile(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Query() query: PathQuery): Promise<SuccessResponse> {
-    await this.own(user, id);
-    const path = checkedPath(query.path);
-    if (path === '.') throw validationFailed(['path: cannot be the project root (use cleanup)']);
-    await this.call(id, () => this.host.deleteFile(id, path), path);
-    this.filesChanged.filesChanged(id, { paths: [path], reason: 'delete' });
+    await this.call(id, () => this.use.deleteFile.execute(user.userId, id, query.path), query.path);
     return { success: true };
   }
 
@@ -173,11 +197,10 @@ export class SandboxController {
     @Param('id', ProjectIdPipe) id: string,
     @Query() query: ReadDirectoryQuery,
   ): Promise<FileListEntryResponse[]> {
-    await this.own(user, id);
-    const path = checkedPath(query.path ?? '.');
+    const path = query.path ?? '.';
     const options = { includeContents: query.include_contents === 'true', ignorePatterns: query.ignore_patterns ?? [] };
-    const entries = await this.call(id, () => this.host.readDirectory(id, path, options), path);
-    return entries.map(FileListEntryResponse.from);
+    const { value } = await this.call(id, () => this.use.readDirectory.execute(user.userId, id, path, options), path);
+    return value.map(FileListEntryResponse.from);
   }
 
   @Get('get-tree')
@@ -187,10 +210,9 @@ export class SandboxController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${SANDBOX_404}; SANDBOX.FILE_NOT_FOUND` })
   @ApiResponse({ status: 413, type: ErrorResponse, description: 'SANDBOX.TOO_LARGE (over 20,000 entries, 8 MiB of names and paths, or 256 levels)' })
   async getTree(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Query() query: TreeQuery): Promise<FileTreeEntryResponse[]> {
-    await this.own(user, id);
-    const path = checkedPath(query.path ?? '.');
-    const tree = await this.call(id, () => this.host.getTree(id, path, query.ignore), path);
-    return tree.map((entry) => FileTreeEntryResponse.from(entry));
+    const path = query.path ?? '.';
+    const { value } = await this.call(id, () => this.use.tree.execute(user.userId, id, path, query.ignore), path);
+    return value.map((entry) => FileTreeEntryResponse.from(entry));
   }
 
   @Post('run-command')
@@ -205,38 +227,22 @@ export class SandboxController {
     @Body() body: RunCommandDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CommandResultResponse> {
-    await this.own(user, id);
-    const workingDir = checkedPath(body.working_dir ?? '.');
-    const commandId = body.command_id;
-    // Stopped by interrupt-command, or when the client goes away before the answer (a closed tab).
-    const stop = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) stop.abort();
-    };
-    res.on('close', onClose);
-    const key = commandId === undefined ? null : `${id}/${commandId}`;
-    if (key !== null) this.running.set(key, stop);
-    const onOutput =
-      commandId === undefined
-        ? undefined
-        : (stream: 'stdout' | 'stderr', text: string) =>
-            this.feed.publish(id, { event: 'command-output', data: { command_id: commandId, stream, text } });
-    let result: CommandResult;
-    try {
-      result = await this.call(
-        id,
-        () => this.host.runCommand(id, body.command, { timeoutSeconds: body.timeout ?? DEFAULT_COMMAND_TIMEOUT_SECONDS, workingDir, onOutput, signal: stop.signal }),
-        workingDir,
-      );
-    } finally {
-      res.off('close', onClose);
-      if (key !== null && this.running.get(key) === stop) this.running.delete(key);
-    }
-    if (commandId !== undefined) {
-      this.feed.publish(id, { event: 'command-exit', data: { command_id: commandId, exit_code: result.exitCode, timed_out: result.timedOut } });
-    }
-    // A command may have changed any file: the builder reloads its tree.
-    this.filesChanged.filesChanged(id, { paths: [], reason: 'command' });
+    const workingDir = body.working_dir ?? '.';
+    const result = await this.call(
+      id,
+      () =>
+        this.use.run.execute({
+          userId: user.userId,
+          projectId: id,
+          command: body.command,
+          ...(body.command_id === undefined ? {} : { commandId: body.command_id }),
+          ...(body.timeout === undefined ? {} : { timeoutSeconds: body.timeout }),
+          workingDir,
+          // A closed tab stops the command.
+          signal: abortOnClose(res),
+        }),
+      workingDir,
+    );
     return CommandResultResponse.from(result);
   }
 
@@ -247,10 +253,7 @@ export class SandboxController {
   @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
   @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
   async interruptCommand(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: InterruptCommandDto): Promise<InterruptCommandResponse> {
-    await this.own(user, id);
-    const running = this.running.get(`${id}/${body.command_id}`);
-    running?.abort();
-    return { interrupted: running !== undefined };
+    return { interrupted: unwrap(await this.use.interrupt.execute(user.userId, id, body.command_id)) };
   }
 
   @Post('create-directory')
@@ -261,10 +264,7 @@ export class SandboxController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: SANDBOX_404 })
   @ApiResponse({ status: 409, type: ErrorResponse, description: 'SANDBOX.PATH_TAKEN (a file has that name)' })
   async createDirectory(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: CreateDirectoryDto): Promise<SuccessResponse> {
-    await this.own(user, id);
-    const path = checkedPath(body.path);
-    await this.call(id, () => this.host.createDirectory(id, path), path);
-    this.filesChanged.filesChanged(id, { paths: [path], reason: 'create-directory' });
+    await this.call(id, () => this.use.createDirectory.execute(user.userId, id, body.path), body.path);
     return { success: true };
   }
 
@@ -273,11 +273,7 @@ export class SandboxController {
   @ApiOkResponse({ type: SuccessResponse })
   @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
   async cleanup(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<SuccessResponse> {
-    await this.own(user, id);
-    await this.call(id, () => this.host.cleanup(id));
-    this.feed.publish(id, { event: 'status', data: await this.feed.statusOf(id, { status: 'stopped', socketPath: null, message: 'The sandbox was removed' }) });
-    this.feed.publish(id, { event: 'files-changed', data: { paths: [], reason: 'delete' } });
-    void this.indexer.remove(id);
+    await this.call(id, () => this.use.remove.execute(user.userId, id));
     return { success: true };
   }
 
@@ -287,13 +283,7 @@ export class SandboxController {
   @ApiOkResponse({ type: GitResultResponse })
   @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
   async gitCommit(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: GitCommitDto): Promise<GitResultResponse> {
-    await this.own(user, id);
-    try {
-      return GitResultResponse.from(await this.host.saveVersion(id, body.message));
-    } catch (error) {
-      this.logger.warn(`git commit failed for ${id}: ${text(error)}`);
-      return { success: false, message: 'Could not save this version' };
-    }
+    return GitResultResponse.from(unwrap(await this.use.save.execute(user.userId, id, body.message)));
   }
 
   @Get('git/history')
@@ -301,14 +291,7 @@ export class SandboxController {
   @ApiOkResponse({ type: [CommitResponse] })
   @ApiResponse({ status: 404, type: ErrorResponse, description: SANDBOX_404 })
   async gitHistory(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<CommitResponse[]> {
-    await this.own(user, id);
-    try {
-      return (await this.host.versionHistory(id)).map(CommitResponse.from);
-    } catch (error) {
-      if (isNoSandbox(error)) throw hostFailure(error, id);
-      this.logger.warn(`git history failed for ${id}: ${text(error)}`);
-      return [];
-    }
+    return (await this.call(id, () => this.use.history.execute(user.userId, id))).map(CommitResponse.from);
   }
 
   @Post('git/restore')
@@ -318,18 +301,7 @@ export class SandboxController {
   @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
   @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
   async gitRestore(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: GitRestoreDto): Promise<GitResultResponse> {
-    await this.own(user, id);
-    let result: GitResultResponse;
-    try {
-      result = GitResultResponse.from(await this.host.restoreVersion(id, body.commitHash.toLowerCase()));
-    } catch (error) {
-      this.logger.warn(`git restore failed for ${id}: ${text(error)}`);
-      return { success: false, message: 'Could not restore this version' };
-    }
-    if (result.success) {
-      this.filesChanged.filesChanged(id, { paths: [], reason: 'restore' });
-    }
-    return result;
+    return GitResultResponse.from(unwrap(await this.use.restore.execute(user.userId, id, body.commitHash)));
   }
 
   @Post('find-errors')
@@ -338,14 +310,7 @@ export class SandboxController {
   @ApiOkResponse({ type: FindErrorsResponse })
   @ApiResponse({ status: 404, type: ErrorResponse, description: SANDBOX_404 })
   async findErrors(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<FindErrorsResponse> {
-    await this.own(user, id);
-    try {
-      return FindErrorsResponse.from(await this.host.findErrors(id));
-    } catch (error) {
-      if (isNoSandbox(error)) throw hostFailure(error, id);
-      this.logger.warn(`find-errors failed for ${id}: ${text(error)}`);
-      return FindErrorsResponse.from(EMPTY_ERROR_SCAN);
-    }
+    return FindErrorsResponse.from(await this.call(id, () => this.use.findErrors.execute(user.userId, id)));
   }
 
   @Post('restart-dev')
@@ -354,9 +319,7 @@ export class SandboxController {
   @ApiOkResponse({ type: SandboxStatusResponse })
   @ApiResponse({ status: 404, type: ErrorResponse, description: SANDBOX_404 })
   async restartDev(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<SandboxStatusResponse> {
-    await this.own(user, id);
-    await this.call(id, () => this.host.restartDev(id));
-    return this.feed.statusOf(id, await this.devState(id));
+    return this.feed.statusOf(id, await this.call(id, () => this.use.restartDev.execute(user.userId, id)));
   }
 
   /**
@@ -369,7 +332,8 @@ export class SandboxController {
   @ApiOkResponse({ description: 'An endless event stream; see docs/sandbox-api.md' })
   @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
   async events(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.own(user, id);
+    // Checked before the stream starts: someone else's project is a plain 404.
+    const state = unwrap(await this.use.status.execute(user.userId, id, 'stopped'));
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store, no-transform');
@@ -401,46 +365,23 @@ export class SandboxController {
     };
     res.on('close', close);
     write(': connected\n\n');
-    send({ event: 'status', data: await this.currentStatus(id) });
+    send({ event: 'status', data: await this.feed.statusOf(id, state) });
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  /** PROJECTS.NOT_FOUND unless the caller created the project (and it is not deleted). */
-  private async own(user: AccessClaims, id: string): Promise<void> {
-    unwrap(await this.owned.find(user.userId, id));
-  }
-
-  /** Runs a host call, turning its rejections into API errors (hostFailure). */
-  private async call<T>(id: string, work: () => Promise<T>, path?: string): Promise<T> {
+  /**
+   * Runs a use case: its domain error becomes the mapped reply (unwrap), a host rejection its API
+   * error (hostFailure: a missing sandbox, file or folder, a refused path, a limit).
+   */
+  private async call<T>(id: string, work: () => Promise<Result<T, DomainError>>, path?: string): Promise<T> {
+    let result: Result<T, DomainError>;
     try {
-      return await work();
+      result = await work();
     } catch (error) {
       throw hostFailure(error, id, path);
     }
-  }
-
-  /** The dev server's state (starting it); a host failure is reported as 'failed'. */
-  private async devState(id: string): Promise<DevServerState> {
-    try {
-      return await this.host.devServer(id);
-    } catch (error) {
-      return this.unavailable(id, error);
-    }
-  }
-
-  private unavailable(id: string, error: unknown): DevServerState {
-    this.logger.warn(`dev server state failed for ${id}: ${text(error)}`);
-    return { status: 'failed', socketPath: null, message: 'The dev server is not available' };
-  }
-
-  private async currentStatus(id: string): Promise<SandboxStatusBody> {
-    try {
-      return await this.feed.statusOf(id, await this.host.devServer(id));
-    } catch (error) {
-      if (isNoSandbox(error)) return this.feed.statusOf(id, { status: 'stopped', socketPath: null, message: 'This project has no sandbox yet' });
-      return this.feed.statusOf(id, this.unavailable(id, error));
-    }
+    return unwrap(result);
   }
 
   private async infoBody(id: string, info: SandboxInfo, state: DevServerState): Promise<SandboxInfoResponse> {
@@ -457,8 +398,4 @@ export class SandboxController {
       ...(this.isolation.isolated ? {} : { isolation_warning: this.isolation.reason }),
     };
   }
-}
-
-function text(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

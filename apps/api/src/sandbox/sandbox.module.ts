@@ -1,9 +1,32 @@
 import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { type Clock, OwnedProjects, type ProjectRepository, type SandboxHost, type SandboxLifecycle } from '@kiln/domain';
+import {
+  CreateProjectDirectory,
+  DeleteProjectFile,
+  EnsureSandbox,
+  FindProjectErrors,
+  GetProjectTree,
+  GetSandboxStatus,
+  InterruptProjectCommand,
+  ListProjectVersions,
+  OwnedProjects,
+  ReadProjectDirectory,
+  ReadProjectFile,
+  RemoveSandbox,
+  RestartDevServer,
+  RestoreProjectVersion,
+  RunningCommands,
+  RunProjectCommand,
+  SaveProjectVersion,
+  type SandboxHost,
+  type SandboxLifecycle,
+  WriteProjectFile,
+} from '@kiln/domain';
+import { useCase } from '../common/use-case.provider.js';
 import { PreviewModule } from '../preview/preview.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { VectorModule } from '../vector/vector.module.js';
-import { CLOCK, PROJECT_FILES_CHANGED, PROJECT_REPOSITORY, SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
+import { COMMAND_FEED, PROBLEM_LOG, PROJECT_FILES_CHANGED, SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
+import { FeedCommandOutput } from './feed-command-output.adapter.js';
 import { FeedAndIndexFilesChanged } from './project-files-changed.adapter.js';
 import { SandboxController } from './sandbox.controller.js';
 import type { SandboxIsolation } from './sandbox-isolation.js';
@@ -53,11 +76,26 @@ export class SandboxModule {
         { provide: SANDBOX_FEED_OPTIONS, useValue: { heartbeatMs: options.heartbeatMs ?? DEFAULT_FEED_HEARTBEAT_MS } },
         SandboxFeed,
         { provide: PROJECT_FILES_CHANGED, useClass: FeedAndIndexFilesChanged },
-        {
-          provide: OwnedProjects,
-          useFactory: (projects: ProjectRepository, clock: Clock) => new OwnedProjects(projects, clock),
-          inject: [PROJECT_REPOSITORY, CLOCK],
-        },
+        { provide: COMMAND_FEED, useClass: FeedCommandOutput },
+        { provide: PROBLEM_LOG, useValue: new Logger('Sandbox') },
+        // The named commands running in this process (one registry: interrupt finds what run started).
+        useCase(RunningCommands, []),
+        useCase(EnsureSandbox, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(GetSandboxStatus, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
+        useCase(RestartDevServer, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
+        useCase(RemoveSandbox, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED]),
+        useCase(ReadProjectFile, [OwnedProjects, SANDBOX_HOST]),
+        useCase(WriteProjectFile, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED]),
+        useCase(DeleteProjectFile, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED]),
+        useCase(CreateProjectDirectory, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED]),
+        useCase(ReadProjectDirectory, [OwnedProjects, SANDBOX_HOST]),
+        useCase(GetProjectTree, [OwnedProjects, SANDBOX_HOST]),
+        useCase(RunProjectCommand, [OwnedProjects, SANDBOX_HOST, RunningCommands, COMMAND_FEED, PROJECT_FILES_CHANGED]),
+        useCase(InterruptProjectCommand, [OwnedProjects, RunningCommands]),
+        useCase(SaveProjectVersion, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
+        useCase(ListProjectVersions, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
+        useCase(RestoreProjectVersion, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(FindProjectErrors, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
       ],
       // The AI turns report file changes the same way.
       exports: [SandboxFeed, PROJECT_FILES_CHANGED],

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  SandboxMissing,
   type CommandResult,
   DEFAULT_COMMAND_TIMEOUT_SECONDS,
   DEFAULT_WORKING_DIR,
@@ -522,7 +523,7 @@ export class LocalSandboxHost implements SandboxHost {
   private async existingProjectDir(sandboxId: string): Promise<string> {
     const dir = await this.projectDir(sandboxId);
     const info = await lstat(dir).catch(() => null);
-    if (info === null || !info.isDirectory()) throw new Error(`No sandbox for project ${sandboxId}`);
+    if (info === null || !info.isDirectory()) throw new SandboxMissing(sandboxId);
     // After a restart the folder is an empty mount point until its volume is mounted again.
     await this.volumes?.ensureMounted(dir);
     return dir;

@@ -14,4 +14,8 @@ export interface FilesChange {
  */
 export interface ProjectFilesChanged {
   filesChanged(projectId: string, change: FilesChange): void;
+  /** A new sandbox holds the starter's files: the search index takes them all. */
+  sandboxCreated(projectId: string): void;
+  /** The sandbox and every file are gone: the builder hears it stopped and emptied, the index forgets the project. */
+  sandboxRemoved(projectId: string): void;
 }

@@ -19,6 +19,7 @@ import type { SandboxHost } from '../sandbox/sandbox-host.port.js';
 import type { SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
 import type { RestoreVersionResult, SandboxVersion, SaveVersionResult } from '../sandbox/sandbox-versions.port.js';
 import { matchesTreeIgnore } from '../sandbox/tree-ignore.js';
+import { SandboxMissing } from '../sandbox/sandbox-missing.js';
 import { FixedClock } from './fixed-clock.js';
 
 /** The starter files an in-memory sandbox begins with (a tiny stand-in for the real template). */
@@ -256,7 +257,7 @@ export class InMemorySandboxHost implements SandboxHost {
   private sandbox(sandboxId: string): Sandbox {
     this.checkId(sandboxId);
     const sandbox = this.sandboxes.get(sandboxId);
-    if (sandbox === undefined) throw new Error(`No sandbox for project ${sandboxId}`);
+    if (sandbox === undefined) throw new SandboxMissing(sandboxId);
     return sandbox;
   }
 

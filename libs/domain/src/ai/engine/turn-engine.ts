@@ -7,7 +7,7 @@ import { EMPTY_ERROR_SCAN, type ErrorScan } from '../../sandbox/error-scan.js';
 import type { ConsumePromptCredit } from '../../credits/consume-prompt-credit.use-case.js';
 import type { CreditLedger } from '../../credits/credit-ledger.port.js';
 import type { RefundPromptCredit } from '../../credits/refund-prompt-credit.use-case.js';
-import type { ProjectNotFound } from '../../projects/project.errors.js';
+import type { ProjectOwnership } from '../../projects/project-ownership.js';
 import type { SandboxCommands } from '../../sandbox/sandbox-commands.port.js';
 import type { SandboxDiagnostics } from '../../sandbox/sandbox-diagnostics.port.js';
 import type { SandboxFiles } from '../../sandbox/sandbox-files.port.js';
@@ -27,12 +27,6 @@ import type { TurnRepository } from './turn-repository.port.js';
 import type { TurnUndoJournal } from './turn-undo-journal.port.js';
 import { TurnWorkspace } from './turn-workspace.js';
 
-/** Enough of OwnedProjects for the turn use cases: someone else's project is PROJECTS.NOT_FOUND. */
-export interface ProjectOwnership {
-  find(userId: string, projectId: string): Promise<Result<unknown, ProjectNotFound>>;
-  /** Marks the project as edited now (its updated_at: the home page lists recently edited first). */
-  touch(userId: string, projectId: string): Promise<void>;
-}
 
 export interface TurnSettings {
   /** Free repair rounds when a turn leaves more errors than it found (default 2). */

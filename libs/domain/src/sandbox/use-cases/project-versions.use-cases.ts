@@ -1,0 +1,81 @@
+import type { ProjectOwnership } from '../../projects/project-ownership.js';
+import type { ProjectNotFound } from '../../projects/project.errors.js';
+import { type ProblemLog, problemText } from '../../shared/problem-log.port.js';
+import { ok, type Result } from '../../shared/result.js';
+import type { ProjectFilesChanged } from '../project-files-changed.port.js';
+import { isSandboxMissing } from '../sandbox-missing.js';
+import type { RestoreVersionResult, SandboxVersion, SandboxVersions, SaveVersionResult } from '../sandbox-versions.port.js';
+
+/** SPEC §8: a version that could not be saved is an answer, not an error. */
+export const SAVE_VERSION_FAILED = 'Could not save this version';
+/** SPEC §8: a version that could not be put back is an answer, not an error. */
+export const RESTORE_VERSION_FAILED = 'Could not restore this version';
+
+/** Saves every change as a new version (SPEC §7 git/commit); any failure is success false (SPEC §8). */
+export class SaveProjectVersion {
+  constructor(
+    private readonly owned: ProjectOwnership,
+    private readonly versions: SandboxVersions,
+    private readonly problems: ProblemLog,
+  ) {}
+
+  async execute(userId: string, projectId: string, message: string): Promise<Result<SaveVersionResult, ProjectNotFound>> {
+    const found = await this.owned.find(userId, projectId);
+    if (!found.ok) return found;
+    try {
+      return ok(await this.versions.saveVersion(projectId, message));
+    } catch (error) {
+      this.problems.warn(`Saving a version of ${projectId} failed: ${problemText(error)}`);
+      return ok({ success: false, message: SAVE_VERSION_FAILED });
+    }
+  }
+}
+
+/** The versions, newest first (SPEC §7 git/history); a failure answers none (SPEC §8), a missing sandbox is thrown. */
+export class ListProjectVersions {
+  constructor(
+    private readonly owned: ProjectOwnership,
+    private readonly versions: SandboxVersions,
+    private readonly problems: ProblemLog,
+  ) {}
+
+  async execute(userId: string, projectId: string): Promise<Result<readonly SandboxVersion[], ProjectNotFound>> {
+    const found = await this.owned.find(userId, projectId);
+    if (!found.ok) return found;
+    try {
+      return ok(await this.versions.versionHistory(projectId));
+    } catch (error) {
+      if (isSandboxMissing(error)) throw error;
+      this.problems.warn(`Reading the versions of ${projectId} failed: ${problemText(error)}`);
+      return ok([]);
+    }
+  }
+}
+
+/**
+ * Puts a version's files back as a new version (SPEC §7 git/restore); any failure is success
+ * false (SPEC §8). After a restore anything may have changed: the builder and the index follow.
+ */
+export class RestoreProjectVersion {
+  constructor(
+    private readonly owned: ProjectOwnership,
+    private readonly versions: SandboxVersions,
+    private readonly changed: ProjectFilesChanged,
+    private readonly problems: ProblemLog,
+  ) {}
+
+  /** `hash` is matched without regard to case (git's own hashes are lower case). */
+  async execute(userId: string, projectId: string, hash: string): Promise<Result<RestoreVersionResult, ProjectNotFound>> {
+    const found = await this.owned.find(userId, projectId);
+    if (!found.ok) return found;
+    let result: RestoreVersionResult;
+    try {
+      result = await this.versions.restoreVersion(projectId, hash.toLowerCase());
+    } catch (error) {
+      this.problems.warn(`Restoring version ${hash} of ${projectId} failed: ${problemText(error)}`);
+      return ok({ success: false, message: RESTORE_VERSION_FAILED });
+    }
+    if (result.success) this.changed.filesChanged(projectId, { paths: [], reason: 'restore' });
+    return ok(result);
+  }
+}
