@@ -1,6 +1,10 @@
 import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   AcceptTurnPlan,
+  AskModel,
+  EnhancePrompt,
+  PreviewPlan,
+  SummarizeConversation,
   type AiAssistant,
   aiRequestRule,
   CancelTurnPlan,
@@ -25,6 +29,7 @@ import {
   type ProjectFilesChanged,
 } from '@kiln/domain';
 import type { ModuleImport } from '../app.module.js';
+import { useCase } from '../common/use-case.provider.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { ProjectIndexer } from '../vector/project-indexer.js';
@@ -35,6 +40,7 @@ import {
   CLOCK,
   CREDIT_LEDGER,
   ID_GENERATOR,
+  PROBLEM_LOG,
   RATE_LIMITER,
   SANDBOX_HOST,
   TURN_DEPENDENCIES,
@@ -94,6 +100,11 @@ export class AiModule implements OnApplicationBootstrap {
           inject: [RATE_LIMITER],
         },
         AiRateLimitGuard,
+        useCase(EnhancePrompt, [AI_ASSISTANT]),
+        useCase(SummarizeConversation, [AI_ASSISTANT]),
+        useCase(AskModel, [AI_ASSISTANT]),
+        // Plan previews read the project's files through its vector index (ProjectIndexer.contextFor).
+        useCase(PreviewPlan, [OwnedProjects, AI_ASSISTANT, ProjectIndexer, AI_CONTEXT_LIMIT, PROBLEM_LOG]),
         {
           provide: TURN_DEPENDENCIES,
           useFactory: (

@@ -1,8 +1,8 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { CryptoRandom, SystemClock, UuidIds } from '@kiln/adapters';
 import type { Clock } from '@kiln/domain';
 import type { AppConfig } from '../config.js';
-import { APP_CONFIG, CLOCK, ID_GENERATOR, PLAN_CATALOG, RANDOM_SOURCE } from '../tokens.js';
+import { APP_CONFIG, CLOCK, ID_GENERATOR, PLAN_CATALOG, PROBLEM_LOG, RANDOM_SOURCE } from '../tokens.js';
 
 export interface CoreOptions {
   /** Tests may pass a fixed clock; production reads the system clock. */
@@ -10,8 +10,8 @@ export interface CoreOptions {
 }
 
 /**
- * Global providers every context needs: the config, the clock, randomness, ids and the plan
- * catalog (standard plans plus the configured upper tiers, validated by loadConfig).
+ * Global providers every context needs: the config, the clock, randomness, ids, the log of
+ * recovered failures (ProblemLog) and the plan catalog (standard plans plus the configured upper tiers, validated by loadConfig).
  */
 @Module({})
 export class CoreModule {
@@ -22,6 +22,7 @@ export class CoreModule {
       { provide: RANDOM_SOURCE, useValue: new CryptoRandom() },
       { provide: ID_GENERATOR, useValue: new UuidIds() },
       { provide: PLAN_CATALOG, useValue: config.plans },
+      { provide: PROBLEM_LOG, useValue: new Logger('Kiln') },
     ];
     return { module: CoreModule, global: true, providers, exports: providers.map((p) => p.provide) };
   }

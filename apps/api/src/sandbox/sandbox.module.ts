@@ -77,7 +77,6 @@ export class SandboxModule {
         SandboxFeed,
         { provide: PROJECT_FILES_CHANGED, useClass: FeedAndIndexFilesChanged },
         { provide: COMMAND_FEED, useClass: FeedCommandOutput },
-        { provide: PROBLEM_LOG, useValue: new Logger('Sandbox') },
         // The named commands running in this process (one registry: interrupt finds what run started).
         useCase(RunningCommands, []),
         useCase(EnsureSandbox, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
