@@ -5,7 +5,8 @@
 //   - apps are never imported, projects only through their public entry point, and apps/web never
 //     imports a server SDK or a Node built-in (@typescript-eslint/no-restricted-imports);
 //   - production code never imports test code: testing/ folders, @kiln/domain/testing,
-//     @kiln/domain/contracts, @kiln/adapters/testing (no-restricted-imports and no-restricted-syntax).
+//     @kiln/domain/contracts, @kiln/offline-assistant/testing, @kiln/adapters/testing
+//     (no-restricted-imports and no-restricted-syntax).
 // The rules and their reasons live in tools/lint/boundaries.mjs; tools/lint/module-boundaries.spec.ts
 // proves that each of them reports a deliberate violation.
 import nxPlugin from '@nx/eslint-plugin';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv[2];
 
-for (const project of ['libs/domain/tsconfig.lib.json', 'libs/adapters/tsconfig.lib.json', 'apps/api/tsconfig.app.json']) {
+for (const project of ['libs/domain/tsconfig.lib.json', 'libs/offline-assistant/tsconfig.lib.json', 'libs/adapters/tsconfig.lib.json', 'apps/api/tsconfig.app.json']) {
   const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -20,6 +20,7 @@ function build(label, args) {
 }
 
 build('@kiln/domain', ['node_modules/typescript/bin/tsc', '-p', 'libs/domain/tsconfig.lib.json']);
+build('@kiln/offline-assistant', ['node_modules/typescript/bin/tsc', '-p', 'libs/offline-assistant/tsconfig.lib.json']);
 build('@kiln/adapters', ['node_modules/typescript/bin/tsc', '-p', 'libs/adapters/tsconfig.lib.json']);
 build('@kiln/api', ['node_modules/typescript/bin/tsc', '-p', 'apps/api/tsconfig.app.json']);
 // Vite is a dependency of apps/web only (npm may install it there rather than at the root).

@@ -32,7 +32,7 @@ function check(label, command, args) {
   }
 }
 
-const projects = ['libs/domain', 'libs/adapters', 'apps/api', 'apps/web', 'apps/web-e2e'].filter((p) => existsSync(path.join(root, p, 'tsconfig.json')));
+const projects = ['libs/domain', 'libs/offline-assistant', 'libs/adapters', 'apps/api', 'apps/web', 'apps/web-e2e'].filter((p) => existsSync(path.join(root, p, 'tsconfig.json')));
 for (const project of projects) check(`type-check ${project}`, process.execPath, ['node_modules/typescript/bin/tsc', '-p', `${project}/tsconfig.json`]);
 check('lint (eslint, Nx module boundaries)', process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
 

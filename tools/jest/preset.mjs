@@ -27,6 +27,8 @@ export function preset(projectDir, displayName, overrides = {}) {
       '^@kiln/domain$': path.join(root, 'libs/domain/src/index.ts'),
       '^@kiln/domain/testing$': path.join(root, 'libs/domain/src/testing/index.ts'),
       '^@kiln/domain/contracts$': path.join(root, 'libs/domain/src/testing/contracts/index.ts'),
+      '^@kiln/offline-assistant$': path.join(root, 'libs/offline-assistant/src/index.ts'),
+      '^@kiln/offline-assistant/testing$': path.join(root, 'libs/offline-assistant/src/testing/index.ts'),
       '^@kiln/adapters$': path.join(root, 'libs/adapters/src/index.ts'),
       '^@kiln/adapters/testing$': path.join(root, 'libs/adapters/src/testing/index.ts'),
       // Sources use NodeNext-style relative imports ending in .js; Jest resolves the .ts file.

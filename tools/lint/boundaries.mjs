@@ -1,8 +1,9 @@
 // Kiln's architecture rules as ESLint options (used by /eslint.config.mjs).
 // STYLE.md § Boundaries:
-//   libs/domain    itself only (tests may also use fast-check and jest)
-//   libs/adapters  domain, and the SDKs of the technologies it wraps
-//   apps/api       domain, adapters, NestJS
+//   libs/domain             itself only (tests may also use fast-check and jest)
+//   libs/offline-assistant  domain only: the offline generator behind the AiAssistant port
+//   libs/adapters           domain, offline-assistant, and the SDKs of the technologies it wraps
+//   apps/api                domain, adapters, offline-assistant, NestJS
 //   apps/web       domain, React, MobX, inversify; never server SDKs
 import { builtinModules } from 'node:module';
 
@@ -35,8 +36,11 @@ export const nxDepConstraints = [
     // Whole project incl. tests; finer per-file rules (no packages at all outside tests) are below.
     allowedExternalImports: ['fast-check', '@jest/globals'],
   },
-  { sourceTag: 'scope:adapters', onlyDependOnLibsWithTags: ['scope:domain', 'scope:adapters'] },
-  { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:domain', 'scope:adapters'] },
+  // The offline generator implements a domain port and nothing else: it never reaches into the
+  // adapters (which depend on it, to choose it when no AI provider is configured) or the apps.
+  { sourceTag: 'scope:offline-assistant', onlyDependOnLibsWithTags: ['scope:domain', 'scope:offline-assistant'] },
+  { sourceTag: 'scope:adapters', onlyDependOnLibsWithTags: ['scope:domain', 'scope:offline-assistant', 'scope:adapters'] },
+  { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:domain', 'scope:offline-assistant', 'scope:adapters'] },
   {
     sourceTag: 'scope:web',
     onlyDependOnLibsWithTags: ['scope:domain'],
@@ -132,7 +136,8 @@ const projectImportPatterns = [
   },
   {
     group: ['@kiln/*/src', '@kiln/*/src/**', '@kiln/*/dist', '@kiln/*/dist/**'],
-    message: "Import a project through its public entry point ('@kiln/domain', '@kiln/domain/testing', '@kiln/adapters'), not its files.",
+    message:
+      "Import a project through its public entry point ('@kiln/domain', '@kiln/domain/testing', '@kiln/offline-assistant', '@kiln/adapters'), not its files.",
   },
 ];
 
@@ -141,7 +146,7 @@ export const allRestrictedImports = { patterns: projectImportPatterns };
 
 /**
  * Test code: specs, everything under a `testing/` folder (in-memory adapters, fakes, contract
- * suites, harnesses) and @kiln/adapters' testing entry. Everything else in the apps' and libs'
+ * suites, harnesses) and the projects' testing entries. Everything else in the apps' and libs'
  * src folders is production code, which never imports test code (STYLE.md: "Test code never ships").
  * The e2e apps drive the product from outside and are test code as a whole.
  */
@@ -153,7 +158,7 @@ const TEST_CODE_MESSAGE =
   'they live under testing/ for specs and other testing/ files. Bind a real adapter, or let the caller pass the dependency in.';
 
 /** The test entry points of the projects, and any relative path through a `testing/` folder (or to testing.ts). */
-const TEST_ENTRY_POINTS = ['@kiln/domain/testing', '@kiln/domain/contracts', '@kiln/adapters/testing'];
+const TEST_ENTRY_POINTS = ['@kiln/domain/testing', '@kiln/domain/contracts', '@kiln/offline-assistant/testing', '@kiln/adapters/testing'];
 const RELATIVE_TEST_PATH = '^\\.{1,2}/(?:.*/)?testing(?:/|\\.js$|$)';
 
 const testCodeImportPatterns = [
@@ -170,7 +175,7 @@ export const productionRestrictedImports = { patterns: [...projectImportPatterns
  * (esquery's regex literals cannot hold a '/': \x2F stands for it.)
  */
 const TEST_SPECIFIER =
-  '/^@kiln\\x2F(?:domain\\x2F(?:testing|contracts)|adapters\\x2Ftesting)(?:\\x2F|$)|^\\.{1,2}\\x2F(?:.*\\x2F)?testing(?:\\x2F|\\.js$|$)/';
+  '/^@kiln\\x2F(?:domain\\x2F(?:testing|contracts)|offline-assistant\\x2Ftesting|adapters\\x2Ftesting)(?:\\x2F|$)|^\\.{1,2}\\x2F(?:.*\\x2F)?testing(?:\\x2F|\\.js$|$)/';
 export const productionLoadRestrictions = [
   { selector: `ImportExpression[source.value=${TEST_SPECIFIER}]`, message: TEST_CODE_MESSAGE },
   { selector: `TSImportType[source.value=${TEST_SPECIFIER}]`, message: TEST_CODE_MESSAGE },

@@ -20,6 +20,9 @@ const DOMAIN_SPEC = 'libs/domain/src/__lint_probe__.spec.ts';
 const DOMAIN_TESTING = 'libs/domain/src/testing/__lint_probe__.ts';
 const DOMAIN_TURN = 'libs/domain/src/ai/engine/__lint_probe__.ts';
 const DOMAIN_TURN_TESTING = 'libs/domain/src/ai/engine/testing/__lint_probe__.ts';
+const OFFLINE = 'libs/offline-assistant/src/__lint_probe__.ts';
+const OFFLINE_SPEC = 'libs/offline-assistant/src/__lint_probe__.spec.ts';
+const OFFLINE_TESTING_ENTRY = 'libs/offline-assistant/src/testing/index.ts';
 const ADAPTERS = 'libs/adapters/src/__lint_probe__.ts';
 const ADAPTERS_SPEC = 'libs/adapters/src/postgres/__lint_probe__.int.spec.ts';
 const ADAPTERS_TESTING_ENTRY = 'libs/adapters/src/testing/index.ts';
@@ -64,6 +67,9 @@ describe('the config is wired to the probe paths', () => {
     DOMAIN_SPEC,
     DOMAIN_TURN,
     DOMAIN_TURN_TESTING,
+    OFFLINE,
+    OFFLINE_SPEC,
+    OFFLINE_TESTING_ENTRY,
     ADAPTERS,
     ADAPTERS_SPEC,
     ADAPTERS_TESTING_ENTRY,
@@ -100,6 +106,7 @@ describe('violations are reported by the expected rule', () => {
     ['domain calls require()', DOMAIN, "export const probe = require('node:fs');\n", [SYNTAX, REQUIRE], undefined],
     // another project: Nx's tag rule (reported as a cycle, since adapters depends on domain) and purity
     ['domain imports @kiln/adapters', DOMAIN, importOf('@kiln/adapters'), [NX, SYNTAX], undefined],
+    ['domain imports @kiln/offline-assistant', DOMAIN, importOf('@kiln/offline-assistant'), [NX, SYNTAX], /"@kiln\/domain" and "@kiln\/offline-assistant"/],
     // Nx cannot resolve '@kiln/web' (no main/exports), so no-restricted-imports covers apps
     ['domain imports @kiln/web', DOMAIN, importOf('@kiln/web'), [IMPORTS, SYNTAX], /Apps are entry points/],
     // libs/domain: no hidden clock or randomness
@@ -115,6 +122,12 @@ describe('violations are reported by the expected rule', () => {
     ['domain spec imports node:crypto dynamically', DOMAIN_SPEC, "export const probe = () => import('node:crypto');\n", [SYNTAX], undefined],
     ['domain spec imports a package', DOMAIN_SPEC, importOf('rxjs'), [SYNTAX], undefined],
     ['domain test support imports node:fs', DOMAIN_TESTING, importOf('node:fs'), [SYNTAX], undefined],
+    // libs/offline-assistant: the domain only — never the adapters that choose it (Nx reports it as
+    // a cycle, since adapters depends on it), not even from a spec, nor an app
+    ['offline-assistant imports @kiln/adapters', OFFLINE, importOf('@kiln/adapters'), [NX], /"@kiln\/offline-assistant" and "@kiln\/adapters"/],
+    ['offline-assistant spec imports @kiln/adapters/testing', OFFLINE_SPEC, importOf('@kiln/adapters/testing'), [NX], /"@kiln\/offline-assistant" and "@kiln\/adapters"/],
+    ['offline-assistant imports @kiln/api', OFFLINE, importOf('@kiln/api'), [NX, IMPORTS], /Apps are entry points/],
+    ['offline-assistant deep-imports domain files', OFFLINE, importOf('@kiln/domain/src/ai/ai-assistant.port.js'), [IMPORTS], /public entry point/],
     // libs/adapters: domain and adapters only
     ['adapters imports @kiln/api', ADAPTERS, importOf('@kiln/api'), [NX], undefined],
     ['adapters imports @kiln/web', ADAPTERS, importOf('@kiln/web'), [IMPORTS], /Apps are entry points/],
@@ -126,6 +139,7 @@ describe('violations are reported by the expected rule', () => {
     // apps/web: domain only, no server SDK, no Node built-in
     ['web imports @kiln/adapters', WEB, importOf('@kiln/adapters'), [NX, IMPORTS], /"scope:web" can only depend on libs tagged with "scope:domain"/],
     ['web imports @kiln/api', WEB, importOf('@kiln/api'), [NX, IMPORTS], undefined],
+    ['web imports @kiln/offline-assistant', WEB, importOf('@kiln/offline-assistant'), [NX, IMPORTS], /"scope:web" can only depend on libs tagged with "scope:domain"/],
     ['web imports @nestjs/common', WEB, importOf('@nestjs/common'), [NX, IMPORTS], /not allowed to import "@nestjs\/common"/],
     ['web imports pg', WEB, importOf('pg'), [IMPORTS], /server SDK/],
     ['web imports typeorm', WEB, importOf('typeorm'), [IMPORTS], undefined],
@@ -137,6 +151,10 @@ describe('violations are reported by the expected rule', () => {
     ['api imports @kiln/domain/testing', API, importOf('@kiln/domain/testing'), [IMPORTS], /never imports test code/],
     ['api imports @kiln/domain/contracts', API, importOf('@kiln/domain/contracts'), [IMPORTS], /never imports test code/],
     ['api imports @kiln/adapters/testing', API, importOf('@kiln/adapters/testing'), [IMPORTS], /never imports test code/],
+    ['api imports @kiln/offline-assistant/testing', API, importOf('@kiln/offline-assistant/testing'), [IMPORTS], /never imports test code/],
+    ['api loads @kiln/offline-assistant/testing with import()', API, "export const probe = () => import('@kiln/offline-assistant/testing');\n", [SYNTAX], /never imports test code/],
+    ['adapters imports @kiln/offline-assistant/testing', ADAPTERS, importOf('@kiln/offline-assistant/testing'), [IMPORTS], /never imports test code/],
+    ['offline-assistant imports its testing/ folder', OFFLINE, importOf('./testing/drive-assistant.js'), [IMPORTS], /never imports test code/],
     ['api imports its testing/ folder', API, importOf('./testing/e2e.js'), [IMPORTS], /never imports test code/],
     ['api imports a nested testing/ folder', API, importOf('./auth/testing/auth-e2e.harness.js'), [IMPORTS], /never imports test code/],
     ['api imports a testing/ folder’s index', API, importOf('./testing'), [IMPORTS], /never imports test code/],
@@ -185,11 +203,17 @@ describe('allowed code is not reported', () => {
         'it("holds", () => fc.assert(fc.property(fc.integer(), (n) => { expect(ok(n).ok).toBe(true); })));\n',
     ],
     ['domain test support imports fast-check', DOMAIN_TESTING, importOf('fast-check')],
+    ['offline-assistant imports @kiln/domain', OFFLINE, importOf('@kiln/domain')],
+    ['offline-assistant spec imports @kiln/domain/testing and its test helpers', OFFLINE_SPEC, importOf('@kiln/domain/testing') + "import { drive } from './testing/drive-assistant.js';\nexport const d = drive;\n"],
+    ['offline-assistant testing entry re-exports its test helpers', OFFLINE_TESTING_ENTRY, "export * from './drive-assistant.js';\n"],
     ['adapters imports @kiln/domain', ADAPTERS, importOf('@kiln/domain')],
+    ['adapters imports @kiln/offline-assistant', ADAPTERS, importOf('@kiln/offline-assistant')],
+    ['adapters spec imports @kiln/offline-assistant/testing', ADAPTERS_SPEC, importOf('@kiln/offline-assistant/testing')],
     ['adapters spec imports @kiln/domain/testing', ADAPTERS_SPEC, importOf('@kiln/domain/testing')],
     ['adapters imports node:crypto', ADAPTERS, importOf('node:crypto')],
     ['api imports @kiln/domain', API, importOf('@kiln/domain')],
     ['api imports @kiln/adapters', API, importOf('@kiln/adapters')],
+    ['api imports @kiln/offline-assistant', API, importOf('@kiln/offline-assistant')],
     ['api imports @nestjs/common', API, importOf('@nestjs/common')],
     ['web imports @kiln/domain', WEB, importOf('@kiln/domain')],
     ['web imports mobx', WEB, importOf('mobx')],

@@ -48,7 +48,6 @@ export { DEV_SERVER_RUNNING_MESSAGE } from './sandbox/dev-servers.js';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, sandboxLimits } from './sandbox/isolation/sandbox-limits.js';
 export type { IsolationStatus } from './sandbox/isolation/isolation-probe.js';
 
-// AI
-export * from './ai/offline/offline-assistant.adapter.js';
+// AI (the offline generator, the default when no provider is configured, is @kiln/offline-assistant)
 export * from './ai/ai-sdk/ai-sdk-assistant.adapter.js';
 export * from './ai/ai-sdk/providers.js';

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LocalSandboxHost, OfflineAiAssistant } from '@kiln/adapters';
+import { LocalSandboxHost } from '@kiln/adapters';
 import {
   InProcessTurnLock,
   newProject,
@@ -11,6 +11,7 @@ import {
   type TurnEvent,
   type TurnRun,
 } from '@kiln/domain';
+import { OfflineAiAssistant } from '@kiln/offline-assistant';
 import { createTestKit, InMemoryTurnRepository, InMemoryTurnUndoJournal, SequentialIds, signUp } from '@kiln/domain/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 

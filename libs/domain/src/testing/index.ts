@@ -15,3 +15,4 @@ export * from './in-memory-sandbox-host.js';
 export * from './in-memory-vector-index.js';
 export * from './in-memory-turn-repository.js';
 export * from './in-memory-turn-undo-journal.js';
+export * from './assistant-stream-checks.js';

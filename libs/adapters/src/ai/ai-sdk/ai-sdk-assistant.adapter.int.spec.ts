@@ -2,8 +2,8 @@
 // formats: what we send (model, system, tools, cache control) and what we make of the answer.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { AssistantEvent, CompletionEvent, PlanEvent, TaskInput } from '@kiln/domain';
-import { collect, streamProblems } from '../testing/assistant-stream.js';
-import { OfflineAiAssistant } from '../offline/offline-assistant.adapter.js';
+import { collect, streamProblems } from '@kiln/domain/testing';
+import { OfflineAiAssistant } from '@kiln/offline-assistant';
 import { AiCallFailed } from './ai-sdk-assistant.adapter.js';
 import { JSON_ANSWER_INSTRUCTION, TASK_SYSTEM_PROMPT } from './prompts.js';
 import { createAiAssistant, createAnthropicAssistant, createOpenAiCompatibleAssistant } from './providers.js';

@@ -3,7 +3,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { AiAssistant } from '@kiln/domain';
-import { OfflineAiAssistant } from '../offline/offline-assistant.adapter.js';
+import { OfflineAiAssistant } from '@kiln/offline-assistant';
 import { AiSdkAssistant } from './ai-sdk-assistant.adapter.js';
 
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { applyOperations, type AiMessage, type AssistantEvent, type CompletionEvent, type CompletionInput, type FileOperation } from '@kiln/domain';
-import { collect, streamProblems } from '../testing/assistant-stream.js';
-import { drive, starterFiles } from '../testing/drive-assistant.js';
+import { collect, streamProblems } from '@kiln/domain/testing';
+import { drive, starterFiles } from './testing/drive-assistant.js';
 import { parseEdits, splitClauses } from './edit-intent.js';
 import { guessKind, parseAppSpec } from './intent.js';
 import { OFFLINE_CAPABILITIES_ANSWER, OfflineAiAssistant } from './offline-assistant.adapter.js';

@@ -1,5 +1,6 @@
 // What every AiAssistant stream promises (the port's doc), checked the same way for each adapter.
-import { validateOperation, type AssistantEvent, type PlanEvent } from '@kiln/domain';
+import type { AssistantEvent, PlanEvent } from '../ai/ai-assistant.port.js';
+import { validateOperation } from '../ai/operations/file-operation.js';
 
 export function streamProblems(events: readonly (AssistantEvent | PlanEvent)[]): string[] {
   const problems: string[] = [];

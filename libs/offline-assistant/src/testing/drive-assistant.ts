@@ -1,5 +1,7 @@
-// Test helpers: run an assistant the way the builder's turn will (plan, then each task, applying
-// the operations after each), and read the starter template's files.
+// Test helpers (@kiln/offline-assistant/testing): run an assistant the way the builder's turn will
+// (plan, then each task, applying the operations after each), and read the starter template's
+// files. The generator writes apps for that template, which the sandbox adapter owns
+// (libs/adapters/src/sandbox/starter): it is read here as files, never imported as code.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { applyOperations, type AiAssistant, type AiMessage, type AiPlan, type AssistantEvent, type FileOperation } from '@kiln/domain';

@@ -2,13 +2,14 @@
 // into real sandboxes (LocalSandboxHost, in bubblewrap when installed, from the starter template
 // with its shared dependencies), then checked with the sandbox's own find-errors — the project's
 // TypeScript compiler and a Vite build, exactly what an AI turn checks before it keeps a change.
+// The generator is @kiln/offline-assistant; this spec lives here because it needs the sandbox.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ErrorScan } from '@kiln/domain';
-import { OfflineAiAssistant } from './offline-assistant.adapter.js';
-import { drive, starterFiles, type DriveResult } from '../testing/drive-assistant.js';
-import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from '../../sandbox/local-sandbox-host.adapter.js';
-import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from '../../sandbox/testing/sandbox-test-dirs.js';
+import { OfflineAiAssistant } from '@kiln/offline-assistant';
+import { drive, starterFiles, type DriveResult } from '@kiln/offline-assistant/testing';
+import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from '../sandbox/local-sandbox-host.adapter.js';
+import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from '../sandbox/testing/sandbox-test-dirs.js';
 
 const assistant = new OfflineAiAssistant();
 
