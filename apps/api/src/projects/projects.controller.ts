@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, CreateProject, OwnedProjects, PublishProject } from '@kiln/domain';
+import { type AccessClaims, CreateProject, DeleteProject, ListProjects, OwnedProjects, PublishProject, RenameProject } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { unwrap } from '../error-mapping.js';
@@ -13,9 +13,12 @@ import { CreateProjectDto, ProjectResponse, PublishCheckResponse, UpdateProjectD
 @Controller('api/projects')
 export class ProjectsController {
   constructor(
-    private readonly createProject: CreateProject,
-    private readonly owned: OwnedProjects,
-    private readonly publish: PublishProject,
+    @Inject(CreateProject) private readonly createProject: CreateProject,
+    @Inject(ListProjects) private readonly listProjects: ListProjects,
+    @Inject(OwnedProjects) private readonly owned: OwnedProjects,
+    @Inject(RenameProject) private readonly rename: RenameProject,
+    @Inject(DeleteProject) private readonly deleteProject: DeleteProject,
+    @Inject(PublishProject) private readonly publish: PublishProject,
   ) {}
 
   @Post()
@@ -32,7 +35,7 @@ export class ProjectsController {
   @ApiOperation({ summary: "The caller's projects" })
   @ApiOkResponse({ type: [ProjectResponse] })
   async list(@CurrentUser() user: AccessClaims): Promise<ProjectResponse[]> {
-    return (await this.owned.list(user.userId)).map(ProjectResponse.from);
+    return (await this.listProjects.execute(user.userId)).map(ProjectResponse.from);
   }
 
   @Get(':id')
@@ -53,7 +56,7 @@ export class ProjectsController {
     // A domain (or null) publishes, moves or unpublishes, within the plan; a name alone renames.
     const updated =
       body.domain === undefined
-        ? await this.owned.update(user.userId, id, { name: body.name })
+        ? await this.renamed(user.userId, id, body.name)
         : await this.publish.execute(user.userId, id, { domain: body.domain, name: body.name });
     return ProjectResponse.from(unwrap(updated));
   }
@@ -65,7 +68,7 @@ export class ProjectsController {
   @ApiNoContentResponse()
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
   async remove(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<void> {
-    unwrap(await this.owned.delete(user.userId, id));
+    unwrap(await this.deleteProject.execute(user.userId, id));
   }
 
   /** May this project be published (or change its custom domain)? */
@@ -77,5 +80,10 @@ export class ProjectsController {
   async publishCheck(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<PublishCheckResponse> {
     const allowed = unwrap(await this.publish.check(user.userId, id));
     return { allowed: true, limit: allowed.limit };
+  }
+
+  /** A body without a name and a domain changes nothing: the project as it is. */
+  private renamed(userId: string, id: string, name: string | undefined) {
+    return name === undefined ? this.owned.find(userId, id) : this.rename.execute(userId, id, name);
   }
 }

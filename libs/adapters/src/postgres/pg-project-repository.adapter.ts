@@ -68,6 +68,16 @@ export class PgProjectRepository implements ProjectRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  async rename(id: string, name: string, at: Date): Promise<boolean> {
+    const result = await this.tx.manager().update(ProjectOrmEntity, { id, status: Not('deleted') }, { name, updatedAt: at });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async markDeleted(id: string, at: Date): Promise<boolean> {
+    const result = await this.tx.manager().update(ProjectOrmEntity, { id, status: Not('deleted') }, { status: 'deleted', updatedAt: at });
+    return (result.affected ?? 0) > 0;
+  }
+
   async update(project: Project): Promise<void> {
     const { id, ...columns } = toProjectRow(project);
     const result = await this.tx.manager().update(ProjectOrmEntity, { id }, columns);

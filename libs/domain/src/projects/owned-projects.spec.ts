@@ -4,7 +4,10 @@ import { CheckPublishAllowed } from '../publishing/check-publish-allowed.use-cas
 import { PublishProject } from '../publishing/publish-project.use-case.js';
 import { DAY_MS } from '../testing/fixed-clock.js';
 import { createTestKit, signUp } from '../testing/test-kit.js';
+import { DeleteProject } from './delete-project.use-case.js';
+import { ListProjects } from './list-projects.use-case.js';
 import { OwnedProjects } from './owned-projects.js';
+import { RenameProject } from './rename-project.use-case.js';
 import type { ProjectRepository } from './project-repository.port.js';
 
 async function setUp() {
@@ -12,10 +15,13 @@ async function setUp() {
   await signUp(kit, 'ana');
   await signUp(kit, 'bob');
   const owned = new OwnedProjects(kit.projects, kit.clock);
+  const rename = new RenameProject(owned, kit.projects, kit.clock);
+  const remove = new DeleteProject(owned, kit.projects, kit.clock);
+  const list = new ListProjects(kit.projects);
   const publish = new PublishProject(owned, kit.projects, new CheckPublishAllowed(kit.profiles, kit.projects, kit.plans), kit.clock);
   const created = await kit.createProject.execute({ creatorId: 'ana', name: 'Shop' });
   if (!created.ok) throw new Error('setup');
-  return { kit, owned, publish, project: created.value };
+  return { kit, owned, rename, remove, list, publish, project: created.value };
 }
 
 describe('OwnedProjects', () => {
@@ -29,9 +35,9 @@ describe('OwnedProjects', () => {
   });
 
   it('renames, and refuses a domain the plan does not include', async () => {
-    const { kit, owned, publish, project } = await setUp();
+    const { kit, rename, publish, project } = await setUp();
     kit.clock.advance(DAY_MS);
-    const renamed = await owned.update('ana', project.id, { name: 'Store' });
+    const renamed = await rename.execute('ana', project.id, 'Store');
     expect(renamed.ok && renamed.value).toMatchObject({ name: 'Store', updatedAt: kit.clock.now() });
     const published = await publish.execute('ana', project.id, { domain: 'shop.example.com' });
     expect(!published.ok && published.error.code).toBe('PUBLISHING.NOT_INCLUDED');
@@ -39,14 +45,14 @@ describe('OwnedProjects', () => {
   });
 
   it('publishes on pro, and a deleted project disappears from the list and the counts', async () => {
-    const { kit, owned, publish, project } = await setUp();
+    const { kit, remove, list, publish, project } = await setUp();
     await kit.changePlan.execute({ userId: 'ana', planId: 'pro_monthly' });
     expect((await publish.execute('ana', project.id, { domain: 'shop.example.com' })).ok).toBe(true);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(1);
-    expect((await owned.delete('ana', project.id)).ok).toBe(true);
-    expect(await owned.list('ana')).toEqual([]);
+    expect((await remove.execute('ana', project.id)).ok).toBe(true);
+    expect(await list.execute('ana')).toEqual([]);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(0);
-    expect((await owned.delete('ana', project.id)).ok).toBe(false);
+    expect((await remove.execute('ana', project.id)).ok).toBe(false);
   });
 
   it('touch moves only the edited time, and never brings back a project deleted after its read', async () => {
@@ -65,6 +71,8 @@ describe('OwnedProjects', () => {
       updateWithinPublishLimit: (p, limit) => repo.updateWithinPublishLimit(p, limit),
       update: (p) => repo.update(p),
       touch: (id, at) => repo.touch(id, at),
+      rename: (id, name, at) => repo.rename(id, name, at),
+      markDeleted: (id, at) => repo.markDeleted(id, at),
       countActiveByCreator: (id) => repo.countActiveByCreator(id),
       countPublishedByCreator: (id) => repo.countPublishedByCreator(id),
     };
@@ -77,5 +85,37 @@ describe('OwnedProjects', () => {
     kit.clock.advance(DAY_MS);
     await new OwnedProjects(repo, kit.clock).touch('ana', other.value.id);
     expect(await repo.findById(other.value.id)).toEqual({ ...other.value, updatedAt: kit.clock.now() });
+  });
+
+  it('rename and delete never bring back or rename a project deleted after their read', async () => {
+    const { kit, project } = await setUp();
+    const repo = kit.projects;
+    // A delete that lands between the use case's read and its write.
+    const racing: ProjectRepository = Object.assign(Object.create(repo) as ProjectRepository, {
+      findById: async (id: string) => {
+        const read = await repo.findById(id);
+        if (read !== null) await repo.markDeleted(id, kit.clock.now());
+        return read;
+      },
+    });
+    kit.clock.advance(DAY_MS);
+    const owned = new OwnedProjects(racing, kit.clock);
+    expect(await new RenameProject(owned, racing, kit.clock).execute('ana', project.id, 'Zombie')).toEqual({
+      ok: false,
+      error: { code: 'PROJECTS.NOT_FOUND', message: `Record with id ${project.id} not found` },
+    });
+    expect(await repo.findById(project.id)).toMatchObject({ name: 'Shop', status: 'deleted' });
+    expect((await new DeleteProject(owned, racing, kit.clock).execute('ana', project.id)).ok).toBe(false);
+  });
+
+  it('lists the caller’s live projects newest first, and nobody else’s', async () => {
+    const { kit, list, remove, project } = await setUp();
+    kit.clock.advance(DAY_MS);
+    const second = await kit.createProject.execute({ creatorId: 'ana', name: 'Blog' });
+    const bobs = await kit.createProject.execute({ creatorId: 'bob', name: 'Bob’s' });
+    if (!second.ok || !bobs.ok) throw new Error('setup');
+    expect((await list.execute('ana')).map((p) => p.name)).toEqual(['Blog', 'Shop']);
+    expect((await remove.execute('bob', project.id)).ok).toBe(false);
+    expect((await list.execute('ana')).map((p) => p.name)).toEqual(['Blog', 'Shop']);
   });
 });

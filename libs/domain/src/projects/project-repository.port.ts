@@ -22,6 +22,10 @@ export interface ProjectRepository {
    * rename landing meanwhile is kept); false when there is no such project.
    */
   touch(id: string, at: Date): Promise<boolean>;
+  /** Sets only the name and `updatedAt` of a project that is not deleted (one targeted write); false when there is no such project. */
+  rename(id: string, name: string, at: Date): Promise<boolean>;
+  /** Soft delete: sets only the status (deleted) and `updatedAt` of a project that is not deleted yet; false when there is no such project. */
+  markDeleted(id: string, at: Date): Promise<boolean>;
   /** Replaces a stored project; fails with "Record with id {id} not found" when absent. */
   update(project: Project): Promise<void>;
   /** SPEC §7: count of active projects of a creator. */

@@ -166,6 +166,8 @@ describe('CheckPublishAllowed — SPEC §8 messages', () => {
         updateWithinPublishLimit: (p, limit) => kit.projects.updateWithinPublishLimit(p, limit),
         update: (p) => kit.projects.update(p),
         touch: (id, at) => kit.projects.touch(id, at),
+        rename: (id, name, at) => kit.projects.rename(id, name, at),
+        markDeleted: (id, at) => kit.projects.markDeleted(id, at),
         countActiveByCreator: (id) => kit.projects.countActiveByCreator(id),
         countPublishedByCreator: (id) => kit.projects.countPublishedByCreator(id),
         [method]: boom,

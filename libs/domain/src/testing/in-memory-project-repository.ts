@@ -51,6 +51,22 @@ export class InMemoryProjectRepository implements ProjectRepository {
     return true;
   }
 
+  async rename(id: string, name: string, at: Date): Promise<boolean> {
+    await this.pause();
+    const row = this.rows.get(id);
+    if (row === undefined || row.status === 'deleted') return false;
+    this.rows.set(id, { ...row, name, updatedAt: at });
+    return true;
+  }
+
+  async markDeleted(id: string, at: Date): Promise<boolean> {
+    await this.pause();
+    const row = this.rows.get(id);
+    if (row === undefined || row.status === 'deleted') return false;
+    this.rows.set(id, { ...row, status: 'deleted', updatedAt: at });
+    return true;
+  }
+
   async update(project: Project): Promise<void> {
     await this.pause();
     if (!this.rows.has(project.id)) throw new RecordNotFoundError(project.id);

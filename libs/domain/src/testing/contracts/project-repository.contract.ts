@@ -145,6 +145,26 @@ export function projectRepositoryContract(name: string, makeHarness: () => Promi
       expect(await h.projects.touch('no-such-project', at(2004))).toBe(false);
     });
 
+    it('renames and deletes with targeted writes: a concurrent change stays, a deleted project is never renamed or deleted again', async () => {
+      const creator = await h.newCreator();
+      const p = await insert(project(creator));
+      // Touched after someone read the project: renaming keeps everything but the name and the time.
+      expect(await h.projects.touch(p.id, at(3000))).toBe(true);
+      expect(await h.projects.rename(p.id, 'Second name', at(3001))).toBe(true);
+      expect(await h.projects.findById(p.id)).toEqual({ ...p, name: 'Second name', updatedAt: at(3001) });
+      expect(await h.projects.countActiveByCreator(creator)).toBe(1);
+      expect(await h.projects.markDeleted(p.id, at(3002))).toBe(true);
+      const deleted = { ...p, name: 'Second name', status: 'deleted' as const, updatedAt: at(3002) };
+      expect(await h.projects.findById(p.id)).toEqual(deleted);
+      expect(await h.projects.countActiveByCreator(creator)).toBe(0);
+      // A rename or a second delete landing after the delete changes nothing.
+      expect(await h.projects.rename(p.id, 'Back from the dead', at(3003))).toBe(false);
+      expect(await h.projects.markDeleted(p.id, at(3004))).toBe(false);
+      expect(await h.projects.findById(p.id)).toEqual(deleted);
+      expect(await h.projects.rename('no-such-project', 'x', at(3005))).toBe(false);
+      expect(await h.projects.markDeleted('no-such-project', at(3006))).toBe(false);
+    });
+
     it('fails to update a project that does not exist, with SPEC §5’s message', async () => {
       const creator = await h.newCreator();
       const ghost = project(creator);

@@ -1,0 +1,25 @@
+import type { Clock } from '../shared/clock.port.js';
+import { type Result, err, ok } from '../shared/result.js';
+import type { OwnedProjects } from './owned-projects.js';
+import { type ProjectNotFound, projectNotFound } from './project.errors.js';
+import type { ProjectRepository } from './project-repository.port.js';
+
+/**
+ * Soft delete of one of the caller's projects: the row stays with status deleted and stops
+ * counting against the plan's limits. Only the status and updated_at are written, so a rename
+ * landing meanwhile cannot bring the project back.
+ */
+export class DeleteProject {
+  constructor(
+    private readonly owned: OwnedProjects,
+    private readonly projects: ProjectRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(userId: string, id: string): Promise<Result<void, ProjectNotFound>> {
+    const found = await this.owned.find(userId, id);
+    if (!found.ok) return found;
+    if (!(await this.projects.markDeleted(id, this.clock.now()))) return err(projectNotFound(id));
+    return ok(undefined);
+  }
+}
