@@ -1,5 +1,6 @@
-// Symbol tokens of the ports the API injects. Adapters are bound to them by configuration
-// (persistence/, auth/, mail/); use cases are built from them with useFactory.
+// Symbol tokens of the ports (and configured values) the API injects. Adapters are bound to them
+// by configuration (persistence/, auth/, mail/); use cases are provided under their own class
+// with useCase() (common/use-case.provider.ts). docs/architecture.md § Wiring the API.
 export const CLOCK = Symbol('Clock');
 export const RANDOM_SOURCE = Symbol('RandomSource');
 export const ID_GENERATOR = Symbol('IdGenerator');
@@ -62,6 +63,8 @@ export const LOCAL_CHECKOUT_STORE = Symbol('LocalCheckoutStore');
 export const TURN_LOCK = Symbol('ProjectTurnLock');
 /** RateLimiter: the token buckets of the auth and AI rate limits (PgRateLimiter on PostgreSQL, in memory in tests). */
 export const RATE_LIMITER = Symbol('RateLimiter');
+/** The token-bucket rule of the free AI helper routes (aiRequestRule of AI_RATE_LIMIT_PER_MINUTE). */
+export const AI_REQUEST_RULE = Symbol('AiRequestRule');
 /** The most characters sent with each AI request (AI_CONTEXT_CHARS), a number. */
 export const AI_CONTEXT_LIMIT = Symbol('AiContextLimit');
 /** The TurnDependencies object the turn use cases share. */

@@ -65,11 +65,6 @@ export * from './publishing/check-publish-allowed.use-case.js';
 export * from './publishing/publish-project.use-case.js';
 
 // small rules and ports of other contexts
-export * from './storage/upload-path.js';
-export * from './marketing/contact-attributes.js';
-export * from './marketing/phone-number.js';
-export * from './marketing/prompt-usage-update.js';
-export * from './marketing/marketing-audience.port.js';
 export * from './analytics/tracking-event.js';
 export * from './analytics/analytics-gate.js';
 export * from './analytics/analytics.port.js';
@@ -111,8 +106,6 @@ export * from './vector/ranking.js';
 export * from './vector/context-selection.js';
 export * from './vector/sync-project-index.js';
 export * from './vector/select-project-context.js';
-export * from './hosting/hosting-provider.port.js';
-export * from './database/database-provisioner.port.js';
 export * from './geo/geo-locator.port.js';
 export * from './geo/currency-for-location.js';
 export * from './billing/payment-gateway.port.js';

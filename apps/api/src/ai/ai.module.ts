@@ -15,7 +15,6 @@ import {
   ListTurns,
   OwnedProjects,
   type ProjectTurnLock,
-  type RateLimiter,
   type RecoveredFiles,
   RecoverInterruptedTurns,
   RefundPromptCredit,
@@ -37,6 +36,7 @@ import { VectorModule } from '../vector/vector.module.js';
 import {
   AI_ASSISTANT,
   AI_CONTEXT_LIMIT,
+  AI_REQUEST_RULE,
   CLOCK,
   CREDIT_LEDGER,
   ID_GENERATOR,
@@ -93,12 +93,9 @@ export class AiModule implements OnApplicationBootstrap {
         { provide: AI_CONTEXT_LIMIT, useValue: options.contextLimitChars },
         // Turns come from the persistence module (PostgreSQL or memory) unless a test passes its own.
         ...(options.turns ? [{ provide: TURN_REPOSITORY, useValue: options.turns }] : []),
-        {
-          provide: ThrottleAiRequest,
-          // The persistence module's buckets (PostgreSQL, or memory in tests), as the auth rate limits'.
-          useFactory: (limiter: RateLimiter) => new ThrottleAiRequest(limiter, aiRequestRule(options.rateLimitPerMinute)),
-          inject: [RATE_LIMITER],
-        },
+        { provide: AI_REQUEST_RULE, useValue: aiRequestRule(options.rateLimitPerMinute) },
+        // The persistence module's buckets (PostgreSQL, or memory in tests), as the auth rate limits'.
+        useCase(ThrottleAiRequest, [RATE_LIMITER, AI_REQUEST_RULE]),
         AiRateLimitGuard,
         useCase(EnhancePrompt, [AI_ASSISTANT]),
         useCase(SummarizeConversation, [AI_ASSISTANT]),
@@ -149,11 +146,11 @@ export class AiModule implements OnApplicationBootstrap {
             ProjectIndexer,
           ],
         },
-        { provide: RunTurn, useFactory: (deps: TurnDependencies) => new RunTurn(deps), inject: [TURN_DEPENDENCIES] },
-        { provide: AcceptTurnPlan, useFactory: (deps: TurnDependencies) => new AcceptTurnPlan(deps), inject: [TURN_DEPENDENCIES] },
-        { provide: CancelTurnPlan, useFactory: (deps: TurnDependencies) => new CancelTurnPlan(deps), inject: [TURN_DEPENDENCIES] },
-        { provide: ListTurns, useFactory: (deps: TurnDependencies) => new ListTurns(deps), inject: [TURN_DEPENDENCIES] },
-        { provide: RecoverInterruptedTurns, useFactory: (deps: TurnDependencies) => new RecoverInterruptedTurns(deps), inject: [TURN_DEPENDENCIES] },
+        useCase(RunTurn, [TURN_DEPENDENCIES]),
+        useCase(AcceptTurnPlan, [TURN_DEPENDENCIES]),
+        useCase(CancelTurnPlan, [TURN_DEPENDENCIES]),
+        useCase(ListTurns, [TURN_DEPENDENCIES]),
+        useCase(RecoverInterruptedTurns, [TURN_DEPENDENCIES]),
       ],
       exports: [AI_ASSISTANT],
     };

@@ -86,7 +86,7 @@ export class AuthModule implements NestModule, OnModuleInit, OnModuleDestroy {
   private purgeTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly adapterHost: HttpAdapterHost,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(AUTH_STORES) private readonly stores: AuthStores,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

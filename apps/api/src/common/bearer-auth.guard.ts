@@ -39,7 +39,7 @@ export function isApiRoute(controllerPath: unknown, handlerPath: unknown): boole
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
+    @Inject(Reflector) private readonly reflector: Reflector,
     @Inject(ACCESS_TOKEN_VERIFIER) private readonly verifier: AccessTokenVerifier,
   ) {}
 

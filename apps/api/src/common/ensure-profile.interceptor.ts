@@ -21,9 +21,9 @@ export class EnsureProfileInterceptor implements NestInterceptor {
   private readonly known = new Set<string>();
 
   constructor(
-    private readonly reflector: Reflector,
+    @Inject(Reflector) private readonly reflector: Reflector,
     @Inject(PROFILE_REPOSITORY) private readonly profiles: ProfileRepository,
-    private readonly ensureProfile: EnsureProfileOnSignIn,
+    @Inject(EnsureProfileOnSignIn) private readonly ensureProfile: EnsureProfileOnSignIn,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type AccessClaims, ConsumePromptCredit, promptDebitKey } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
@@ -16,7 +16,7 @@ export class CreditsController {
   // Refunds are not exposed: the server refunds a prompt when it reverts a turn or the AI
   // provider fails (RefundPromptCredit, used by the AI endpoints); a client-facing refund
   // would let anyone undo their own charges.
-  constructor(private readonly consumePromptCredit: ConsumePromptCredit) {}
+  constructor(@Inject(ConsumePromptCredit) private readonly consumePromptCredit: ConsumePromptCredit) {}
 
   /** Charges one prompt. Retrying with the same Idempotency-Key never charges twice. */
   @Post('consume')

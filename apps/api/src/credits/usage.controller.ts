@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type AccessClaims, GetUsageStats } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
@@ -11,7 +11,7 @@ import { UsageStatsResponse } from './dto/usage.dto.js';
 @ApiResponse({ status: 401, type: ErrorResponse })
 @Controller('api/usage')
 export class UsageController {
-  constructor(private readonly getUsageStats: GetUsageStats) {}
+  constructor(@Inject(GetUsageStats) private readonly getUsageStats: GetUsageStats) {}
 
   /** The usage-limits panel's numbers (rolls the allowance cycle forward first if it ended). */
   @Get()

@@ -23,8 +23,8 @@ export class DevBillingResponse {
 @Controller('api/dev/billing')
 export class DevBillingController {
   constructor(
-    private readonly gateway: LocalPaymentGateway,
-    private readonly handler: HandlePaymentEvent,
+    @Inject(LocalPaymentGateway) private readonly gateway: LocalPaymentGateway,
+    @Inject(HandlePaymentEvent) private readonly handler: HandlePaymentEvent,
     @Inject(PROFILE_REPOSITORY) private readonly profiles: ProfileRepository,
   ) {}
 

@@ -28,9 +28,9 @@ type CapabilityForm = Readonly<Record<typeof LOCAL_CHECKOUT_TOKEN_FIELD, unknown
 @Controller('local-checkout')
 export class LocalCheckoutController {
   constructor(
-    private readonly gateway: LocalPaymentGateway,
-    private readonly handler: HandlePaymentEvent,
-    private readonly tokens: LocalCheckoutTokens,
+    @Inject(LocalPaymentGateway) private readonly gateway: LocalPaymentGateway,
+    @Inject(HandlePaymentEvent) private readonly handler: HandlePaymentEvent,
+    @Inject(LocalCheckoutTokens) private readonly tokens: LocalCheckoutTokens,
     @Inject(PLAN_CATALOG) private readonly plans: PlanCatalog,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,

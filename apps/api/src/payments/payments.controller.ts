@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type AccessClaims, BuyAddOnCredits, CancelSubscription, ForceUpdateSubscription, OpenCustomerPortal, StartCheckout } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
@@ -22,11 +22,11 @@ import {
 @Controller('api')
 export class PaymentsController {
   constructor(
-    private readonly startCheckout: StartCheckout,
-    private readonly cancelSubscription: CancelSubscription,
-    private readonly forceUpdateSubscription: ForceUpdateSubscription,
-    private readonly openCustomerPortal: OpenCustomerPortal,
-    private readonly buyAddOnCredits: BuyAddOnCredits,
+    @Inject(StartCheckout) private readonly startCheckout: StartCheckout,
+    @Inject(CancelSubscription) private readonly cancelSubscription: CancelSubscription,
+    @Inject(ForceUpdateSubscription) private readonly forceUpdateSubscription: ForceUpdateSubscription,
+    @Inject(OpenCustomerPortal) private readonly openCustomerPortal: OpenCustomerPortal,
+    @Inject(BuyAddOnCredits) private readonly buyAddOnCredits: BuyAddOnCredits,
   ) {}
 
   @Post('payment/create-checkout-session')

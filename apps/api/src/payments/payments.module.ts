@@ -6,7 +6,6 @@ import {
   CancelSubscription,
   ChangePlan,
   type Clock,
-  type CreditLedger,
   ForceUpdateSubscription,
   GrantAddOnCredits,
   GrantMonthlyAllowance,
@@ -15,15 +14,11 @@ import {
   OpenCustomerPortal,
   type PaymentGateway,
   type PaymentWebhookVerifier,
-  type PlanCatalog,
-  type ProcessedPaymentEvents,
-  type ProfileRepository,
   StartCheckout,
-  type SubscriptionStateVersions,
-  type UnitOfWork,
   err,
   invalidWebhook,
 } from '@kiln/domain';
+import { useCase } from '../common/use-case.provider.js';
 import type { AppConfig } from '../config.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import {
@@ -109,57 +104,14 @@ export class PaymentsModule {
       controllers: [PaymentsController, WebhookController, ...(local ? [LocalCheckoutController, DevBillingController] : [])],
       providers: [
         ...gatewayProviders,
-        {
-          provide: ChangePlan,
-          useFactory: (profiles: ProfileRepository, plans: PlanCatalog, allowance: GrantMonthlyAllowance, uow: UnitOfWork, clock: Clock, ids: IdGenerator) =>
-            new ChangePlan(profiles, plans, allowance, uow, clock, ids),
-          inject: [PROFILE_REPOSITORY, PLAN_CATALOG, GrantMonthlyAllowance, UNIT_OF_WORK, CLOCK, ID_GENERATOR],
-        },
-        {
-          provide: GrantAddOnCredits,
-          useFactory: (profiles: ProfileRepository, ledger: CreditLedger, clock: Clock) => new GrantAddOnCredits(profiles, ledger, clock),
-          inject: [PROFILE_REPOSITORY, CREDIT_LEDGER, CLOCK],
-        },
-        {
-          provide: HandlePaymentEvent,
-          useFactory: (
-            processed: ProcessedPaymentEvents,
-            versions: SubscriptionStateVersions,
-            profiles: ProfileRepository,
-            plans: PlanCatalog,
-            changePlan: ChangePlan,
-            grant: GrantAddOnCredits,
-            uow: UnitOfWork,
-          ) => new HandlePaymentEvent(processed, versions, profiles, plans, changePlan, grant, uow),
-          inject: [PROCESSED_PAYMENT_EVENTS, SUBSCRIPTION_STATE_VERSIONS, PROFILE_REPOSITORY, PLAN_CATALOG, ChangePlan, GrantAddOnCredits, UNIT_OF_WORK],
-        },
-        {
-          provide: StartCheckout,
-          useFactory: (profiles: ProfileRepository, plans: PlanCatalog, gateway: PaymentGateway, ids: IdGenerator) => new StartCheckout(profiles, plans, gateway, ids),
-          inject: [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, ID_GENERATOR],
-        },
-        {
-          provide: BuyAddOnCredits,
-          useFactory: (profiles: ProfileRepository, gateway: PaymentGateway, ids: IdGenerator) => new BuyAddOnCredits(profiles, gateway, ids),
-          inject: [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR],
-        },
-        {
-          provide: OpenCustomerPortal,
-          useFactory: (profiles: ProfileRepository, gateway: PaymentGateway, ids: IdGenerator) => new OpenCustomerPortal(profiles, gateway, ids),
-          inject: [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR],
-        },
-        {
-          provide: CancelSubscription,
-          useFactory: (profiles: ProfileRepository, gateway: PaymentGateway, events: HandlePaymentEvent, uow: UnitOfWork, clock: Clock) =>
-            new CancelSubscription(profiles, gateway, events, uow, clock),
-          inject: [PROFILE_REPOSITORY, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK],
-        },
-        {
-          provide: ForceUpdateSubscription,
-          useFactory: (profiles: ProfileRepository, plans: PlanCatalog, gateway: PaymentGateway, events: HandlePaymentEvent, uow: UnitOfWork, clock: Clock) =>
-            new ForceUpdateSubscription(profiles, plans, gateway, events, uow, clock),
-          inject: [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK],
-        },
+        useCase(ChangePlan, [PROFILE_REPOSITORY, PLAN_CATALOG, GrantMonthlyAllowance, UNIT_OF_WORK, CLOCK, ID_GENERATOR]),
+        useCase(GrantAddOnCredits, [PROFILE_REPOSITORY, CREDIT_LEDGER, CLOCK]),
+        useCase(HandlePaymentEvent, [PROCESSED_PAYMENT_EVENTS, SUBSCRIPTION_STATE_VERSIONS, PROFILE_REPOSITORY, PLAN_CATALOG, ChangePlan, GrantAddOnCredits, UNIT_OF_WORK]),
+        useCase(StartCheckout, [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, ID_GENERATOR]),
+        useCase(BuyAddOnCredits, [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR]),
+        useCase(OpenCustomerPortal, [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR]),
+        useCase(CancelSubscription, [PROFILE_REPOSITORY, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK]),
+        useCase(ForceUpdateSubscription, [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK]),
       ],
     };
   }

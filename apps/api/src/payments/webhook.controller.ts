@@ -18,7 +18,7 @@ export class WebhookController {
 
   constructor(
     @Inject(PAYMENT_WEBHOOK_VERIFIER) private readonly verifier: PaymentWebhookVerifier,
-    private readonly handler: HandlePaymentEvent,
+    @Inject(HandlePaymentEvent) private readonly handler: HandlePaymentEvent,
   ) {}
 
   @Post()

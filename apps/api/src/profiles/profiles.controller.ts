@@ -22,9 +22,9 @@ import { EnsureProfileDto, EnsureProfileResponse, ProfileResponse, type Referral
 @Controller('api/profile')
 export class ProfilesController {
   constructor(
-    private readonly ensureProfile: EnsureProfileOnSignIn,
-    private readonly allowance: GrantMonthlyAllowance,
-    private readonly updateDetails: UpdateProfileDetails,
+    @Inject(EnsureProfileOnSignIn) private readonly ensureProfile: EnsureProfileOnSignIn,
+    @Inject(GrantMonthlyAllowance) private readonly allowance: GrantMonthlyAllowance,
+    @Inject(UpdateProfileDetails) private readonly updateDetails: UpdateProfileDetails,
     @Inject(PROFILE_REPOSITORY) private readonly profiles: ProfileRepository,
   ) {}
 

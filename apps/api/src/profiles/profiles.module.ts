@@ -2,12 +2,11 @@ import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import {
   ApplyReferral,
-  type Clock,
   EnsureProfileOnSignIn,
   GenerateReferralCode,
-  GrantMonthlyAllowance,
-  type ProfileRepository, UpdateProfileDetails
+  GrantMonthlyAllowance, UpdateProfileDetails
 } from '@kiln/domain';
+import { useCase } from '../common/use-case.provider.js';
 import { EnsureProfileInterceptor } from '../common/ensure-profile.interceptor.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import { ReferralsModule } from '../referrals/referrals.module.js';
@@ -18,22 +17,8 @@ import { ProfilesController } from './profiles.controller.js';
   imports: [CreditsModule, ReferralsModule],
   controllers: [ProfilesController],
   providers: [
-    {
-      provide: EnsureProfileOnSignIn,
-      useFactory: (
-        profiles: ProfileRepository,
-        codes: GenerateReferralCode,
-        allowance: GrantMonthlyAllowance,
-        applyReferral: ApplyReferral,
-        clock: Clock,
-      ) => new EnsureProfileOnSignIn(profiles, codes, allowance, applyReferral, clock),
-      inject: [PROFILE_REPOSITORY, GenerateReferralCode, GrantMonthlyAllowance, ApplyReferral, CLOCK],
-    },
-    {
-      provide: UpdateProfileDetails,
-      useFactory: (profiles: ProfileRepository, clock: Clock) => new UpdateProfileDetails(profiles, clock),
-      inject: [PROFILE_REPOSITORY, CLOCK],
-    },
+    useCase(EnsureProfileOnSignIn, [PROFILE_REPOSITORY, GenerateReferralCode, GrantMonthlyAllowance, ApplyReferral, CLOCK]),
+    useCase(UpdateProfileDetails, [PROFILE_REPOSITORY, CLOCK]),
     // Every authenticated request: create the caller's profile first if it is missing.
     { provide: APP_INTERCEPTOR, useClass: EnsureProfileInterceptor },
   ],

@@ -26,7 +26,7 @@ const FRIEND_GRANT_PREFIX = referralGrantKeys('').referrer;
 @Controller('api/referrals')
 export class ReferralsController {
   constructor(
-    private readonly applyReferral: ApplyReferral,
+    @Inject(ApplyReferral) private readonly applyReferral: ApplyReferral,
     @Inject(PROFILE_REPOSITORY) private readonly profiles: ProfileRepository,
     @Inject(CREDIT_LEDGER) private readonly ledger: CreditLedger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
