@@ -80,7 +80,6 @@ export class AiModule implements OnApplicationBootstrap {
 
   constructor(
     @Inject(RecoverInterruptedTurns) private readonly recoverInterruptedTurns: RecoverInterruptedTurns,
-    @Inject(PROJECT_FILES_CHANGED) private readonly filesChanged: ProjectFilesChanged,
   ) {}
 
   static forRoot(options: AiModuleOptions): DynamicModule {
@@ -114,6 +113,7 @@ export class AiModule implements OnApplicationBootstrap {
             refundCredit: RefundPromptCredit,
             ledger: CreditLedger,
             lock: ProjectTurnLock,
+            filesChanged: ProjectFilesChanged,
             clock: Clock,
             ids: IdGenerator,
             indexer: ProjectIndexer,
@@ -127,6 +127,7 @@ export class AiModule implements OnApplicationBootstrap {
             refundCredit,
             ledger,
             lock,
+            filesChanged,
             clock,
             ids,
             settings: { repairRounds: options.repairRounds, contextLimitChars: options.contextLimitChars, selectContext: vectorContextSelector(indexer) },
@@ -141,6 +142,7 @@ export class AiModule implements OnApplicationBootstrap {
             RefundPromptCredit,
             CREDIT_LEDGER,
             TURN_LOCK,
+            PROJECT_FILES_CHANGED,
             CLOCK,
             ID_GENERATOR,
             ProjectIndexer,
@@ -176,10 +178,6 @@ export class AiModule implements OnApplicationBootstrap {
       this.logger.warn(
         `Turn ${turn.id} of project ${turn.projectId} was interrupted by a restart: ${FILES[files]}, ${turn.creditsRefunded} credit(s) refunded, marked failed`,
       );
-      if (files === 'restored') {
-        // As after a reverted turn: the builder reloads everything, and the search index follows.
-        this.filesChanged.filesChanged(turn.projectId, { paths: [], reason: 'write' });
-      }
     }
     for (const { turnId, projectId, cause } of report.unrecovered) {
       this.logger.error(`Turn ${turnId} of project ${projectId} was interrupted and could not be recovered (tried again at the next start): ${textOf(cause)}`);

@@ -12,7 +12,7 @@ import {
   type TurnRun,
 } from '@kiln/domain';
 import { OfflineAiAssistant } from '@kiln/offline-assistant';
-import { createTestKit, InMemoryTurnRepository, InMemoryTurnUndoJournal, SequentialIds, signUp } from '@kiln/domain/testing';
+import { createTestKit, InMemoryTurnRepository, InMemoryTurnUndoJournal, RecordedFilesChanged, SequentialIds, signUp } from '@kiln/domain/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 
 /** The dependency cache every sandbox test shares (libs/adapters/src/sandbox/testing/sandbox-test-dirs.ts). */
@@ -51,6 +51,7 @@ describe('RunTurn with LocalSandboxHost and the offline assistant (slow)', () =>
       refundCredit: kit.refundPromptCredit,
       ledger: kit.ledger,
       lock: new InProcessTurnLock(),
+      filesChanged: new RecordedFilesChanged(),
       clock: kit.clock,
       ids: new SequentialIds('turn'),
     };

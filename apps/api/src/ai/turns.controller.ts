@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AcceptTurnPlan, type AccessClaims, CancelTurnPlan, ListTurns, type ProjectFilesChanged, RunTurn, refusedBeforeStart, streamsFrom, type TurnEvent, type TurnRun, err, turnNotFound } from '@kiln/domain';
-import { PROJECT_FILES_CHANGED } from '../tokens.js';
+import { AcceptTurnPlan, type AccessClaims, CancelTurnPlan, ListTurns, RunTurn, refusedBeforeStart, streamsFrom, type TurnEvent, type TurnRun, err, turnNotFound } from '@kiln/domain';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
@@ -40,7 +39,6 @@ export class TurnsController {
     @Inject(AcceptTurnPlan) private readonly acceptTurnPlan: AcceptTurnPlan,
     @Inject(CancelTurnPlan) private readonly cancelTurnPlan: CancelTurnPlan,
     @Inject(ListTurns) private readonly listTurns: ListTurns,
-    @Inject(PROJECT_FILES_CHANGED) private readonly filesChanged: ProjectFilesChanged,
   ) {}
 
   @Post()
@@ -137,10 +135,8 @@ export class TurnsController {
   }
 
   private sideEffects(projectId: string, turnId: string, event: TurnEvent): void {
-    if (event.type === 'files_changed') {
-      // The builder reloads its tree and preview, and the search index follows (after a revert: everything).
-      this.filesChanged.filesChanged(projectId, { paths: event.paths, reason: 'write' });
-    } else if (event.type === 'error' && event.cause !== undefined) {
+    // Changed files reach the builder and the index through the turn's ProjectFilesChanged port.
+    if (event.type === 'error' && event.cause !== undefined) {
       const cause = event.cause instanceof Error ? (event.cause.stack ?? event.cause.message) : String(event.cause);
       this.logger.error(`Turn ${turnId} of project ${projectId} failed: ${cause}`);
     } else if (event.type === 'error' && event.error.code === 'AI.PROVIDER_FAILED') {

@@ -12,6 +12,7 @@ export * from './auth/index.js';
 export * from './in-memory-payments.js';
 export * from './payment-event-builders.js';
 export * from './in-memory-sandbox-host.js';
+export * from './recorded-files-changed.js';
 export * from './in-memory-vector-index.js';
 export * from './in-memory-turn-repository.js';
 export * from './in-memory-turn-undo-journal.js';

@@ -92,6 +92,8 @@ describe('RecoverInterruptedTurns', () => {
     if (!report.ok) return;
     expect(report.value.unrecovered).toEqual([]);
     expect(report.value.recovered.map((r) => [r.turn.id, r.files])).toEqual([[turnId, 'restored']]);
+    // The builder and the index hear that anything may have changed (once, after the restore).
+    expect(t.filesChanged.of(t.projectId).at(-1)).toEqual({ paths: [], reason: 'write' });
     expect(await t.files()).toEqual(filesBefore);
     expect(await foldersOf(t)).toEqual(foldersBefore);
     expect(await t.credits()).toBe(4);

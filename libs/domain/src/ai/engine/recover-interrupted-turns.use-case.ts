@@ -49,7 +49,7 @@ export interface TurnRecoveryReport {
  * recovered turn is no longer queued or running.
  */
 export class RecoverInterruptedTurns {
-  constructor(private readonly deps: Pick<TurnDependencies, 'turns' | 'undoJournal' | 'sandbox' | 'refundCredit' | 'clock'>) {}
+  constructor(private readonly deps: Pick<TurnDependencies, 'turns' | 'undoJournal' | 'sandbox' | 'refundCredit' | 'filesChanged' | 'clock'>) {}
 
   async execute(): Promise<Result<TurnRecoveryReport, never>> {
     const recovered: RecoveredTurn[] = [];
@@ -81,6 +81,8 @@ export class RecoverInterruptedTurns {
     };
     if (!(await this.deps.turns.saveIf(failed, turn.status))) throw new Error(`Turn ${turn.id} changed while it was being recovered`);
     await this.deps.undoJournal.clear(turn.id);
+    // As after a reverted turn: the builder reloads everything, and the search index follows.
+    if (files.kind === 'restored') this.deps.filesChanged.filesChanged(turn.projectId, { paths: [], reason: 'write' });
     return { turn: failed, files: files.kind };
   }
 

@@ -43,6 +43,8 @@ describe('RunTurn', () => {
     expect(events).toContainEqual({ type: 'credits', charged: 1, refunded: 0, creditsRemaining: 4 });
     expect(events).toContainEqual({ type: 'operation', taskId: 't1', operation: 'edit_file', path: APP });
     expect(events).toContainEqual({ type: 'files_changed', paths: [APP] });
+    // The builder and the index hear it through the port, once.
+    expect(t.filesChanged.of(t.projectId)).toEqual([{ paths: [APP], reason: 'write' }]);
     expect(await t.credits()).toBe(4);
     expect((await t.files())[APP]).toBe(TODO_APP);
 
@@ -207,6 +209,7 @@ describe('RunTurn', () => {
       expect(events).toContainEqual({ type: 'task', taskId: 't3', index: 2, title: 'Task 3', state: 'failed' });
       expect(events).toContainEqual({ type: 'credits', charged: 2, refunded: 2, creditsRemaining: 2 });
       expect(events).toContainEqual({ type: 'files_changed', paths: [] });
+      expect(t.filesChanged.of(t.projectId)).toEqual([{ paths: [], reason: 'write' }]);
       expect(await t.files()).toEqual(before);
       expect(await t.credits()).toBe(2);
     });

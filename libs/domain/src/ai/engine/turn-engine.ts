@@ -8,6 +8,7 @@ import type { ConsumePromptCredit } from '../../credits/consume-prompt-credit.us
 import type { CreditLedger } from '../../credits/credit-ledger.port.js';
 import type { RefundPromptCredit } from '../../credits/refund-prompt-credit.use-case.js';
 import type { ProjectOwnership } from '../../projects/project-ownership.js';
+import type { ProjectFilesChanged } from '../../sandbox/project-files-changed.port.js';
 import type { SandboxCommands } from '../../sandbox/sandbox-commands.port.js';
 import type { SandboxDiagnostics } from '../../sandbox/sandbox-diagnostics.port.js';
 import type { SandboxFiles } from '../../sandbox/sandbox-files.port.js';
@@ -70,6 +71,8 @@ export interface TurnDependencies {
   /** Read for the credits left after a refund. */
   readonly ledger: Pick<CreditLedger, 'summary'>;
   readonly lock: ProjectTurnLock;
+  /** The builder and the search index hear of every change a turn keeps or puts back. */
+  readonly filesChanged: ProjectFilesChanged;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly settings?: Partial<TurnSettings>;
@@ -381,6 +384,8 @@ class TurnExecution implements EndingRun {
   }
 
   emit(event: TurnEvent): void {
+    // After a revert anything may have changed (no paths): the builder reloads everything.
+    if (event.type === 'files_changed') this.deps.filesChanged.filesChanged(this.turn.projectId, { paths: event.paths, reason: 'write' });
     this.out.push(event);
   }
 

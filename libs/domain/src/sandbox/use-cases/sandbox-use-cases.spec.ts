@@ -4,10 +4,10 @@ import { OwnedProjects } from '../../projects/owned-projects.js';
 import type { AbortSignalLike } from '../../shared/abort-signal.js';
 import type { ProblemLog } from '../../shared/problem-log.port.js';
 import { InMemorySandboxHost } from '../../testing/in-memory-sandbox-host.js';
+import { RecordedFilesChanged } from '../../testing/recorded-files-changed.js';
 import { createTestKit, signUp } from '../../testing/test-kit.js';
 import type { CommandFeed } from '../command-feed.port.js';
 import { EMPTY_ERROR_SCAN } from '../error-scan.js';
-import type { FilesChange, ProjectFilesChanged } from '../project-files-changed.port.js';
 import type { CommandResult, RunCommandOptions } from '../sandbox-commands.port.js';
 import { SandboxMissing } from '../sandbox-missing.js';
 import { CreateProjectDirectory, DeleteProjectFile, GetProjectTree, ReadProjectDirectory, ReadProjectFile, WriteProjectFile } from './project-files.use-cases.js';
@@ -22,20 +22,6 @@ import {
   RestartDevServer,
 } from './project-sandbox.use-cases.js';
 import { ListProjectVersions, RESTORE_VERSION_FAILED, RestoreProjectVersion, SAVE_VERSION_FAILED, SaveProjectVersion } from './project-versions.use-cases.js';
-
-/** Every change the use cases report, in order. */
-class RecordedChanges implements ProjectFilesChanged {
-  readonly events: (FilesChange | 'created' | 'removed')[] = [];
-  filesChanged(_projectId: string, change: FilesChange): void {
-    this.events.push(change);
-  }
-  sandboxCreated(): void {
-    this.events.push('created');
-  }
-  sandboxRemoved(): void {
-    this.events.push('removed');
-  }
-}
 
 class RecordedProblems implements ProblemLog {
   readonly lines: string[] = [];
@@ -98,7 +84,7 @@ async function setUp() {
   const created = await kit.createProject.execute({ creatorId: 'ana', name: 'Shop' });
   if (!created.ok) throw new Error('setup');
   const host = new TalkativeHost(kit.clock);
-  const changes = new RecordedChanges();
+  const changes = new RecordedFilesChanged();
   const problems = new RecordedProblems();
   const feed = new RecordedFeed();
   const running = new RunningCommands();
@@ -117,7 +103,7 @@ describe('sandbox use cases', () => {
     expect(first.ok && first.value.state.status).toBe('running');
     const second = await ensure.execute('ana', id);
     expect(second.ok && second.value.info.machineCreated).toBe(false);
-    expect(changes.events).toEqual(['created']);
+    expect(changes.of(id)).toEqual(['created']);
     expect(await ensure.execute('bob', id)).toEqual(notFound(id));
   });
 
@@ -133,7 +119,7 @@ describe('sandbox use cases', () => {
     expect(tree.ok && tree.value.value.some((e) => e.path === 'src')).toBe(true);
     expect(await new CreateProjectDirectory(owned, host, changes).execute('ana', id, 'src/lib')).toEqual({ ok: true, value: 'src/lib' });
     expect(await new DeleteProjectFile(owned, host, changes).execute('ana', id, 'src/a.ts')).toEqual({ ok: true, value: 'src/a.ts' });
-    expect(changes.events).toEqual([
+    expect(changes.of(id)).toEqual([
       { paths: ['src/a.ts'], reason: 'write' },
       { paths: ['src/lib'], reason: 'create-directory' },
       { paths: ['src/a.ts'], reason: 'delete' },
@@ -153,7 +139,7 @@ describe('sandbox use cases', () => {
     });
     expect(await write.execute('bob', id, 'src/a.ts', 'x')).toEqual(notFound(id));
     expect(await new ReadProjectFile(owned, host).execute('bob', id, 'package.json')).toEqual(notFound(id));
-    expect(changes.events).toEqual([]);
+    expect(changes.of(id)).toEqual([]);
     await expect(host.readFile(id, 'src/a.ts')).rejects.toThrow();
   });
 
@@ -171,7 +157,7 @@ describe('sandbox use cases', () => {
     const result = await run.execute({ userId: 'ana', projectId: id, command: 'echo', commandId: 'c1' });
     expect(result.ok && result.value.exitCode).toBe(0);
     expect(feed.events).toEqual(['c1 stdout hello\n', 'c1 exit 0']);
-    expect(changes.events).toEqual([{ paths: [], reason: 'command' }]);
+    expect(changes.of(id)).toEqual([{ paths: [], reason: 'command' }]);
     expect(running.size).toBe(0);
     // An unnamed run streams nothing.
     await run.execute({ userId: 'ana', projectId: id, command: 'echo' });
@@ -222,7 +208,7 @@ describe('sandbox use cases', () => {
     const restored = await new RestoreProjectVersion(owned, host, changes, problems).execute('ana', id, (hash ?? '').toUpperCase());
     expect(restored.ok && restored.value.success).toBe(true);
     expect(await host.readFile(id, 'a.txt')).toBe('one');
-    expect(changes.events).toEqual([{ paths: [], reason: 'restore' }]);
+    expect(changes.of(id)).toEqual([{ paths: [], reason: 'restore' }]);
     expect(problems.lines).toEqual([]);
   });
 
@@ -245,7 +231,7 @@ describe('sandbox use cases', () => {
     expect(await new GetSandboxStatus(owned, broken, problems).execute('ana', id, 'reject')).toEqual({ ok: true, value: DEV_SERVER_UNAVAILABLE });
     expect(problems.lines).toHaveLength(5);
     expect(problems.lines[0]).toContain('disk on fire');
-    expect(changes.events).toEqual([]);
+    expect(changes.of(id)).toEqual([]);
     // No sandbox yet: thrown (SANDBOX.NOT_FOUND) or shown as stopped, as asked.
     await expect(new ListProjectVersions(owned, host, problems).execute('ana', id)).rejects.toBeInstanceOf(SandboxMissing);
     await expect(new FindProjectErrors(owned, host, problems).execute('ana', id)).rejects.toBeInstanceOf(SandboxMissing);
@@ -261,7 +247,7 @@ describe('sandbox use cases', () => {
     expect(restarted.ok && restarted.value.status).toBe('running');
     expect(await new RemoveSandbox(owned, host, changes).execute('bob', id)).toEqual(notFound(id));
     expect(await new RemoveSandbox(owned, host, changes).execute('ana', id)).toEqual({ ok: true, value: undefined });
-    expect(changes.events).toEqual(['removed']);
+    expect(changes.of(id)).toEqual(['removed']);
     await expect(host.readFile(id, 'package.json')).rejects.toBeInstanceOf(SandboxMissing);
   });
 });

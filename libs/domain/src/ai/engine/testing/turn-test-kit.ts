@@ -8,6 +8,7 @@ import { SequentialIds } from '../../../testing/sequential-ids.js';
 import { filePaths } from '../../context/turn-context.js';
 import { InMemoryTurnRepository } from '../../../testing/in-memory-turn-repository.js';
 import { InMemoryTurnUndoJournal } from '../../../testing/in-memory-turn-undo-journal.js';
+import { RecordedFilesChanged } from '../../../testing/recorded-files-changed.js';
 import type { TurnUndoJournal } from '../turn-undo-journal.port.js';
 import { InProcessTurnLock } from '../project-turn-lock.js';
 import type { TurnDependencies, TurnRun, TurnSettings } from '../turn-engine.js';
@@ -29,6 +30,8 @@ export interface TurnTestKit {
   readonly turns: InMemoryTurnRepository;
   readonly journal: InMemoryTurnUndoJournal;
   readonly lock: InProcessTurnLock;
+  /** What the builder and the index were told of changed files. */
+  readonly filesChanged: RecordedFilesChanged;
   readonly deps: TurnDependencies;
   readonly runTurn: RunTurn;
   readonly acceptTurnPlan: AcceptTurnPlan;
@@ -62,6 +65,7 @@ export async function createTurnTestKit(
   const turns = new InMemoryTurnRepository();
   const journal = new InMemoryTurnUndoJournal();
   const lock = new InProcessTurnLock();
+  const filesChanged = new RecordedFilesChanged();
   const deps: TurnDependencies = {
     turns,
     undoJournal: options.journal ? options.journal(journal) : journal,
@@ -72,6 +76,7 @@ export async function createTurnTestKit(
     refundCredit: kit.refundPromptCredit,
     ledger: kit.ledger,
     lock,
+    filesChanged,
     clock: kit.clock,
     ids: new SequentialIds('turn'),
     ...(options.settings ? { settings: options.settings } : {}),
@@ -92,6 +97,7 @@ export async function createTurnTestKit(
     turns,
     journal,
     lock,
+    filesChanged,
     deps,
     runTurn: new RunTurn(deps),
     acceptTurnPlan: new AcceptTurnPlan(deps),
