@@ -77,6 +77,30 @@ describe('PgAdvisoryTurnLock', () => {
     expect(log).toEqual(['one start', 'two, other project', 'one end', 'two']);
   });
 
+  it('tryRun is busy while another API process holds the project, without running or waiting; free projects and a later try run', async () => {
+    const [one, two] = [new PgAdvisoryTurnLock({ url, schema }), new PgAdvisoryTurnLock({ url, schema })];
+    const started = deferred();
+    const release = deferred();
+    let ran = false;
+    const first = one.run('p-try', async () => {
+      started.resolve();
+      await release.promise;
+    });
+    await started.promise;
+    try {
+      await expect(two.tryRun('p-try', async () => void (ran = true))).resolves.toEqual({ ran: false });
+      expect(ran).toBe(false);
+      await expect(two.tryRun('p-try-other', async () => 'other')).resolves.toEqual({ ran: true, value: 'other' });
+    } finally {
+      release.resolve();
+      await first;
+    }
+    let during: number | null = null;
+    await expect(two.tryRun('p-try', async () => (during = await holder('p-try')))).resolves.toEqual({ ran: true, value: expect.any(Number) });
+    expect(during).not.toBeNull();
+    expect(await holder('p-try')).toBeNull();
+  });
+
   it('releases the lock when a work fails', async () => {
     const lock = new PgAdvisoryTurnLock({ url, schema });
     await expect(lock.run('p-fails', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

@@ -1,4 +1,4 @@
-import { InProcessTurnLock, type ProjectTurnLock } from '@kiln/domain';
+import { InProcessTurnLock, type LockAttempt, type ProjectTurnLock } from '@kiln/domain';
 import pg from 'pg';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type PostgresOptions } from './data-source.js';
 import { markConnectFailure } from './database-unavailable.js';
@@ -10,6 +10,7 @@ export const TURN_LOCK_APPLICATION_NAME = 'kiln-turn-lock';
 export const turnLockKey = (schema: string | undefined, projectId: string): string => `kiln:turn:${schema ?? ''}:${projectId}`;
 
 const LOCK = 'SELECT pg_advisory_lock(hashtextextended($1, 0))';
+const TRY_LOCK = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked';
 const UNLOCK = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
 
 /**
@@ -25,7 +26,9 @@ const UNLOCK = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
  *
  * Within this process an InProcessTurnLock comes first: the project's works ask in order (FIFO,
  * which PostgreSQL's lock queue alone would not promise between connections) and at most one
- * connection per project waits on the database. Should a lock's connection break during the
+ * connection per project waits on the database. `tryRun` asks the same way without waiting: busy
+ * when this process has a work of the project running or waiting, or when another process holds
+ * its lock (`pg_try_advisory_lock`). Should a lock's connection break during the
  * work, PostgreSQL releases the lock at once and another process may start the project's next
  * turn before this one ends; the work itself is not stopped.
  *
@@ -40,7 +43,16 @@ export class PgAdvisoryTurnLock implements ProjectTurnLock {
   constructor(private readonly options: Pick<PostgresOptions, 'url' | 'schema' | 'connectTimeoutMs'>) {}
 
   run<T>(projectId: string, work: () => Promise<T>): Promise<T> {
-    return this.local.run(projectId, () => this.holding(turnLockKey(this.options.schema, projectId), work));
+    return this.local.run(projectId, async () => {
+      const attempt = await this.holding(turnLockKey(this.options.schema, projectId), work, 'wait');
+      if (!attempt.ran) throw new Error('pg_advisory_lock returned without the lock');
+      return attempt.value;
+    });
+  }
+
+  async tryRun<T>(projectId: string, work: () => Promise<T>): Promise<LockAttempt<T>> {
+    const local = await this.local.tryRun(projectId, () => this.holding(turnLockKey(this.options.schema, projectId), work, 'try'));
+    return local.ran ? local.value : local;
   }
 
   /** Closes the lock connections (releasing their locks) and refuses any later work. */
@@ -49,7 +61,8 @@ export class PgAdvisoryTurnLock implements ProjectTurnLock {
     await Promise.all([...this.open].map((client) => client.end().catch(() => undefined)));
   }
 
-  private async holding<T>(key: string, work: () => Promise<T>): Promise<T> {
+  /** Takes the key's lock on a connection of its own (waiting for it, or only if free), runs `work`, releases. */
+  private async holding<T>(key: string, work: () => Promise<T>, mode: 'wait' | 'try'): Promise<LockAttempt<T>> {
     if (this.closed) throw new Error('PgAdvisoryTurnLock is closed: the API is shutting down');
     const client = new pg.Client({
       connectionString: this.options.url,
@@ -62,9 +75,10 @@ export class PgAdvisoryTurnLock implements ProjectTurnLock {
     this.open.add(client);
     try {
       await client.connect().catch((error: unknown) => Promise.reject(markConnectFailure(error)));
-      await client.query(LOCK, [key]);
+      if (mode === 'wait') await client.query(LOCK, [key]);
+      else if ((await client.query<{ locked: boolean }>(TRY_LOCK, [key])).rows[0]?.locked !== true) return { ran: false };
       try {
-        return await work();
+        return { ran: true, value: await work() };
       } finally {
         // A failed unlock is not the work's failure: ending the session below releases the lock.
         await client.query(UNLOCK, [key]).catch(() => undefined);

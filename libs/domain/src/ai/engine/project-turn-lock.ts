@@ -1,7 +1,20 @@
-/** One turn at a time per project: later turns wait, in the order they asked. */
+/** What `tryRun` answers: the work's result, or `ran: false` when the project was busy (the work did not run). */
+export type LockAttempt<T> = { readonly ran: true; readonly value: T } | { readonly ran: false };
+
+/**
+ * One turn at a time per project: later turns wait, in the order they asked. Short edits made
+ * outside a turn (applying a theme) take the same lock without waiting: they run at once, or are
+ * told the project is busy.
+ */
 export interface ProjectTurnLock {
   /** Runs `work` once every earlier work of this project has settled; resolves with its result. */
   run<T>(projectId: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` now when no work of this project is running or waiting, holding the lock as `run`
+   * does until it settles (a failure rejects and releases it); otherwise answers `{ ran: false }`
+   * without running it and without waiting.
+   */
+  tryRun<T>(projectId: string, work: () => Promise<T>): Promise<LockAttempt<T>>;
 }
 
 /**
@@ -24,6 +37,12 @@ export class InProcessTurnLock implements ProjectTurnLock {
       if (this.tails.get(projectId) === tail) this.tails.delete(projectId);
     });
     return result;
+  }
+
+  async tryRun<T>(projectId: string, work: () => Promise<T>): Promise<LockAttempt<T>> {
+    // Checked and taken in one synchronous step: nothing else can queue in between.
+    if (this.tails.has(projectId)) return { ran: false };
+    return { ran: true, value: await this.run(projectId, work) };
   }
 
   /** Projects with a turn running or waiting (tests, diagnostics). */

@@ -24,7 +24,9 @@ async function yieldSome(times = 20): Promise<void> {
 
 /**
  * The ProjectTurnLock contract: one work at a time per project, in the order asked; projects
- * independent of each other; a failing work releases the lock. Call it from each adapter's spec.
+ * independent of each other; a failing work releases the lock; `tryRun` runs at once on a free
+ * project and answers busy, without running or waiting, on a taken one. Call it from each
+ * adapter's spec.
  * A lock that wrongly serialises two projects makes a case hang until the test's time-out.
  */
 export function projectTurnLockContract(name: string, makeHarness: () => Promise<ProjectTurnLockHarness>): void {
@@ -111,6 +113,71 @@ export function projectTurnLockContract(name: string, makeHarness: () => Promise
       await expect(failing).rejects.toThrow('boom');
       await expect(next).resolves.toBe('next');
       await expect(h.lock.run(p, async () => 'after')).resolves.toBe('after');
+    });
+
+    it('tryRun runs the work at once on a free project and resolves with its result', async () => {
+      const p = project();
+      await expect(h.lock.tryRun(p, async () => 42)).resolves.toEqual({ ran: true, value: 42 });
+      await expect(h.lock.tryRun(p, async () => 'again')).resolves.toEqual({ ran: true, value: 'again' });
+    });
+
+    it('tryRun answers busy while a work of the project runs or waits, without running; other projects are free', async () => {
+      const [p, other] = [project(), project()];
+      const log: string[] = [];
+      const started = gate();
+      const release = gate();
+      const running = h.lock.run(p, async () => {
+        log.push('turn start');
+        started.open();
+        await release.opened;
+        log.push('turn end');
+      });
+      await started.opened;
+      const waiting = h.lock.run(p, async () => void log.push('queued turn'));
+      try {
+        await expect(h.lock.tryRun(p, async () => void log.push('theme'))).resolves.toEqual({ ran: false });
+        await expect(h.lock.tryRun(other, async () => 'other')).resolves.toEqual({ ran: true, value: 'other' });
+        await yieldSome();
+        expect(log).toEqual(['turn start']);
+      } finally {
+        release.open();
+        await Promise.all([running, waiting]);
+      }
+      expect(log).toEqual(['turn start', 'turn end', 'queued turn']);
+      await expect(h.lock.tryRun(p, async () => 'free again')).resolves.toEqual({ ran: true, value: 'free again' });
+    });
+
+    it('a work started by tryRun holds the lock: later works wait for it, another tryRun is busy', async () => {
+      const p = project();
+      const log: string[] = [];
+      const started = gate();
+      const release = gate();
+      const attempt = h.lock.tryRun(p, async () => {
+        log.push('theme start');
+        started.open();
+        await release.opened;
+        log.push('theme end');
+        return 'applied';
+      });
+      await started.opened;
+      const turn = h.lock.run(p, async () => void log.push('turn'));
+      try {
+        await expect(h.lock.tryRun(p, async () => void log.push('second theme'))).resolves.toEqual({ ran: false });
+        await yieldSome();
+        expect(log).toEqual(['theme start']);
+      } finally {
+        release.open();
+      }
+      await expect(attempt).resolves.toEqual({ ran: true, value: 'applied' });
+      await turn;
+      expect(log).toEqual(['theme start', 'theme end', 'turn']);
+    });
+
+    it('tryRun: a failing work rejects its caller and releases the lock', async () => {
+      const p = project();
+      await expect(h.lock.tryRun(p, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+      await expect(h.lock.tryRun(p, async () => 'next')).resolves.toEqual({ ran: true, value: 'next' });
+      await expect(h.lock.run(p, async () => 'turn')).resolves.toBe('turn');
     });
   });
 }
