@@ -20,3 +20,14 @@ export const projectNotFound = (projectId: string): ProjectNotFound => ({
   code: 'PROJECTS.NOT_FOUND',
   message: `Record with id ${projectId} not found`,
 });
+
+/**
+ * Another change to the project holds its turn lock (an AI turn running or queued, or another
+ * theme being applied): a short edit outside a turn is refused instead of interleaving with it.
+ */
+export type ProjectBusy = DomainError<'PROJECTS.BUSY'>;
+
+export const projectBusy = (): ProjectBusy => ({
+  code: 'PROJECTS.BUSY',
+  message: 'This project is being changed right now (the assistant is working on it). Try again when it has finished.',
+});
