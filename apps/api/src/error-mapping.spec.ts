@@ -9,6 +9,7 @@ import {
   missingAccessToken,
   parseReferralCode,
   profileNotFound,
+  projectBusy,
   projectLimitReached,
   publishCheckFailed,
   publishLimitReached,
@@ -19,6 +20,7 @@ import {
   sandboxPathTooLong,
   sandboxTooLarge,
   selfReferral,
+  themeInvalid,
   sessionEnded,
   unknownDebit,
   unknownReferralCode,
@@ -92,6 +94,8 @@ describe('httpErrorFor', () => {
     ['REFERRALS.CODE_GENERATION_FAILED', codeGenerationFailed(10), 503],
     ['PUBLISHING.CHECK_FAILED', publishCheckFailed(), 503],
     ['VALIDATION_FAILED', { code: 'VALIDATION_FAILED', message: 'name: must be a string' }, 400],
+    ['PROJECTS.BUSY', projectBusy(), 409],
+    ['VALIDATION_FAILED', themeInvalid(), 400],
   ])('%s → %i with code and detail', (code, error, status) => {
     const mapped = httpErrorFor(error);
     expect(mapped?.status).toBe(status);

@@ -68,6 +68,8 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   // Projects and publishing
   [PROJECT_NOT_FOUND]: { status: HttpStatus.NOT_FOUND },
   'PROJECTS.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
+  // The project's turn lock is taken (an AI turn runs or waits): apply-theme does not wait for it
+  'PROJECTS.BUSY': { status: HttpStatus.CONFLICT },
   'PUBLISHING.NOT_INCLUDED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },

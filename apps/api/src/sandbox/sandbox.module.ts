@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
+  ApplyProjectTheme,
   CreateProjectDirectory,
   DeleteProjectFile,
   EnsureSandbox,
@@ -25,10 +26,11 @@ import { useCase } from '../common/use-case.provider.js';
 import { PreviewModule } from '../preview/preview.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { VectorModule } from '../vector/vector.module.js';
-import { COMMAND_FEED, PROBLEM_LOG, PROJECT_FILES_CHANGED, SANDBOX_HOST, SANDBOX_ISOLATION } from '../tokens.js';
+import { COMMAND_FEED, PROBLEM_LOG, PROJECT_FILES_CHANGED, SANDBOX_HOST, SANDBOX_ISOLATION, TURN_LOCK } from '../tokens.js';
 import { FeedCommandOutput } from './feed-command-output.adapter.js';
 import { FeedAndIndexFilesChanged } from './project-files-changed.adapter.js';
 import { SandboxController } from './sandbox.controller.js';
+import { ThemeController } from './theme.controller.js';
 import type { SandboxIsolation } from './sandbox-isolation.js';
 import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './sandbox-feed.js';
 
@@ -64,14 +66,14 @@ export interface SandboxModuleOptions {
   readonly heartbeatMs?: number;
 }
 
-/** The sandbox routes under /api/sandbox/{id}/ and their realtime feed (docs/sandbox-api.md). */
+/** The sandbox routes under /api/sandbox/{id}/ (apply-theme among them) and their realtime feed (docs/sandbox-api.md). */
 @Module({})
 export class SandboxModule {
   static forRoot(options: SandboxModuleOptions = {}): DynamicModule {
     return {
       module: SandboxModule,
       imports: [ProjectsModule, PreviewModule, VectorModule],
-      controllers: [SandboxController],
+      controllers: [SandboxController, ThemeController],
       providers: [
         { provide: SANDBOX_FEED_OPTIONS, useValue: { heartbeatMs: options.heartbeatMs ?? DEFAULT_FEED_HEARTBEAT_MS } },
         SandboxFeed,
@@ -95,6 +97,8 @@ export class SandboxModule {
         useCase(ListProjectVersions, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         useCase(RestoreProjectVersion, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
         useCase(FindProjectErrors, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
+        // Under the AI turns' lock (TURN_LOCK, from the persistence module): a theme never interleaves with a turn.
+        useCase(ApplyProjectTheme, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
       ],
       // The AI turns report file changes the same way.
       exports: [SandboxFeed, PROJECT_FILES_CHANGED],

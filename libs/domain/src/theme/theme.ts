@@ -50,6 +50,11 @@ const FONT_SANS_FALLBACK = 'ui-sans-serif, system-ui, sans-serif';
 
 const bareName = (name: string): string => (name.startsWith('--') ? name.slice(2) : name);
 
+/** A variable name parseTheme accepts: `primary` or `--primary` (letters, digits, dashes; a letter first). */
+export function isThemeVariableName(name: string): boolean {
+  return VARIABLE_NAME.test(name);
+}
+
 /** A value that cannot break out of its declaration: no `;`, braces, comment marks or line breaks. */
 export function isSafeCssValue(value: string): boolean {
   return value.trim() !== '' && value.length <= 200 && !/[;{}\n\r]|\/\*|\*\//.test(value);
@@ -67,7 +72,7 @@ function parseVariables(value: unknown): Record<string, string> | null {
   if (!isRecord(value)) return null;
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(value)) {
-    if (!VARIABLE_NAME.test(name) || typeof v !== 'string' || !isSafeCssValue(v)) return null;
+    if (!isThemeVariableName(name) || typeof v !== 'string' || !isSafeCssValue(v)) return null;
     out[bareName(name)] = v.trim();
   }
   return out;
