@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
+import { THEME_PRESETS, type Theme } from '@kiln/domain';
 import type { HttpClient, RequestOptions } from '../app/ports';
 import { HttpSandboxApi, sandboxPath } from './sandbox.api';
 
@@ -48,6 +49,8 @@ describe('HttpSandboxApi', () => {
     await api.gitRestore(id, 'abc');
     await api.findErrors(id);
     await api.restartDev(id);
+    const theme = THEME_PRESETS[0] as Theme;
+    await api.applyTheme(id, theme);
 
     expect(http.calls).toEqual([
       ['GET', '/api/sandbox/p1/read-file?path=src%2Fa+b.ts'],
@@ -66,6 +69,7 @@ describe('HttpSandboxApi', () => {
       ['POST', '/api/sandbox/p1/git/restore', { commitHash: 'abc' }],
       ['POST', '/api/sandbox/p1/find-errors', {}],
       ['POST', '/api/sandbox/p1/restart-dev', undefined],
+      ['POST', '/api/sandbox/p1/apply-theme', theme],
     ]);
   });
 

@@ -1,5 +1,6 @@
 // /api/sandbox/{id}/…: a project's sandbox — files, commands, git, error scan, dev server.
 // The wire contract is docs/sandbox-api.md; the names below keep its snake_case fields.
+import type { Theme, ThemeApplyOutcome } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type HttpClient, TYPES } from '../app/ports';
 
@@ -65,6 +66,15 @@ export interface GitResultDto {
   readonly hash?: string;
 }
 
+/** apply-theme's reply: what happened to src/index.css, and the version saved when it changed. */
+export interface ApplyThemeResultDto {
+  readonly outcome: ThemeApplyOutcome;
+  /** The theme's name as applied. */
+  readonly theme: string;
+  /** Applied only: the version 'Apply theme <name>' (success false: the theme stays applied, without a version). */
+  readonly commit?: GitResultDto;
+}
+
 export interface CommitDto {
   readonly hash: string;
   readonly message: string;
@@ -116,6 +126,8 @@ export interface SandboxApi {
   gitRestore(projectId: string, commitHash: string): Promise<GitResultDto>;
   findErrors(projectId: string): Promise<FindErrorsDto>;
   restartDev(projectId: string): Promise<SandboxStatusDto>;
+  /** Merges the theme into src/index.css on the server, under the project's turn lock (409 PROJECTS.BUSY while a turn runs). */
+  applyTheme(projectId: string, theme: Theme): Promise<ApplyThemeResultDto>;
 }
 
 /** The path of a sandbox route with its query (values encoded, empty ones left out). */
@@ -200,5 +212,9 @@ export class HttpSandboxApi implements SandboxApi {
 
   restartDev(projectId: string): Promise<SandboxStatusDto> {
     return this.http.post<SandboxStatusDto>(sandboxPath(projectId, 'restart-dev'));
+  }
+
+  applyTheme(projectId: string, theme: Theme): Promise<ApplyThemeResultDto> {
+    return this.http.post<ApplyThemeResultDto>(sandboxPath(projectId, 'apply-theme'), theme);
   }
 }

@@ -1,8 +1,10 @@
 // Test doubles for the builder's ports. Plain classes that record what happened; a test
 // scripts failures by setting a field.
+import { mergeTheme, type Theme, THEME_STYLESHEET_PATH } from '@kiln/domain';
 import { ApiError, type BuilderPreferences, type BuilderPreferencesStore } from '../../app/ports';
 import type { Ids, UrlProbe, WindowMessage, WindowMessages } from '../../app/ui-ports';
 import type {
+  ApplyThemeResultDto,
   CommandResultDto,
   CommitDto,
   FileListEntryDto,
@@ -78,7 +80,12 @@ export class FakeSandboxApi implements SandboxApi {
   /** Method name → error it throws. */
   readonly failures = new Map<keyof SandboxApi, Error>();
   readonly calls: string[] = [];
+  /** Files written in the sandbox: by write-file, or by apply-theme on the server's side. */
   readonly writes: { path: string; content: string }[] = [];
+  /** The themes sent to apply-theme, with their project. */
+  readonly appliedThemes: { projectId: string; theme: Theme }[] = [];
+  /** What apply-theme answers; null: what the server would, from `files` (see applyTheme). */
+  themeResult: ApplyThemeResultDto | null = null;
   readonly commands: RunCommandInput[] = [];
   /** Resolves run-command only when the test says so (null: answer at once). */
   holdCommand: Promise<void> | null = null;
@@ -140,8 +147,29 @@ export class FakeSandboxApi implements SandboxApi {
   }
   async gitCommit(_id: string, message: string): Promise<GitResultDto> {
     await this.call('gitCommit', message);
+    return this.saveVersion(message, ['src/App.tsx']);
+  }
+  /**
+   * As the server's ApplyProjectTheme does, on `files`: the theme merged into src/index.css
+   * (mergeTheme), written when it changed and saved as the version 'Apply theme <name>'
+   * (`commitResult`); no stylesheet is the server's 404.
+   */
+  async applyTheme(projectId: string, theme: Theme): Promise<ApplyThemeResultDto> {
+    await this.call('applyTheme', theme.name);
+    this.appliedThemes.push({ projectId, theme });
+    if (this.themeResult !== null) return this.themeResult;
+    const original = this.files.get(THEME_STYLESHEET_PATH);
+    if (original === undefined) throw new ApiError('File not found', 404, 'SANDBOX.FILE_NOT_FOUND', { code: 'SANDBOX.FILE_NOT_FOUND', path: THEME_STYLESHEET_PATH });
+    const merged = mergeTheme(original, theme);
+    if (merged.keptOriginal) return { outcome: 'kept-original', theme: theme.name };
+    if (merged.stylesheet === original) return { outcome: 'unchanged', theme: theme.name };
+    this.writes.push({ path: THEME_STYLESHEET_PATH, content: merged.stylesheet });
+    this.files.set(THEME_STYLESHEET_PATH, merged.stylesheet);
+    return { outcome: 'applied', theme: theme.name, commit: this.saveVersion(`Apply theme ${theme.name}`, [THEME_STYLESHEET_PATH]) };
+  }
+  private saveVersion(message: string, filesChanged: readonly string[]): GitResultDto {
     if (this.commitResult.success) {
-      this.commits = [{ hash: this.commitResult.hash ?? 'new', message, date: '2024-01-01T12:00:00.000Z', files_changed: ['src/App.tsx'] }, ...this.commits];
+      this.commits = [{ hash: this.commitResult.hash ?? 'new', message, date: '2024-01-01T12:00:00.000Z', files_changed: filesChanged }, ...this.commits];
     }
     return this.commitResult;
   }

@@ -1,12 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { bracesBalanced, generateTheme, THEME_PRESETS, type Theme } from '@kiln/domain';
+import { bracesBalanced, generateTheme, THEME_PRESETS, THEME_STYLESHEET_PATH, type Theme } from '@kiln/domain';
+import { ApiError } from '../../../app/ports';
 import { FakeToasts } from '../../../testing/ui-fakes';
 import { FakeSandboxApi, FakeWindowMessages } from '../builder.fakes';
-import { THEME_STYLESHEET_PATH, ThemeBuilderVm } from './theme-builder.vm';
+import { ThemeBuilderVm } from './theme-builder.vm';
 
 const OWN_ORIGIN = 'http://localhost:5173';
 const STYLESHEET = `@import 'tailwindcss';\n\n:root {\n  --primary: oklch(0.205 0 0);\n}\n\n.dark {\n  --primary: oklch(0.922 0 0);\n}\n`;
 const ocean = THEME_PRESETS.find((t) => t.name === 'Ocean') as Theme;
+const first = THEME_PRESETS[0] as Theme;
+/** The commits the fake starts with (builder.fakes.ts). */
+const STARTING_COMMITS = 2;
 
 const settle = async () => {
   for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
@@ -54,11 +58,14 @@ describe('ThemeBuilderVm', () => {
     expect(vm.generated).toEqual(generateTheme('bold purple'));
   });
 
-  it('Apply writes the merged stylesheet, commits "Apply theme <name>" and closes', async () => {
+  it('Apply sends the theme to apply-theme, which writes the merged stylesheet and commits "Apply theme <name>"; the dialog closes', async () => {
     const { vm, api, toasts, applied } = setup();
     vm.openDialog();
     vm.select(ocean);
     await expect(vm.apply()).resolves.toBe('applied');
+    // One request: the server reads, merges, writes and commits under the project's turn lock.
+    expect(api.calls).toEqual(['applyTheme Ocean']);
+    expect(api.appliedThemes).toEqual([{ projectId: 'p1', theme: ocean }]);
     expect(api.writes).toHaveLength(1);
     const written = api.writes[0]?.content ?? '';
     expect(api.writes[0]?.path).toBe('src/index.css');
@@ -66,7 +73,7 @@ describe('ThemeBuilderVm', () => {
     expect(written).toContain(`--primary: ${ocean.dark['primary']};`);
     expect(written).toContain("@import url('https://fonts.googleapis.com/css2?family=Inter");
     expect(bracesBalanced(written)).toBe(true);
-    expect(api.calls).toEqual(['readFile src/index.css', 'writeFile src/index.css', 'gitCommit Apply theme Ocean']);
+    expect(api.commits[0]).toMatchObject({ message: 'Apply theme Ocean', files_changed: ['src/index.css'] });
     expect(toasts.shown.at(-1)).toMatchObject({ title: 'Theme Ocean applied', variant: 'success' });
     expect(vm.open).toBe(false);
     expect(vm.applying).toBe(false);
@@ -74,26 +81,59 @@ describe('ThemeBuilderVm', () => {
   });
 
   it('an unbalanced stylesheet is kept: nothing written, nothing committed, the user is told', async () => {
-    const { vm, api, toasts } = setup(':root {\n  --primary: red;\n');
+    const { vm, api, toasts, applied } = setup(':root {\n  --primary: red;\n');
     vm.openDialog();
     await expect(vm.apply()).resolves.toBe('kept-original');
     expect(api.writes).toEqual([]);
-    expect(api.calls).toEqual(['readFile src/index.css']);
-    expect(toasts.shown.at(-1)).toMatchObject({ title: 'Nothing was changed', variant: 'warning' });
+    expect(api.calls).toEqual([`applyTheme ${first.name}`]);
+    expect(api.commits).toHaveLength(STARTING_COMMITS);
+    expect(toasts.shown.at(-1)).toMatchObject({ title: 'Nothing was changed', description: expect.stringContaining('src/index.css'), variant: 'warning' });
     expect(vm.open).toBe(true);
+    expect(applied()).toBe(0);
+  });
+
+  it('a theme already applied changes nothing and says so; the dialog stays open', async () => {
+    const { vm, api, toasts, applied } = setup();
+    vm.select(ocean);
+    await vm.apply();
+    vm.openDialog();
+    await expect(vm.apply()).resolves.toBe('unchanged');
+    expect(api.writes).toHaveLength(1);
+    expect(api.commits).toHaveLength(STARTING_COMMITS + 1);
+    expect(toasts.shown.at(-1)).toMatchObject({ title: 'Ocean is already applied', variant: 'info' });
+    expect(vm.open).toBe(true);
+    expect(applied()).toBe(1);
   });
 
   it('a failure is shown as an error toast and rethrown (SPEC §8)', async () => {
-    const { vm, api, toasts } = setup();
-    api.failures.set('writeFile', new Error('disk full'));
+    const { vm, api, toasts, applied } = setup();
+    api.failures.set('applyTheme', new Error('disk full'));
+    vm.openDialog();
     await expect(vm.apply()).rejects.toThrow('disk full');
     expect(toasts.shown.at(-1)).toMatchObject({ title: 'The theme could not be applied', description: 'disk full', variant: 'error' });
-    expect(api.calls).not.toContain('gitCommit Apply theme Neutral');
+    expect(api.writes).toEqual([]);
+    expect(api.commits).toHaveLength(STARTING_COMMITS);
     expect(vm.applying).toBe(false);
+    expect(vm.open).toBe(true);
+    expect(applied()).toBe(0);
 
     const missing = setup();
     missing.api.files.delete(THEME_STYLESHEET_PATH);
     await expect(missing.vm.apply()).rejects.toThrow('File not found');
+
+    // A turn holds the project: the server's 409 is shown in its own words and rethrown.
+    const busy = setup();
+    const detail = 'This project is being changed right now (the assistant is working on it). Try again when it has finished.';
+    busy.api.failures.set('applyTheme', new ApiError(detail, 409, 'PROJECTS.BUSY', { code: 'PROJECTS.BUSY', detail }));
+    await expect(busy.vm.apply()).rejects.toMatchObject({ status: 409, code: 'PROJECTS.BUSY' });
+    expect(busy.toasts.shown.at(-1)).toMatchObject({ title: 'The theme could not be applied', description: detail, variant: 'error' });
+    expect(busy.api.writes).toEqual([]);
+  });
+
+  it('an invalid theme is refused before anything is sent', async () => {
+    const { vm, api } = setup();
+    await expect(vm.applyTheme({ ...ocean, light: { primary: 'red; } body { x: y' } })).rejects.toThrow('The theme is not valid');
+    expect(api.calls).toEqual([]);
   });
 
   it('a failed commit still applies the theme, with a warning', async () => {
@@ -110,6 +150,7 @@ describe('ThemeBuilderVm', () => {
     messages.post(OWN_ORIGIN, { type: 'apply-theme', theme: { name: 'bad' } });
     messages.post(OWN_ORIGIN, { type: 'something-else' });
     await settle();
+    expect(api.appliedThemes).toEqual([]);
     expect(api.writes).toEqual([]);
     expect(vm.open).toBe(true);
 
@@ -117,7 +158,8 @@ describe('ThemeBuilderVm', () => {
     expect(vm.selected).toEqual(ocean);
     messages.post(OWN_ORIGIN, { type: 'apply-theme', theme: ocean });
     await settle();
-    expect(api.calls).toContain('gitCommit Apply theme Ocean');
+    expect(api.calls).toContain('applyTheme Ocean');
+    expect(api.commits[0]?.message).toBe('Apply theme Ocean');
     expect(vm.open).toBe(false);
 
     vm.openDialog();

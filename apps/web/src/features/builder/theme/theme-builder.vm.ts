@@ -1,14 +1,11 @@
-import { generateTheme, mergeTheme, parseTheme, THEME_PRESETS, type Theme } from '@kiln/domain';
+import { generateTheme, parseTheme, THEME_PRESETS, THEME_STYLESHEET_PATH, type Theme, type ThemeApplyOutcome } from '@kiln/domain';
 import { makeAutoObservable, runInAction } from 'mobx';
 import type { Toasts } from '../../../app/ports';
 import type { WindowMessage, WindowMessages } from '../../../app/ui-ports';
 import type { SandboxApi } from '../../../api/sandbox.api';
 import { parseThemeMessage, reduceThemeDialog, type ThemeDialogState, type ThemeMessage } from './theme-messages';
 
-/** The app's stylesheet the theme is merged into (the starter's Tailwind entry). */
-export const THEME_STYLESHEET_PATH = 'src/index.css';
-
-export type ApplyOutcome = 'applied' | 'unchanged' | 'kept-original';
+export type ApplyOutcome = ThemeApplyOutcome;
 
 export interface Swatch {
   readonly name: string;
@@ -23,8 +20,9 @@ const DEFAULT_THEME = THEME_PRESETS[0] ?? generateTheme('neutral');
 
 /**
  * The theme builder dialog (SPEC §2): presets, a theme generated from a colour or mood, light and
- * dark swatches, and Apply — src/index.css is read, the theme merged into it (SPEC §5), written
- * back (the preview follows by HMR) and saved as a version. The dialog's own controls and window
+ * dark swatches, and Apply — the server merges the theme into src/index.css (SPEC §5) under the
+ * project's turn lock, writes it (the preview follows by HMR) and saves it as a version
+ * (apply-theme, docs/sandbox-api.md). The dialog's own controls and window
  * messages from this app's origin go through the same message reducer; a failed application
  * shows an error toast and is rethrown to the caller (SPEC §8).
  */
@@ -120,7 +118,7 @@ export class ThemeBuilderVm {
     void this.dispatch({ type: 'theme-generated', theme: generateTheme(this.seed) });
   }
 
-  /** "Apply theme": rejects (after the error toast) when the stylesheet could not be read or written. */
+  /** "Apply theme": rejects (after the error toast) when the server could not apply it (no stylesheet, a turn running, …). */
   apply(): Promise<ApplyOutcome | null> {
     return this.dispatch({ type: 'apply-theme', theme: this.state.selected });
   }
@@ -146,16 +144,15 @@ export class ThemeBuilderVm {
     this.unsubscribe = null;
   }
 
-  /** Reads, merges, writes and commits; SPEC §8: failures are shown and rethrown. */
+  /** Asks the server to apply the theme and tells the outcome; SPEC §8: failures are shown and rethrown. */
   async applyTheme(input: Theme): Promise<ApplyOutcome> {
     const theme = parseTheme(input);
     if (theme === null) throw new Error('The theme is not valid');
     const projectId = this.projectId;
     this.applying = true;
     try {
-      const original = await this.api.readFile(projectId, THEME_STYLESHEET_PATH);
-      const merged = mergeTheme(original, theme);
-      if (merged.keptOriginal) {
+      const result = await this.api.applyTheme(projectId, theme);
+      if (result.outcome === 'kept-original') {
         this.toasts.show({
           title: 'Nothing was changed',
           description: `The braces in ${THEME_STYLESHEET_PATH} do not balance, so the theme could not be merged safely. Fix the stylesheet and try again.`,
@@ -163,12 +160,11 @@ export class ThemeBuilderVm {
         });
         return 'kept-original';
       }
-      if (merged.stylesheet === original) {
+      if (result.outcome === 'unchanged') {
         this.toasts.show({ title: `${theme.name} is already applied`, variant: 'info' });
         return 'unchanged';
       }
-      await this.api.writeFile(projectId, THEME_STYLESHEET_PATH, merged.stylesheet);
-      const commit = await this.api.gitCommit(projectId, `Apply theme ${theme.name}`);
+      const commit = result.commit ?? { success: false, message: 'no version was reported' };
       if (commit.success) this.toasts.show({ title: `Theme ${theme.name} applied`, variant: 'success' });
       else this.toasts.show({ title: `Theme ${theme.name} applied`, description: `The version was not saved: ${commit.message}`, variant: 'warning' });
       runInAction(() => {
