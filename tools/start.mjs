@@ -1,32 +1,18 @@
 #!/usr/bin/env node
-// `npm start`: builds every project, then runs the product on embedded defaults: the API
+// `npm start`: builds every project that changed, then runs the product on embedded defaults: the API
 // (which starts an embedded PostgreSQL under DATA_DIR when DATABASE_URL is unset) serving the
 // built web app on the same origin. The builder issues add the sandbox host and the preview proxy.
-import { spawn, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildProjects, PROJECTS } from './build-projects.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 
-function build(label, args) {
-  console.log(`▶ build ${label}`);
-  const r = spawnSync(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
-  if (r.status !== 0) {
-    console.error(`✘ build ${label} failed`);
-    process.exit(r.status ?? 1);
-  }
-}
-
-build('@kiln/domain', ['node_modules/typescript/bin/tsc', '-p', 'libs/domain/tsconfig.lib.json']);
-build('@kiln/offline-assistant', ['node_modules/typescript/bin/tsc', '-p', 'libs/offline-assistant/tsconfig.lib.json']);
-build('@kiln/adapters', ['node_modules/typescript/bin/tsc', '-p', 'libs/adapters/tsconfig.lib.json']);
-build('@kiln/api', ['node_modules/typescript/bin/tsc', '-p', 'apps/api/tsconfig.app.json']);
-// Vite is a dependency of apps/web only (npm may install it there rather than at the root).
-const webDir = path.join(root, 'apps/web');
-const vite = path.join(path.dirname(createRequire(path.join(webDir, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
-build('@kiln/web', [vite, 'build', webDir, '--logLevel', 'warn']);
+// Every project, each only when its inputs changed since its last build (tools/build-cache.mjs):
+// a restart without changes starts the API at once.
+buildProjects(root, PROJECTS.map((project) => project.name), { env });
 
 // One origin: the API serves the built web app (apps/web/dist) next to /api, /auth/v1 and
 // /health, so there is no second server and no CORS between them.

@@ -9,6 +9,7 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
 import { CoreModule } from './common/core.module.js';
 import { loggedUrl } from './common/logged-url.js';
+import { prettyDestination, wantsColour } from './common/log-output.js';
 import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config.js';
 import { CreditsModule } from './credits/credits.module.js';
@@ -69,6 +70,15 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/**
+ * LOG_FORMAT: JSON lines straight to stdout, or the same records as readable lines
+ * (common/log-format.ts), coloured on a terminal.
+ */
+function withDestination<O>(config: AppConfig, options: O): O | [O, { write(chunk: string): void }] {
+  if (config.logFormat === 'json') return options;
+  return [options, prettyDestination(process.stdout, wantsColour(process.stdout, process.env))];
+}
+
 /** The composition root: contexts, cross-cutting guard/filter/pipe, and the chosen adapters. */
 @Module({})
 export class AppModule {
@@ -80,7 +90,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         LoggerModule.forRoot({
-          pinoHttp: {
+          pinoHttp: withDestination(config, {
             level: options.logLevel,
             genReqId: requestId,
             // One short line per request: no headers (tokens, cookies) and no bodies.
@@ -95,7 +105,7 @@ export class AppModule {
             },
             customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
             autoLogging: { ignore: (req) => req.url === '/health' },
-          },
+          }),
         }),
         CoreModule.forRoot(config, { clock: options.clock }),
         globally(PersistenceHostModule, options.persistence),

@@ -30,7 +30,7 @@ describe('loadConfig — defaults', () => {
   });
 
   it('treats blank values as unset', () => {
-    const blank = ['PORT', 'NODE_ENV', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS', 'AI_RATE_LIMIT_PER_MINUTE', 'AI_CONTEXT_CHARS'];
+    const blank = ['PORT', 'NODE_ENV', 'LOG_FORMAT', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS', 'AI_RATE_LIMIT_PER_MINUTE', 'AI_CONTEXT_CHARS'];
     expect(loadConfig(Object.fromEntries(blank.map((k) => [k, '  '])))).toEqual(loadConfig({}));
   });
 });
@@ -62,6 +62,25 @@ describe('loadConfig — NODE_ENV and DATA_DIR', () => {
 
   it('reads DATA_DIR, trimmed', () => {
     expect(loadConfig({ DATA_DIR: ' /var/lib/kiln ' }).dataDir).toBe('/var/lib/kiln');
+  });
+});
+
+describe('loadConfig — LOG_FORMAT', () => {
+  it('defaults to readable lines in development and test, JSON lines in production', () => {
+    expect(loadConfig({}).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_ENV: 'development' }).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_ENV: 'production' }).logFormat).toBe('json');
+  });
+
+  it('takes an explicit choice in any mode', () => {
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({ NODE_ENV: 'production', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_ENV: 'production', LOG_FORMAT: ' ' }).logFormat).toBe('json');
+  });
+
+  it('refuses anything else', () => {
+    expect(problems({ LOG_FORMAT: 'text' })).toEqual(['LOG_FORMAT must be one of pretty, json, got "text"']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { DEFAULT_SANDBOX_LIMITS } from '@kiln/adapters';
 import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
+import { LOG_FORMATS, type LogFormat } from './common/log-format.js';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -50,6 +51,8 @@ export type AiProviderConfig =
 export interface AppConfig {
   readonly port: number;
   readonly nodeEnv: NodeEnv;
+  /** LOG_FORMAT: readable lines (default outside production) or JSON lines (default in production). */
+  readonly logFormat: LogFormat;
   /** Where the embedded PostgreSQL and other local state live (relative to the working directory). */
   readonly dataDir: string;
   /** A postgres:// URL, or null: the start-up code then runs an embedded PostgreSQL in `dataDir`. */
@@ -158,6 +161,7 @@ export function loadConfig(env: Env): AppConfig {
 
   const port = read((report) => parsePort(env['PORT'], report));
   const nodeEnv = read((report) => parseNodeEnv(env['NODE_ENV'], report));
+  const logFormat = read((report) => parseLogFormat(env['LOG_FORMAT'], nodeEnv, report));
   const dataDir = blankToNull(env['DATA_DIR']) ?? DEFAULT_DATA_DIR;
   // libpq allows a URL without a host (a Unix socket: postgres:///kiln?host=/run/postgresql).
   const databaseUrl = read((report) =>
@@ -202,6 +206,7 @@ export function loadConfig(env: Env): AppConfig {
   return {
     port,
     nodeEnv,
+    logFormat,
     dataDir,
     databaseUrl,
     webOrigins,
@@ -390,6 +395,16 @@ function parseNodeEnv(raw: string | undefined, report: Report): NodeEnv {
   if ((NODE_ENVS as readonly string[]).includes(text)) return text as NodeEnv;
   report(`NODE_ENV must be one of ${NODE_ENVS.join(', ')}, got "${text}"`);
   return 'development';
+}
+
+/** Production logs are JSON lines for a log collector; a developer's terminal gets readable lines. */
+function parseLogFormat(raw: string | undefined, nodeEnv: NodeEnv, report: Report): LogFormat {
+  const fallback: LogFormat = nodeEnv === 'production' ? 'json' : 'pretty';
+  const text = blankToNull(raw);
+  if (text === null) return fallback;
+  if ((LOG_FORMATS as readonly string[]).includes(text)) return text as LogFormat;
+  report(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${text}"`);
+  return fallback;
 }
 
 /** A URL as text with its password hidden, so secrets never reach logs or error messages. */

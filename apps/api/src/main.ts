@@ -5,6 +5,7 @@ import { type EmbeddedPostgres, LocalSandboxHost, startEmbeddedPostgres } from '
 import { AuthModule } from './auth/auth.module.js';
 import { assistantFromConfig } from './ai/ai-provider.js';
 import { createApp } from './bootstrap.js';
+import { StartupLogger } from './common/log-output.js';
 import { isolationAtStart, type SandboxIsolation } from './sandbox/sandbox-isolation.js';
 import { type AppConfig, loadConfig } from './config.js';
 import { postgresAuthStores } from './persistence/postgres-auth-stores.js';
@@ -42,6 +43,8 @@ async function checkIsolation(host: LocalSandboxHost, config: AppConfig, log: Lo
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // Until the app's pino logger takes over, in the same format (LOG_FORMAT).
+  Logger.overrideLogger(new StartupLogger(config.logFormat));
   const log = new Logger('Main');
   // Project sandboxes under DATA_DIR; their dev servers stop after PREVIEW_IDLE_MINUTES without a
   // preview request, and all of them on shutdown (SandboxModule).
