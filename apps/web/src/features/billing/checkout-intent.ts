@@ -20,7 +20,6 @@ const MAX_RETURN_PATH = 2048;
 export function safeReturnPath(raw: unknown): string | null {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_RETURN_PATH) return null;
   if (!raw.startsWith('/') || raw.startsWith('//')) return null;
-  // eslint-disable-next-line no-control-regex
   if (/[\\\s\u0000-\u001f\u007f]/.test(raw)) return null;
   return raw;
 }
