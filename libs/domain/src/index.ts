@@ -72,6 +72,7 @@ export * from './sandbox/code-error.js';
 export * from './sandbox/error-scan.js';
 export * from './ai/ai-phase.js';
 export * from './theme/theme.js';
+export * from './theme/theme-reading.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/sandbox-lifecycle.port.js';
 export * from './sandbox/sandbox-files.port.js';
