@@ -1,7 +1,7 @@
 // The dev server's error overlay runs inside the previewed app: vite-launcher.mjs makes what it
 // shows project-relative. The launcher is plain JavaScript copied into the sandbox; its helpers are
 // imported here as the file itself (importing it does not start anything).
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
@@ -29,7 +29,10 @@ interface Launcher {
   ): void;
 }
 
-const launcher = (await import(pathToFileURL(path.resolve(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH)).href)) as Launcher;
+let launcher: Launcher;
+beforeAll(async () => {
+  launcher = (await import(pathToFileURL(path.resolve(process.cwd(), VITE_LAUNCHER_RELATIVE_PATH)).href)) as Launcher;
+});
 
 const ROOT = '/srv/kiln/data/projects/3f2a';
 const MODULES = '/srv/kiln/data/sandbox-cache/deps-ab12/node_modules';
