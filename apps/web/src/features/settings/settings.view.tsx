@@ -138,14 +138,13 @@ const ProfileTab = observer(function ProfileTab({ vm }: { vm: SettingsVm }) {
               />
             </Field>
             <Field label="Role" htmlFor={`${id}-role`}>
-              <Input
-                id={`${id}-role`}
-                value={vm.form.role}
-                autoComplete="organization-title"
-                maxLength={50}
-                placeholder="e.g. Founder, Designer"
-                onChange={(e) => vm.setField('role', e.target.value)}
-              />
+              <Select id={`${id}-role`} value={vm.form.role} onChange={(e) => vm.setField('role', e.target.value)}>
+                {vm.roles.map((role) => (
+                  <option key={role.value} value={role.value}>
+                    {role.label}
+                  </option>
+                ))}
+              </Select>
             </Field>
             <Field label="Date of birth" htmlFor={`${id}-dob`}>
               <Input id={`${id}-dob`} type="date" value={vm.form.dateOfBirth} onChange={(e) => vm.setField('dateOfBirth', e.target.value)} />
