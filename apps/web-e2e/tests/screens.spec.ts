@@ -42,6 +42,11 @@ for (const size of sizes) {
     await page.goto('/settings?tab=referrals');
     await expect(page.getByRole('textbox', { name: 'Your referral link' })).toBeVisible();
     await page.screenshot({ path: `${out}/settings-referrals-${size.name}.png`, fullPage: true });
+    // Nothing is cut off: no horizontal scroll, and the section tabs fit without scrolling.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+    const tabs = page.getByRole('tablist', { name: 'Settings sections' });
+    expect(await tabs.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await expect(page.getByRole('tab', { name: 'Referrals' })).toBeInViewport({ ratio: 1 });
 
     // Home, signed in: the person's projects under the idea box.
     const auth = { authorization: `Bearer ${await accessToken(page)}` };

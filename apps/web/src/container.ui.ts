@@ -23,6 +23,7 @@ import { HttpUsageApi } from './api/usage.api';
 import { AddOnCreditsVm } from './features/billing/add-on-credits.vm';
 import { BillingActionsVm } from './features/billing/billing-actions.vm';
 import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
+import { CheckoutIntent } from './features/billing/checkout-intent';
 import { IntentionalExit } from './features/billing/intentional-exit';
 import { SubscriptionStore } from './features/billing/subscription.store';
 import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
@@ -70,6 +71,7 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   container.bind(SubscriptionStore).toSelf().inSingletonScope();
   container.bind(CheckoutReturnFlow).toSelf().inSingletonScope();
   container.bind(IntentionalExit).toSelf().inSingletonScope();
+  container.bind(CheckoutIntent).toSelf().inSingletonScope();
   container.bind(UpgradeDialogStore).toSelf().inSingletonScope();
   container.bind(AddOnCreditsVm).toSelf().inSingletonScope();
 

@@ -74,6 +74,7 @@ export * from './ai/ai-phase.js';
 export * from './theme/theme.js';
 export * from './theme/theme.errors.js';
 export * from './theme/apply-project-theme.use-case.js';
+export * from './theme/theme-reading.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/sandbox-lifecycle.port.js';
 export * from './sandbox/sandbox-files.port.js';

@@ -110,7 +110,8 @@ describe('profile (HTTP)', () => {
       [{ name: 'x'.repeat(201) }, 'name: must be shorter than or equal to 200 characters'],
       [{ date_of_birth: '01/04/1990' }, 'date_of_birth: must be a date written YYYY-MM-DD'],
       [{ date_of_birth: '1990-02-30' }, 'date_of_birth: must be a real calendar date'],
-      [{ role: '' }, 'role: should not be empty'],
+      [{ role: '' }, 'role: must be one of founder, developer, designer, product_manager, marketer, student, other'],
+      [{ role: 'Chief Tinkerer' }, 'role: must be one of founder, developer, designer, product_manager, marketer, student, other'],
       [{ preferred_currency: 'EUR' }, 'preferred_currency: must be one of USD, INR'],
     ])('refuses %j with 400 VALIDATION_FAILED', async (body, detail) => {
       const user = newUser();

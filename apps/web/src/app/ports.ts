@@ -129,6 +129,8 @@ export const STORAGE_KEYS = {
   colorMode: 'kiln.color_mode',
   returnTo: 'kiln.return_to',
   builderPreferences: 'kiln.builder_preferences',
+  /** What a checkout in progress buys and where to return (billing/checkout-intent.ts). */
+  checkoutIntent: 'kiln.checkout_intent',
 } as const;
 
 // ---------------------------------------------------------------------------------------------

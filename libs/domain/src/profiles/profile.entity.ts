@@ -5,6 +5,32 @@ export const PRO_MULTIPLIERS: readonly ProMultiplier[] = [1, 2, 3];
 export const DEFAULT_ROLE = 'other';
 
 /**
+ * The roles a person may choose (sign-up's profile step and Settings show this list; the API
+ * accepts exactly these values). SPEC §3: the default is 'other'.
+ */
+export const PROFILE_ROLES = [
+  { value: 'founder', label: 'Founder' },
+  { value: 'developer', label: 'Developer' },
+  { value: 'designer', label: 'Designer' },
+  { value: 'product_manager', label: 'Product manager' },
+  { value: 'marketer', label: 'Marketer' },
+  { value: 'student', label: 'Student' },
+  { value: DEFAULT_ROLE, label: 'Other' },
+] as const satisfies readonly { readonly value: string; readonly label: string }[];
+
+export type ProfileRole = (typeof PROFILE_ROLES)[number]['value'];
+export const PROFILE_ROLE_VALUES: readonly ProfileRole[] = PROFILE_ROLES.map((r) => r.value);
+
+export function isProfileRole(value: unknown): value is ProfileRole {
+  return typeof value === 'string' && (PROFILE_ROLE_VALUES as readonly string[]).includes(value);
+}
+
+/** The role to show for a stored one: roles from before the list (free text) read as 'other'. */
+export function knownRole(value: string | null | undefined): ProfileRole {
+  return isProfileRole(value) ? value : DEFAULT_ROLE;
+}
+
+/**
  * A user's profile: every field of SPEC §3 (table profiles), camel-cased. `subscriptionPlan`
  * is kept as stored — it may name a plan the catalog no longer offers, which resolves to free.
  * The three credit fields are a read model of the credit ledger (the ledger is the truth);

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CURRENCIES, type Profile } from '@kiln/domain';
+import { CURRENCIES, PROFILE_ROLE_VALUES, type Profile, type ProfileRole } from '@kiln/domain';
 import { Transform } from 'class-transformer';
-import { IsIn, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { iso } from '../../common/wire.js';
 
 const nullableDate = { type: String, format: 'date-time', nullable: true } as const;
@@ -91,13 +91,11 @@ export class UpdateProfileDto {
   @MaxLength(200)
   organization?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 50, example: 'other' })
+  @ApiPropertyOptional({ enum: PROFILE_ROLE_VALUES, example: 'other', description: 'One of the roles sign-up and Settings offer' })
   @ValidateIf((o: UpdateProfileDto) => o.role !== undefined)
   @Transform(trim)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(50)
-  role?: string;
+  @IsIn([...PROFILE_ROLE_VALUES], { message: `must be one of ${PROFILE_ROLE_VALUES.join(', ')}` })
+  role?: ProfileRole;
 
   @ApiPropertyOptional({ enum: CURRENCIES, description: 'USD or INR (any case)' })
   @ValidateIf((o: UpdateProfileDto) => o.preferred_currency !== undefined)

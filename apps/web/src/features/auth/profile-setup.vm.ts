@@ -1,18 +1,11 @@
+import { PROFILE_ROLES } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type Navigator, type ProfileApi, TYPES } from '../../app/ports';
 import { PostSignInFlow } from './post-sign-in.flow';
 
-/** SPEC §3: role defaults to 'other'; the other values are ours. */
-export const ROLES: readonly { readonly value: string; readonly label: string }[] = [
-  { value: 'founder', label: 'Founder' },
-  { value: 'developer', label: 'Developer' },
-  { value: 'designer', label: 'Designer' },
-  { value: 'product_manager', label: 'Product manager' },
-  { value: 'marketer', label: 'Marketer' },
-  { value: 'student', label: 'Student' },
-  { value: 'other', label: 'Other' },
-];
+/** The roles to choose from: the domain's list, the same in Settings and accepted by the API. */
+export const ROLES: readonly { readonly value: string; readonly label: string }[] = PROFILE_ROLES;
 export const NAME_MAX = 200;
 export const ORGANIZATION_MAX = 200;
 

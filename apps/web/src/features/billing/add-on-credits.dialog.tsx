@@ -1,5 +1,6 @@
 import { Check, Coins } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
+import { useLocation } from 'react-router-dom';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { useVm } from '../../use-vm';
@@ -8,6 +9,8 @@ import { ADD_ON_DIALOG_TITLE, ADD_ON_FEATURES, AddOnCreditsVm } from './add-on-c
 /** SPEC §2 Add-On Credits dialog. Mounted once (AppShell); opened through AddOnCreditsVm.open(). */
 export const AddOnCreditsDialog = observer(function AddOnCreditsDialog() {
   const vm = useVm(AddOnCreditsVm);
+  // After paying, the person comes back here (e.g. to the builder).
+  const here = useLocation();
   const price = vm.price;
   return (
     <Dialog
@@ -22,7 +25,7 @@ export const AddOnCreditsDialog = observer(function AddOnCreditsDialog() {
           <Button variant="ghost" onClick={vm.close} disabled={vm.buying} data-autofocus>
             Not now
           </Button>
-          <Button variant="brand" onClick={() => void vm.buy()} disabled={!vm.canBuy} loading={vm.buying}>
+          <Button variant="brand" onClick={() => void vm.buy(`${here.pathname}${here.search}`)} disabled={!vm.canBuy} loading={vm.buying}>
             Buy Now
           </Button>
         </>

@@ -2,9 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { ADDON_PACK_CREDITS } from '@kiln/domain';
 import { FakeProfileApi, profileDto } from '../../testing/auth-fakes';
 import { FakePaymentsApi, FakePlansApi, FakeUsageApi, SteppedTimers } from '../../testing/billing-fakes';
-import { FakeNavigation, FakeSession, RecordingLogger } from '../../testing/ui-fakes';
+import { FakeNavigation, FakeSession, MemoryStorage, RecordingLogger } from '../../testing/ui-fakes';
 import { SubscriptionStore } from './subscription.store';
 import { AddOnCreditsVm } from './add-on-credits.vm';
+import { CheckoutIntent } from './checkout-intent';
 import { IntentionalExit } from './intentional-exit';
 
 function setup(currency: 'USD' | 'INR' | null = 'USD') {
@@ -14,8 +15,9 @@ function setup(currency: 'USD' | 'INR' | null = 'USD') {
   const exit = new IntentionalExit();
   const navigation = new FakeNavigation();
   const logger = new RecordingLogger();
-  const vm = new AddOnCreditsVm(store, payments, exit, navigation, logger);
-  return { vm, payments, exit, navigation, logger };
+  const intent = new CheckoutIntent(new MemoryStorage());
+  const vm = new AddOnCreditsVm(store, payments, exit, navigation, logger, intent);
+  return { intent, vm, payments, exit, navigation, logger };
 }
 
 describe('AddOnCreditsVm (SPEC §2, §4, §9)', () => {
@@ -49,6 +51,13 @@ describe('AddOnCreditsVm (SPEC §2, §4, §9)', () => {
     await pending;
     expect(t.payments.calls.filter((c) => c === 'payment-link')).toEqual(['payment-link']);
     expect(t.navigation.assigned).toEqual(['https://pay.example/addon']);
+  });
+
+  it('remembers an add-on purchase and the path it was started from, to come back to', async () => {
+    const t = setup();
+    t.vm.open();
+    await t.vm.buy('/builder/p1');
+    expect(t.intent.take()).toEqual({ kind: 'add_on', returnPath: '/builder/p1' });
   });
 
   it('a failed purchase is only logged and the dialog closes (SPEC §8)', async () => {

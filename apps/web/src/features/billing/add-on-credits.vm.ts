@@ -4,6 +4,7 @@ import { makeAutoObservable, runInAction } from 'mobx';
 import { TYPES } from '../../app/ports';
 import { type Logger, type Navigation, UI_TYPES } from '../../app/ui-ports';
 import type { PaymentsApi } from '../../api/payments.api';
+import { CheckoutIntent } from './checkout-intent';
 import { IntentionalExit } from './intentional-exit';
 import { SubscriptionStore } from './subscription.store';
 
@@ -33,10 +34,11 @@ export class AddOnCreditsVm {
     @inject(IntentionalExit) private readonly exit: IntentionalExit,
     @inject(UI_TYPES.Navigation) private readonly navigation: Navigation,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
+    @inject(CheckoutIntent) private readonly intent: CheckoutIntent,
   ) {
-    makeAutoObservable<AddOnCreditsVm, 'store' | 'payments' | 'exit' | 'navigation' | 'logger'>(
+    makeAutoObservable<AddOnCreditsVm, 'store' | 'payments' | 'exit' | 'navigation' | 'logger' | 'intent'>(
       this,
-      { store: false, payments: false, exit: false, navigation: false, logger: false, credits: false },
+      { store: false, payments: false, exit: false, navigation: false, logger: false, intent: false, credits: false },
       { autoBind: true },
     );
   }
@@ -64,12 +66,14 @@ export class AddOnCreditsVm {
     this.isOpen = false;
   }
 
-  async buy(): Promise<void> {
+  /** `returnPath`: the in-app path to come back to once the credits are added (where the dialog was opened). */
+  async buy(returnPath?: string): Promise<void> {
     if (!this.canBuy) return;
     this.buying = true;
     this.exit.mark();
     try {
       const url = await this.payments.createPaymentLink();
+      this.intent.remember('add_on', returnPath);
       // Stays "buying" while the browser leaves for the payment page.
       this.navigation.assign(url);
     } catch (error) {

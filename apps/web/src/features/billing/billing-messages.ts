@@ -6,9 +6,13 @@ export const UPDATING_SUBSCRIPTION_TOAST: ToastInput = {
   variant: 'info',
 };
 export const SUBSCRIPTION_UPDATED_TOAST: ToastInput = {
-  title: 'Subscription Updated',
+  title: 'Subscription updated',
   variant: 'success',
 };
+/** After an add-on pack is paid and synced: '500 credits added'. */
+export function creditsAddedToast(credits: number): ToastInput {
+  return { title: `${credits.toLocaleString('en-US')} credits added`, variant: 'success' };
+}
 export const SYNC_ERROR_TOAST: ToastInput = {
   title: 'Sync Error',
   description: 'There was an issue syncing your subscription. Please try refreshing.',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { FakeProfileApi, RecordingAnalytics, RecordingNavigator } from '../../testing/auth-fakes';
 import { FakePaymentsApi, FakePlansApi, FakeUsageApi, PRO_MONTHLY_CURRENT, SteppedTimers } from '../../testing/billing-fakes';
-import { FakeSession, FakeToasts, RecordingLogger } from '../../testing/ui-fakes';
+import { FakeSession, FakeToasts, MemoryStorage, RecordingLogger } from '../../testing/ui-fakes';
+import { CheckoutIntent } from './checkout-intent';
 import { CheckoutReturnFlow, checkoutReturnOf, withoutCheckoutParams } from './checkout-return.flow';
 import { SubscriptionStore } from './subscription.store';
 
@@ -27,8 +28,9 @@ function setup() {
   const toasts = new FakeToasts();
   const analytics = new RecordingAnalytics();
   const navigator = new RecordingNavigator();
-  const flow = new CheckoutReturnFlow(store, payments, toasts, analytics, navigator, timers, logger);
-  return { flow, store, timers, profileApi, plansApi, usageApi, payments, toasts, analytics, navigator, logger };
+  const intent = new CheckoutIntent(new MemoryStorage());
+  const flow = new CheckoutReturnFlow(store, payments, toasts, analytics, navigator, timers, logger, intent);
+  return { intent, flow, store, timers, profileApi, plansApi, usageApi, payments, toasts, analytics, navigator, logger };
 }
 
 const at = (pathname: string, search: string, key = 'k1') => ({ key, pathname, search });
@@ -78,8 +80,8 @@ describe('CheckoutReturnFlow: return with success (SPEC §4 After checkout succe
     expect(t.profileApi.getTimes).toEqual([1000, 2500, 2500]);
     expect(t.payments.calls).toEqual(['force-update']);
     expect(t.usageApi.calls).toBe(1);
-    expect(t.toasts.shown.map((s) => s.title)).toEqual(['Updating Subscription', 'Subscription Updated']);
-    expect(t.toasts.shown[1]).toEqual({ title: 'Subscription Updated', variant: 'success' });
+    expect(t.toasts.shown.map((s) => s.title)).toEqual(['Updating Subscription', 'Subscription updated']);
+    expect(t.toasts.shown[1]).toEqual({ title: 'Subscription updated', variant: 'success' });
     expect(t.navigator.last).toBe('/settings');
     expect(t.flow.status).toBe('done');
     expect(t.flow.syncedPlanName).toBe('Pro Monthly');
@@ -160,6 +162,65 @@ describe('CheckoutReturnFlow: return with success (SPEC §4 After checkout succe
     expect(t.flow.handle(at('/settings', '?tab=plan'))).toBeNull();
     expect(t.toasts.shown).toEqual([]);
     expect(t.navigator.visits).toEqual([]);
+  });
+});
+
+describe('CheckoutReturnFlow: what was bought and where to come back to', () => {
+  it("an add-on purchase says how many credits were added and lands on Settings → Plan & usage", async () => {
+    const t = setup();
+    t.intent.remember('add_on', null);
+    const done = t.flow.handle(at('/settings', '?success=true'));
+    await t.timers.advance(2500);
+    await done;
+    expect(t.toasts.shown.at(-1)).toEqual({ title: '500 credits added', variant: 'success' });
+    expect(t.navigator.last).toBe('/settings?tab=plan');
+  });
+
+  it('an add-on return without a remembered intent (another tab) is recognised by its return page', async () => {
+    const t = setup();
+    const done = t.flow.handle(at('/settings', '?success=true'));
+    await t.timers.advance(2500);
+    await done;
+    expect(t.toasts.shown.at(-1)?.title).toBe('500 credits added');
+  });
+
+  it('an upgrade started in the builder comes back to the builder', async () => {
+    const t = setup();
+    t.intent.remember('plan', '/builder/p1');
+    const done = t.flow.handle(at('/pricing', '?success=true'));
+    await t.timers.advance(2500);
+    await done;
+    expect(t.toasts.shown.at(-1)).toEqual({ title: 'Subscription updated', variant: 'success' });
+    expect(t.navigator.last).toBe('/builder/p1');
+  });
+
+  it('credits bought in the builder come back to the builder too', async () => {
+    const t = setup();
+    t.intent.remember('add_on', '/builder/p1?tab=code');
+    const done = t.flow.handle(at('/settings', '?success=true'));
+    await t.timers.advance(2500);
+    await done;
+    expect(t.toasts.shown.at(-1)?.title).toBe('500 credits added');
+    expect(t.navigator.last).toBe('/builder/p1?tab=code');
+  });
+
+  it('the intent is used once', async () => {
+    const t = setup();
+    t.intent.remember('plan', '/builder/p1');
+    const first = t.flow.handle(at('/pricing', '?success=true', 'k1'));
+    await t.timers.advance(2500);
+    await first;
+    expect(t.intent.take()).toBeNull();
+  });
+
+  it('a canceled checkout goes back where it was started', () => {
+    const t = setup();
+    t.intent.remember('plan', '/builder/p1');
+    t.flow.handle(at('/pricing', '?canceled=true'));
+    expect(t.navigator.visits).toEqual([
+      { to: '/pricing', replace: true },
+      { to: '/builder/p1', replace: false },
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { validateTrackingEvent } from '@kiln/domain';
+import { ADDON_PACK_CREDITS, validateTrackingEvent } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type Analytics, type Navigator, type Timers, type Toasts, TYPES } from '../../app/ports';
@@ -9,16 +9,20 @@ import {
   POST_CHECKOUT_REFRESH_MS,
   POST_CHECKOUT_SYNC_MS,
   SUBSCRIPTION_UPDATED_TOAST,
+  creditsAddedToast,
   SYNC_ERROR_TOAST,
   SYNC_FAILED,
   UPDATING_SUBSCRIPTION_TOAST,
 } from './billing-messages';
+import { CheckoutIntent, type CheckoutKind } from './checkout-intent';
 import { SubscriptionStore } from './subscription.store';
 
 /** The query values the payment provider sends the browser back with (SPEC §2). */
 export const CHECKOUT_QUERY_KEYS = ['success', 'canceled', 'session_id'] as const;
 export const THANK_YOU_PATH = '/thank-you';
 export const SETTINGS_PATH = '/settings';
+/** Where an add-on purchase lands when it was not started from elsewhere: Settings → Plan & usage. */
+export const SETTINGS_PLAN_PATH = '/settings?tab=plan';
 
 export type CheckoutReturn = 'success' | 'canceled' | null;
 
@@ -44,8 +48,10 @@ export type SyncStatus = 'idle' | 'syncing' | 'done' | 'failed';
  * SPEC §4 "After checkout success", on whatever page the provider sends the browser back to:
  * toast 'Updating Subscription'; refresh the profile after 1 s; after 2.5 s reload plans,
  * profile and current plan, sync with the provider (force-update), refresh usage; then toast
- * 'Subscription Updated', track the purchase and go to /settings. Any failure: 'Sync Error'.
- * `?canceled` shows the 'Checkout Canceled' info toast. The checkout values leave the address
+ * 'Subscription updated' for a plan, '500 credits added' for an add-on pack, track the purchase
+ * and go back where the checkout was started (a safe path remembered by CheckoutIntent, e.g. the
+ * builder), else to Settings (the Plan & usage tab for credits). Any failure: 'Sync Error'.
+ * `?canceled` shows the 'Checkout Canceled' info toast and goes back where checkout was started. The checkout values leave the address
  * (except on /thank-you, whose guard needs them; that page leaves for /settings when done).
  */
 @injectable()
@@ -63,10 +69,11 @@ export class CheckoutReturnFlow {
     @inject(TYPES.Navigator) private readonly navigator: Navigator,
     @inject(TYPES.Timers) private readonly timers: Timers,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
+    @inject(CheckoutIntent) private readonly intent: CheckoutIntent,
   ) {
-    makeAutoObservable<CheckoutReturnFlow, 'store' | 'payments' | 'toasts' | 'analytics' | 'navigator' | 'timers' | 'logger' | 'handledKey'>(
+    makeAutoObservable<CheckoutReturnFlow, 'store' | 'payments' | 'toasts' | 'analytics' | 'navigator' | 'timers' | 'logger' | 'intent' | 'handledKey'>(
       this,
-      { store: false, payments: false, toasts: false, analytics: false, navigator: false, timers: false, logger: false, handledKey: false },
+      { store: false, payments: false, toasts: false, analytics: false, navigator: false, timers: false, logger: false, intent: false, handledKey: false },
       { autoBind: true },
     );
   }
@@ -81,14 +88,19 @@ export class CheckoutReturnFlow {
     this.handledKey = location.key;
     const onThankYou = location.pathname === THANK_YOU_PATH;
     if (!onThankYou) this.navigator.navigate(`${location.pathname}${withoutCheckoutParams(location.search)}`, { replace: true });
+    const intent = this.intent.take();
     if (kind === 'canceled') {
       this.toasts.show(CHECKOUT_CANCELED_TOAST);
+      if (intent?.returnPath) this.navigator.navigate(intent.returnPath);
       return null;
     }
-    return this.syncAfterCheckout();
+    // Without a remembered intent (another tab started it), the provider's return page tells:
+    // add-on payments come back to /settings, plans to /pricing.
+    const purchase: CheckoutKind = intent?.kind ?? (location.pathname === SETTINGS_PATH ? 'add_on' : 'plan');
+    return this.syncAfterCheckout(purchase, intent?.returnPath ?? null);
   }
 
-  async syncAfterCheckout(): Promise<void> {
+  async syncAfterCheckout(purchase: CheckoutKind = 'plan', returnPath: string | null = null): Promise<void> {
     if (this.status === 'syncing') return;
     this.status = 'syncing';
     this.syncedPlanName = null;
@@ -107,8 +119,8 @@ export class CheckoutReturnFlow {
         this.status = 'done';
         this.syncedPlanName = planName;
       });
-      this.toasts.show(SUBSCRIPTION_UPDATED_TOAST);
-      this.navigator.navigate(SETTINGS_PATH);
+      this.toasts.show(purchase === 'add_on' ? creditsAddedToast(ADDON_PACK_CREDITS) : SUBSCRIPTION_UPDATED_TOAST);
+      this.navigator.navigate(returnPath ?? (purchase === 'add_on' ? SETTINGS_PLAN_PATH : SETTINGS_PATH));
     } catch (error) {
       this.logger.error(SYNC_FAILED, error);
       runInAction(() => (this.status = 'failed'));

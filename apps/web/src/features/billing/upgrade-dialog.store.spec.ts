@@ -4,7 +4,8 @@ import { ApiError } from '../../app/ports';
 import { FREE_PLAN_DTO, PLAN_DTOS, PRO_ANNUAL_DTO, PRO_MONTHLY_DTO } from '../../testing/api-fixtures';
 import { FakeProfileApi } from '../../testing/auth-fakes';
 import { FakePaymentsApi, FakePlansApi, FakeUsageApi, PRO_MONTHLY_CURRENT, SteppedTimers } from '../../testing/billing-fakes';
-import { FakeNavigation, FakeSession, FakeToasts, RecordingLogger, flush } from '../../testing/ui-fakes';
+import { FakeNavigation, FakeSession, FakeToasts, MemoryStorage, RecordingLogger, flush } from '../../testing/ui-fakes';
+import { CheckoutIntent } from './checkout-intent';
 import { SubscriptionStore } from './subscription.store';
 import { LIMIT_COPY, UpgradeDialogStore, limitTypeOf, nextPlan } from './upgrade-dialog.store';
 
@@ -16,8 +17,9 @@ function setup(country: string | null = 'US') {
   const toasts = new FakeToasts();
   const navigation = new FakeNavigation();
   const geo = { locate: async (): Promise<Result<GeoLocation, GeoLocationError>> => ok({ countryCode: country }) };
-  const dialog = new UpgradeDialogStore(store, payments, geo, toasts, navigation, logger);
-  return { dialog, store, plansApi, payments, toasts, navigation, logger };
+  const intent = new CheckoutIntent(new MemoryStorage());
+  const dialog = new UpgradeDialogStore(store, payments, geo, toasts, navigation, logger, intent);
+  return { intent, dialog, store, plansApi, payments, toasts, navigation, logger };
 }
 
 describe('limit types (SPEC §4)', () => {
@@ -111,6 +113,17 @@ describe('UpgradeDialogStore', () => {
     await pending;
     expect(t.payments.calls).toEqual(['checkout:pro_monthly']);
     expect(t.navigation.assigned).toEqual(['https://pay.example/checkout']);
+  });
+
+  it('remembers a plan checkout and the (safe) path it was started from, to come back to', async () => {
+    const t = setup();
+    await t.dialog.open('credit');
+    await t.dialog.upgrade('/builder/p1');
+    expect(t.intent.take()).toEqual({ kind: 'plan', returnPath: '/builder/p1' });
+    const other = setup();
+    await other.dialog.open('credit');
+    await other.dialog.upgrade('https://evil.example/');
+    expect(other.intent.take()).toEqual({ kind: 'plan', returnPath: null });
   });
 
   it("a failed checkout shows 'Upgrade Error' and frees the button", async () => {

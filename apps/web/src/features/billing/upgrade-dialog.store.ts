@@ -18,6 +18,7 @@ import type { GeoApi } from '../../api/geo.api';
 import type { PaymentsApi } from '../../api/payments.api';
 import type { PlanDto } from '../../api/plans.api';
 import { PLAN_DETAILS_FAILED, UPGRADE_ERROR_TOAST } from './billing-messages';
+import { CheckoutIntent } from './checkout-intent';
 import { SubscriptionStore } from './subscription.store';
 
 /** SPEC §4: what was reached. 'prompt' is the default. */
@@ -120,10 +121,11 @@ export class UpgradeDialogStore {
     @inject(TYPES.Toasts) private readonly toasts: Toasts,
     @inject(UI_TYPES.Navigation) private readonly navigation: Navigation,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
+    @inject(CheckoutIntent) private readonly intent: CheckoutIntent,
   ) {
-    makeAutoObservable<UpgradeDialogStore, 'store' | 'payments' | 'geo' | 'toasts' | 'navigation' | 'logger' | 'offered' | 'openCount'>(
+    makeAutoObservable<UpgradeDialogStore, 'store' | 'payments' | 'geo' | 'toasts' | 'navigation' | 'logger' | 'intent' | 'offered' | 'openCount'>(
       this,
-      { store: false, payments: false, geo: false, toasts: false, navigation: false, logger: false, offered: false, openCount: false },
+      { store: false, payments: false, geo: false, toasts: false, navigation: false, logger: false, intent: false, offered: false, openCount: false },
       { autoBind: true },
     );
   }
@@ -183,13 +185,17 @@ export class UpgradeDialogStore {
     });
   }
 
-  /** Starts checkout for the offered plan and leaves for the payment page. */
-  async upgrade(): Promise<void> {
+  /**
+   * Starts checkout for the offered plan and leaves for the payment page; `returnPath` (where the
+   * dialog was opened, e.g. the builder) is where the person comes back to after paying.
+   */
+  async upgrade(returnPath?: string): Promise<void> {
     const plan = this.offered;
     if (plan === null || this.store.upgrading) return;
     this.store.setUpgrading(true);
     try {
       const url = await this.payments.createCheckoutSession(plan.id);
+      this.intent.remember('plan', returnPath);
       this.navigation.assign(url);
     } catch (error) {
       this.logger.error('Upgrade failed', error);

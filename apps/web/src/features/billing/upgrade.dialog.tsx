@@ -1,5 +1,6 @@
 import { AlertCircle, Rocket } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
+import { useLocation } from 'react-router-dom';
 import { Button, ButtonLink } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { Skeleton } from '../../ui/skeleton';
@@ -9,6 +10,8 @@ import { UpgradeDialogStore } from './upgrade-dialog.store';
 /** SPEC §2/§4 upgrade dialog, titled by the limit reached. Mounted once (AppShell). */
 export const UpgradeDialog = observer(function UpgradeDialog() {
   const store = useVm(UpgradeDialogStore);
+  // After paying, the person comes back here (e.g. to the builder).
+  const here = useLocation();
   const { state, copy } = store;
   return (
     <Dialog
@@ -24,7 +27,7 @@ export const UpgradeDialog = observer(function UpgradeDialog() {
             <Button variant="ghost" onClick={store.close} disabled={store.upgrading} data-autofocus>
               Maybe later
             </Button>
-            <Button variant="brand" onClick={() => void store.upgrade()} loading={store.upgrading}>
+            <Button variant="brand" onClick={() => void store.upgrade(`${here.pathname}${here.search}`)} loading={store.upgrading}>
               Upgrade
             </Button>
           </>

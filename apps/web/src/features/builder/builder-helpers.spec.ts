@@ -1,11 +1,51 @@
 import { describe, expect, it } from '@jest/globals';
 import { languageOf } from './language';
-import { DEVICE_FRAMES, previewOriginOf } from './preview';
+import { DEVICES, DEVICE_FRAMES, deviceFrameHint, fitPreviewFrame, previewOriginOf } from './preview';
 import { relativeTime } from '../../app/relative-time';
 
 describe('builder helpers', () => {
-  it('has the SPEC §2 device sizes', () => {
-    expect(Object.values(DEVICE_FRAMES).map((d) => `${d.label} ${d.width}`)).toEqual(['Mobile 375px', 'Tablet 768px', 'Laptop 1200px', 'Desktop 95%']);
+  it('has device sizes that strictly increase: mobile < tablet < laptop < desktop', () => {
+    expect(DEVICES.map((d) => deviceFrameHint(DEVICE_FRAMES[d]))).toEqual([
+      'Mobile (375 px)',
+      'Tablet (768 px)',
+      'Laptop (1280 px)',
+      'Desktop (1440 px or wider)',
+    ]);
+    const widths = DEVICES.map((d) => DEVICE_FRAMES[d].width);
+    widths.slice(1).forEach((width, i) => expect(width).toBeGreaterThan(widths[i]!));
+  });
+
+  it('keeps a frame that fits its pane at its own size', () => {
+    expect(fitPreviewFrame({ width: 800, height: 600 }, DEVICE_FRAMES.mobile)).toEqual({ width: 375, height: 600, scale: 1 });
+    expect(fitPreviewFrame({ width: 768, height: 600 }, DEVICE_FRAMES.tablet)).toEqual({ width: 768, height: 600, scale: 1 });
+  });
+
+  it('scales a frame wider than its pane down to the pane instead of cropping it', () => {
+    const laptop = fitPreviewFrame({ width: 640, height: 500 }, DEVICE_FRAMES.laptop);
+    expect(laptop).toEqual({ width: 1280, height: 1000, scale: 0.5 });
+    // The scaled frame is exactly as wide and as tall as the pane.
+    expect(laptop.width * laptop.scale).toBe(640);
+    expect(laptop.height * laptop.scale).toBe(500);
+    expect(fitPreviewFrame({ width: 720, height: 450 }, DEVICE_FRAMES.desktop)).toEqual({ width: 1440, height: 900, scale: 0.5 });
+  });
+
+  it('widens the desktop frame to fill a wider pane, and never past the pane', () => {
+    expect(fitPreviewFrame({ width: 1800, height: 900 }, DEVICE_FRAMES.desktop)).toEqual({ width: 1800, height: 900, scale: 1 });
+    expect(fitPreviewFrame({ width: 1800, height: 900 }, DEVICE_FRAMES.laptop)).toEqual({ width: 1280, height: 900, scale: 1 });
+  });
+
+  it('the desktop viewport is never narrower than the laptop one, whatever the pane', () => {
+    for (const width of [200, 640, 1000, 1280, 1440, 2000]) {
+      const laptop = fitPreviewFrame({ width, height: 700 }, DEVICE_FRAMES.laptop);
+      const desktop = fitPreviewFrame({ width, height: 700 }, DEVICE_FRAMES.desktop);
+      expect(desktop.width).toBeGreaterThan(laptop.width);
+      expect(desktop.width * desktop.scale).toBeLessThanOrEqual(width);
+    }
+  });
+
+  it('leaves an unmeasured pane unscaled', () => {
+    expect(fitPreviewFrame({ width: 0, height: 0 }, DEVICE_FRAMES.laptop)).toEqual({ width: 1280, height: 0, scale: 1 });
+    expect(fitPreviewFrame({ width: Number.NaN, height: -5 }, DEVICE_FRAMES.mobile)).toEqual({ width: 375, height: 0, scale: 1 });
   });
 
   it('derives the preview origin from its address, and trusts nothing else', () => {

@@ -143,10 +143,10 @@ const Toolbar = observer(function Toolbar({ vm, chat }: { vm: BuilderVm; chat: C
         <p role="status" aria-label="Sandbox status" title={vm.statusText} className="flex min-w-0 flex-1 items-center gap-1.5 text-xs text-muted-foreground">
           <span aria-hidden className={cn('size-2 shrink-0 rounded-full', TONE_DOT[vm.statusTone])} />
           <span className="shrink-0 font-medium text-foreground">{vm.statusLabel}</span>
-          {vm.statusMessage && (
+          {vm.statusDetail && (
             <>
               <span aria-hidden>{' · '}</span>
-              <span className="truncate">{vm.statusMessage}</span>
+              <span className="truncate">{vm.statusDetail}</span>
             </>
           )}
         </p>

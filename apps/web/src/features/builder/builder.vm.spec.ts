@@ -140,6 +140,29 @@ describe('BuilderVm realtime feed', () => {
     expect(t.vm.statusTone).toBe('warning');
   });
 
+  it('does not claim "Running" while the feed is down: Reconnecting…, then Server unreachable, until it is back', async () => {
+    const t = await started();
+    expect(t.vm.statusTone).toBe('success');
+    // The server goes away: the connection ends, and the feed keeps trying.
+    t.feed.state('closed');
+    expect(t.vm.statusLabel).toBe('Reconnecting…');
+    expect(t.vm.statusTone).toBe('warning');
+    expect(t.vm.statusText).toBe('Reconnecting… · The connection to the server was lost');
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      t.feed.state('connecting');
+      expect(t.vm.statusLabel).toBe('Reconnecting…');
+      t.feed.state('closed');
+    }
+    expect(t.vm.statusLabel).toBe('Server unreachable');
+    expect(t.vm.statusTone).toBe('destructive');
+    t.feed.state('connecting');
+    expect(t.vm.statusLabel).toBe('Server unreachable');
+    // Back: the dev server's own state again.
+    t.feed.state('open');
+    expect(t.vm.statusText).toBe('Running · Website is running');
+    expect(t.vm.statusTone).toBe('success');
+  });
+
   it('reloads the tree on files-changed (a burst costs at most two loads)', async () => {
     const t = await started();
     t.api.calls.length = 0;

@@ -11,6 +11,7 @@ import type { ChatHost } from './chat/chat.vm';
 import { ConsoleVm } from './console.vm';
 import { ErrorsVm } from './errors.vm';
 import { FilesVm } from './files.vm';
+import { type ConnectionProblem, type FeedHealth, INITIAL_FEED_HEALTH, connectionProblem, nextFeedHealth } from './connection-status';
 import { DEFAULT_DEVICE, type Device } from './preview';
 import { SandboxSetup } from './sandbox-setup';
 import { TerminalVm } from './terminal.vm';
@@ -59,6 +60,8 @@ export class BuilderVm implements ChatHost {
   status = 'starting';
   statusMessage = 'Starting your sandbox';
   feedState: FeedState = 'closed';
+  /** The feed's state with its history: whether the server can be heard (connection-status.ts). */
+  feedHealth: FeedHealth = INITIAL_FEED_HEALTH;
 
   activeTab: BuilderTab = 'preview';
   device: Device = DEFAULT_DEVICE;
@@ -182,6 +185,7 @@ export class BuilderVm implements ChatHost {
   private async startSandbox(generation: number): Promise<void> {
     this.phase = 'starting';
     this.failure = null;
+    this.feedHealth = INITIAL_FEED_HEALTH;
     this.status = 'starting';
     this.statusMessage = 'Starting your sandbox';
     let info: SandboxInfoDto;
@@ -212,7 +216,11 @@ export class BuilderVm implements ChatHost {
         if (generation === this.generation) this.handle(event);
       },
       onState: (state) => {
-        if (generation === this.generation) runInAction(() => (this.feedState = state));
+        if (generation !== this.generation) return;
+        runInAction(() => {
+          this.feedState = state;
+          this.feedHealth = nextFeedHealth(this.feedHealth, state);
+        });
       },
     });
     await Promise.all([this.files.loadTree(), this.versions.load()]);
@@ -252,11 +260,20 @@ export class BuilderVm implements ChatHost {
 
   // ── Status line ──────────────────────────────────────────────────────────────────────────
 
+  /** While the feed is down the dev server's state is unknown: 'Reconnecting…' / 'Server unreachable'. */
+  get connectionProblem(): ConnectionProblem | null {
+    return this.phase === 'ready' ? connectionProblem(this.feedHealth) : null;
+  }
+
   get statusLabel(): string {
+    const problem = this.connectionProblem;
+    if (problem !== null) return problem.label;
     return STATUS_LABELS[this.status] ?? this.status.charAt(0).toUpperCase() + this.status.slice(1);
   }
 
   get statusTone(): StatusTone {
+    const problem = this.connectionProblem;
+    if (problem !== null) return problem.tone;
     if (this.phase === 'failed' || this.status === 'failed') return 'destructive';
     if (this.status === 'running') return 'success';
     if (this.status === 'starting' || this.phase === 'starting') return 'warning';
@@ -265,7 +282,12 @@ export class BuilderVm implements ChatHost {
 
   /** The whole status line, as the screen shows it: 'Running · Website is running'. */
   get statusText(): string {
-    return this.statusMessage ? `${this.statusLabel} · ${this.statusMessage}` : this.statusLabel;
+    return this.statusDetail ? `${this.statusLabel} · ${this.statusDetail}` : this.statusLabel;
+  }
+
+  /** The sentence after the status word: the dev server's, or what is wrong with the connection. */
+  get statusDetail(): string {
+    return this.connectionProblem?.message ?? this.statusMessage;
   }
 
   // ── Tabs, preview, dock ──────────────────────────────────────────────────────────────────

@@ -5,7 +5,8 @@ import { cn } from '../../ui/cn';
 import { Spinner } from '../../ui/spinner';
 import { Tooltip } from '../../ui/tooltip';
 import type { BuilderVm } from './builder.vm';
-import { DEVICES, DEVICE_FRAMES, type Device } from './preview';
+import { useElementSize } from '../../ui/use-element-size';
+import { DEVICES, DEVICE_FRAMES, type Device, deviceFrameHint, fitPreviewFrame } from './preview';
 
 const DEVICE_ICONS: Record<Device, typeof Smartphone> = { mobile: Smartphone, tablet: Tablet, laptop: Laptop, desktop: Monitor };
 
@@ -24,7 +25,7 @@ export const PreviewActions = observer(function PreviewActions({ vm }: { vm: Bui
           const frame = DEVICE_FRAMES[device];
           const pressed = vm.device === device;
           return (
-            <Tooltip key={device} content={`${frame.label} (${frame.width})`}>
+            <Tooltip key={device} content={deviceFrameHint(frame)}>
               <button
                 type="button"
                 aria-label={frame.label}
@@ -61,7 +62,10 @@ export const PreviewActions = observer(function PreviewActions({ vm }: { vm: Bui
   );
 });
 
-/** The live preview: the sandbox's app in a frame of the chosen device's width. */
+/**
+ * The live preview: the sandbox's app in a frame of the chosen device's width, scaled down to fit
+ * the pane (never cropped); the frame's border is outside the scaled viewport.
+ */
 export const PreviewPane = observer(function PreviewPane({ vm }: { vm: BuilderVm }) {
   if (vm.phase === 'failed') {
     return (
@@ -87,7 +91,17 @@ export const PreviewPane = observer(function PreviewPane({ vm }: { vm: BuilderVm
       </div>
     );
   }
-  const frame = DEVICE_FRAMES[vm.device];
+  return <PreviewFrame vm={vm} url={vm.previewUrl} />;
+});
+
+/** The frame's border, outside the app's viewport (1 px each side). */
+const FRAME_BORDER = 2;
+
+const PreviewFrame = observer(function PreviewFrame({ vm, url }: { vm: BuilderVm; url: string }) {
+  const [paneRef, pane] = useElementSize<HTMLDivElement>();
+  const border = vm.fullscreen ? 0 : FRAME_BORDER;
+  const fitted = fitPreviewFrame({ width: pane.width - border, height: pane.height - border }, DEVICE_FRAMES[vm.device]);
+  const measured = pane.width > 0;
   return (
     <div
       className={cn(
@@ -107,21 +121,25 @@ export const PreviewPane = observer(function PreviewPane({ vm }: { vm: BuilderVm
           </div>
         </div>
       )}
-      <div className={cn('flex min-h-0 flex-1 justify-center overflow-auto', !vm.fullscreen && vm.device !== 'desktop' && 'p-3 sm:p-4', !vm.fullscreen && vm.device === 'desktop' && 'py-3')}>
+      <div ref={paneRef} className={cn('flex min-h-0 flex-1 justify-center overflow-hidden', !vm.fullscreen && 'p-3 sm:p-4')}>
         <div
-          style={{ width: frame.width }}
+          data-testid="preview-frame"
+          data-scale={fitted.scale}
+          // The scaled viewport's box: the device width times the scale, the pane's height.
+          style={measured ? { width: fitted.width * fitted.scale, height: fitted.height * fitted.scale } : { width: '100%' }}
           className={cn(
-            'h-full max-w-none shrink-0 overflow-hidden bg-white',
+            'box-content h-full shrink-0 overflow-hidden bg-white',
             !vm.fullscreen && 'rounded-lg border border-border shadow-sm',
-            // The device width is the app's viewport: the border goes outside it.
-            vm.device !== 'desktop' && 'box-content max-sm:w-full!',
+            // Phones have no device buttons: the app fills the screen.
+            'max-sm:w-full! max-sm:h-full!',
           )}
         >
           <iframe
             key={vm.previewKey}
             title="App preview"
-            src={vm.previewUrl}
-            className="size-full border-0 bg-white"
+            src={url}
+            style={measured ? { width: fitted.width, height: fitted.height, transform: `scale(${fitted.scale})` } : undefined}
+            className="size-full origin-top-left border-0 bg-white max-sm:size-full! max-sm:transform-none!"
             // The app runs on its own origin; it may not navigate or take over the builder.
             sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads"
             allow="clipboard-read; clipboard-write"

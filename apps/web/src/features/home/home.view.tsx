@@ -167,26 +167,28 @@ export const HomeView = observer(function HomeView() {
         </div>
       </section>
 
-      <section className="px-4 pb-24 sm:px-6">
-        <div className="mx-auto flex max-w-6xl flex-col items-start gap-6 rounded-3xl bg-primary px-6 py-10 text-primary-foreground sm:px-12 md:flex-row md:items-center md:justify-between">
-          <div>
-            <h2 className="text-2xl font-semibold tracking-tight">Start free with 5 prompts a month</h2>
-            <p className="mt-2 text-primary-foreground/70">Upgrade to Pro when your app needs more.</p>
+      {vm.showStartFreeBanner && (
+        <section className="px-4 pb-24 sm:px-6">
+          <div className="mx-auto flex max-w-6xl flex-col items-start gap-6 rounded-3xl bg-primary px-6 py-10 text-primary-foreground sm:px-12 md:flex-row md:items-center md:justify-between">
+            <div>
+              <h2 className="text-2xl font-semibold tracking-tight">Start free with 5 prompts a month</h2>
+              <p className="mt-2 text-primary-foreground/70">Upgrade to Pro when your app needs more.</p>
+            </div>
+            <div className="flex flex-wrap gap-3">
+              <ButtonLink to="/get-started" variant="brand" size="lg">
+                Get started
+              </ButtonLink>
+              <ButtonLink
+                to="/pricing"
+                size="lg"
+                className="border border-primary-foreground/20 bg-transparent text-primary-foreground hover:bg-primary-foreground/10"
+              >
+                See pricing
+              </ButtonLink>
+            </div>
           </div>
-          <div className="flex flex-wrap gap-3">
-            <ButtonLink to="/get-started" variant="brand" size="lg">
-              Get started
-            </ButtonLink>
-            <ButtonLink
-              to="/pricing"
-              size="lg"
-              className="border border-primary-foreground/20 bg-transparent text-primary-foreground hover:bg-primary-foreground/10"
-            >
-              See pricing
-            </ButtonLink>
-          </div>
-        </div>
-      </section>
+        </section>
+      )}
     </>
   );
 });

@@ -19,6 +19,12 @@ function setup(options: { stored?: unknown; status?: SessionStatus } = {}) {
 const stored = (storage: InMemoryKeyValueStorage) => JSON.parse(storage.get(STORAGE_KEYS.savedPrompts) ?? 'null');
 
 describe('HomeVm', () => {
+  it('shows the "Start free" banner to visitors only: not to anyone signed in (free or Pro), nor while the session loads', () => {
+    expect(setup({ status: 'signed-out' }).vm.showStartFreeBanner).toBe(true);
+    expect(setup({ status: 'signed-in' }).vm.showStartFreeBanner).toBe(false);
+    expect(setup({ status: 'loading' }).vm.showStartFreeBanner).toBe(false);
+  });
+
   it('starts with an empty prompt that cannot be submitted', () => {
     const { vm, navigator, storage } = setup();
 

@@ -35,6 +35,14 @@ export class HomeVm {
     });
   }
 
+  /**
+   * The "Start free" banner asks a visitor to sign up: only for someone signed out (not while
+   * the session is still being read, so a signed-in Pro user never sees it flash).
+   */
+  get showStartFreeBanner(): boolean {
+    return this.session.status === 'signed-out';
+  }
+
   get canSubmit(): boolean {
     return this.prompt.trim().length > 0;
   }

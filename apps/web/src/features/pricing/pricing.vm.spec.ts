@@ -6,7 +6,8 @@ import type { CurrentPlanDto, PlanDto, PlansApi } from '../../api/plans.api';
 import { PLAN_DTOS } from '../../testing/api-fixtures';
 import { FakeProfileApi, ManualTimers } from '../../testing/auth-fakes';
 import { FakeUsageApi } from '../../testing/billing-fakes';
-import { FakeNavigation, FakeSession, FakeToasts, RecordingLogger, flush } from '../../testing/ui-fakes';
+import { FakeNavigation, FakeSession, FakeToasts, MemoryStorage, RecordingLogger, flush } from '../../testing/ui-fakes';
+import { CheckoutIntent } from '../billing/checkout-intent';
 import { SubscriptionStore } from '../billing/subscription.store';
 import { PricingVm, planFeatureLines } from './pricing.vm';
 
@@ -77,7 +78,7 @@ function setup(
   const session = new FakeSession(options.status ?? 'signed-out');
   const logger = new RecordingLogger();
   const store = new SubscriptionStore(session, new FakeProfileApi(), plansApi, new FakeUsageApi(), new ManualTimers(), logger);
-  const vm = new PricingVm(plansApi, geo, payments, session, toasts, analytics, navigation, logger, store);
+  const vm = new PricingVm(plansApi, geo, payments, session, toasts, analytics, navigation, logger, store, new CheckoutIntent(new MemoryStorage()));
   return { vm, toasts, navigation, payments, events, store };
 }
 

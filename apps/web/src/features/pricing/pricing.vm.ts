@@ -18,6 +18,7 @@ import { type Logger, type Navigation, UI_TYPES } from '../../app/ui-ports';
 import type { GeoApi } from '../../api/geo.api';
 import type { PaymentsApi } from '../../api/payments.api';
 import type { PlanDto, PlansApi, WireLimit } from '../../api/plans.api';
+import { CheckoutIntent } from '../billing/checkout-intent';
 import { SubscriptionStore } from '../billing/subscription.store';
 
 export type PricingInterval = 'monthly' | 'annual';
@@ -104,8 +105,9 @@ export class PricingVm {
     @inject(UI_TYPES.Navigation) private readonly navigation: Navigation,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
     @inject(SubscriptionStore) private readonly subscription: SubscriptionStore,
+    @inject(CheckoutIntent) private readonly intent: CheckoutIntent,
   ) {
-    makeAutoObservable<PricingVm, 'plansApi' | 'geo' | 'payments' | 'session' | 'toasts' | 'analytics' | 'navigation' | 'logger' | 'subscription'>(
+    makeAutoObservable<PricingVm, 'plansApi' | 'geo' | 'payments' | 'session' | 'toasts' | 'analytics' | 'navigation' | 'logger' | 'subscription' | 'intent'>(
       this,
       {
         plansApi: false,
@@ -117,6 +119,7 @@ export class PricingVm {
         navigation: false,
         logger: false,
         subscription: false,
+        intent: false,
       },
     );
   }
@@ -234,6 +237,8 @@ export class PricingVm {
     this.analytics.track('Subscription ChangePlan', { plan_id: planId, currency: this.currency });
     try {
       const url = await this.payments.createCheckoutSession(planId);
+      // From the pricing page the default return applies (to Settings).
+      this.intent.remember('plan', null);
       // The button stays busy while the browser leaves for the payment page.
       this.navigation.assign(url);
     } catch (error) {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { PROFILE_ROLE_VALUES } from '@kiln/domain';
+import { ROLES } from '../auth/profile-setup.vm';
 import { ApiError } from '../../app/ports';
 import type { CurrentPlanDto, PlanDto, PlansApi } from '../../api/plans.api';
 import type { EnsureProfileResult, ProfileApi, ProfileChanges, ProfileDto } from '../../app/ports';
@@ -261,6 +263,21 @@ describe('SettingsVm: profile form', () => {
     ]);
     expect(vm.isDirty).toBe(false);
     expect(toasts.shown[0]).toMatchObject({ title: 'Profile updated', variant: 'success' });
+  });
+
+  it('offers the same roles as sign-up, and saves the chosen one', async () => {
+    const { vm, profileApi } = await loaded({ profile: profileDto({ role: 'designer' }) });
+    expect(vm.roles).toBe(ROLES);
+    expect(vm.roles.map((r) => r.value)).toEqual(PROFILE_ROLE_VALUES);
+    expect(vm.form.role).toBe('designer');
+    vm.setField('role', 'founder');
+    await vm.saveProfile();
+    expect(profileApi.patches[0]).toMatchObject({ role: 'founder' });
+  });
+
+  it('a role typed before there was a list reads as Other', async () => {
+    const { vm } = await loaded({ profile: profileDto({ role: 'Chief Tinkerer' }) });
+    expect(vm.form.role).toBe('other');
   });
 
   it("shows the API's reason when saving fails", async () => {

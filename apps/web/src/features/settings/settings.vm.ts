@@ -1,9 +1,12 @@
 import {
   type Currency,
+  DEFAULT_ROLE,
+  PROFILE_ROLES,
   billingIntervalLabel,
   clampProgress,
   displayLimit,
   formatMoney,
+  knownRole,
   moneyFromMajor,
   parseReferralCode,
   percentUsed,
@@ -94,7 +97,8 @@ function formFrom(profile: ProfileDto): ProfileForm {
   return {
     name: profile.name,
     organization: profile.organization ?? '',
-    role: profile.role,
+    // Sign-up's list; a role typed before there was one reads as 'Other'.
+    role: knownRole(profile.role),
     dateOfBirth: profile.date_of_birth ?? '',
     preferredCurrency: profile.preferred_currency === 'INR' ? 'INR' : 'USD',
   };
@@ -111,7 +115,9 @@ export class SettingsVm {
   usageStatus: SectionStatus = 'loading';
   referralsStatus: SectionStatus = 'loading';
 
-  form: ProfileForm = { name: '', organization: '', role: '', dateOfBirth: '', preferredCurrency: 'USD' };
+  form: ProfileForm = { name: '', organization: '', role: DEFAULT_ROLE, dateOfBirth: '', preferredCurrency: 'USD' };
+  /** The roles to choose from: the same list as sign-up's (the domain's PROFILE_ROLES). */
+  readonly roles = PROFILE_ROLES;
   saving = false;
   saveError: string | null = null;
 
@@ -141,6 +147,7 @@ export class SettingsVm {
       navigation: false,
       env: false,
       logger: false,
+      roles: false,
     });
   }
 
@@ -343,7 +350,7 @@ export class SettingsVm {
       const profile = await this.profileApi.update({
         name: f.name.trim(),
         organization: f.organization.trim() === '' ? null : f.organization.trim(),
-        role: f.role.trim() === '' ? 'other' : f.role.trim(),
+        role: knownRole(f.role),
         date_of_birth: f.dateOfBirth === '' ? null : f.dateOfBirth,
         preferred_currency: f.preferredCurrency,
       });

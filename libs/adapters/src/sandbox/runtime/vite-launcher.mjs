@@ -15,7 +15,8 @@
 // Vite's bundling loader (its default, the fastest) when node_modules/.vite-temp, where that loader
 // writes, can be written (Kiln's trees link it to the sandbox's private /tmp), else with Vite's
 // module runner, which writes nothing. Either way a last plugin puts back what Kiln relies on: Vite's server on Kiln's socket (HMR on the same
-// server), where Vite keeps its cache and build output, and which files it may serve. The sandbox
+// server), where Vite keeps its cache and build output, which files it may serve, and error overlay
+// messages with project-relative paths (no server folder reaches the previewed app). The sandbox
 // has no network: Vite never listens on a port of its own.
 import { accessSync, constants, existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -74,11 +75,60 @@ async function loadVite() {
   return import(pathToFileURL(require.resolve('vite')).href);
 }
 
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `text` with the server's folders taken out: `<rootDir>/src/App.tsx` → `src/App.tsx`, the root
+ * itself → `.`, the shared dependency tree `<modulesDir>/react/…` → `node_modules/react/…`. What
+ * the error overlay shows runs in the previewed app: it must not tell where projects live.
+ */
+export function projectRelative(text, rootDir, modulesDir = null) {
+  if (typeof text !== 'string' || !rootDir) return text;
+  let out = text;
+  for (const [dir, name] of [[modulesDir, 'node_modules'], [rootDir, '.']]) {
+    if (!dir) continue;
+    out = out.replace(new RegExp(`(?:file://)?${escapeRegExp(dir)}/`, 'g'), name === '.' ? '' : `${name}/`);
+    out = out.replace(new RegExp(`(?:file://)?${escapeRegExp(dir)}(?![\\w-]|\\.[\\w-])`, 'g'), name);
+  }
+  return out;
+}
+
+/** Vite's error payload (prepareError: message, stack, id, frame, loc.file) with project-relative paths. */
+export function relativeError(err, rootDir, modulesDir = null) {
+  if (err === null || typeof err !== 'object') return err;
+  const rel = (value) => projectRelative(value, rootDir, modulesDir);
+  const loc = err.loc !== null && typeof err.loc === 'object' ? { ...err.loc, file: rel(err.loc.file) } : err.loc;
+  return { ...err, message: rel(err.message), stack: rel(err.stack), id: rel(err.id), frame: rel(err.frame), loc };
+}
+
+/**
+ * Keeps server paths out of the error overlay: errors sent over HMR, and the error page Vite
+ * answers a failed request with (status 500, the overlay inlined), are made project-relative.
+ */
+export function hideServerPaths(server, rootDir, modulesDir = null) {
+  const channels = new Set([server.environments?.client?.hot, server.ws].filter((c) => c && typeof c.send === 'function'));
+  for (const channel of channels) {
+    const send = channel.send.bind(channel);
+    channel.send = (payload, ...rest) =>
+      send(payload !== null && typeof payload === 'object' && payload.type === 'error' ? { ...payload, err: relativeError(payload.err, rootDir, modulesDir) } : payload, ...rest);
+  }
+  server.middlewares.use((_req, res, next) => {
+    const end = res.end;
+    res.end = function (chunk, ...rest) {
+      return end.call(this, res.statusCode >= 500 && typeof chunk === 'string' ? projectRelative(chunk, rootDir, modulesDir) : chunk, ...rest);
+    };
+    next();
+  });
+}
+
 /** Runs after the project's own plugins' config hooks: what it sets cannot be moved elsewhere. */
 function kilnLock(serve) {
   return {
     name: 'kiln:lock',
     enforce: 'post',
+    configureServer(server) {
+      hideServerPaths(server, root, nodeModules);
+    },
     config(config) {
       config.root = root;
       // Never Vite's default node_modules/.vite: the shared node_modules is read-only.
@@ -196,14 +246,19 @@ async function build() {
   }
 }
 
-try {
-  if (mode === 'warm') await warm();
-  else if (mode === 'dev' || mode === 'build') {
-    readProject();
-    await (mode === 'dev' ? dev() : build());
+async function main() {
+  try {
+    if (mode === 'warm') await warm();
+    else if (mode === 'dev' || mode === 'build') {
+      readProject();
+      await (mode === 'dev' ? dev() : build());
+    }
+    else throw new Error(`Unknown mode: ${mode}`);
+  } catch (e) {
+    process.stderr.write(`${stripAnsi(e?.stack ?? e?.message ?? e)}\n`);
+    process.exit(1);
   }
-  else throw new Error(`Unknown mode: ${mode}`);
-} catch (e) {
-  process.stderr.write(`${stripAnsi(e?.stack ?? e?.message ?? e)}\n`);
-  process.exit(1);
 }
+
+// Run as a program (node vite-launcher.mjs …); imported (its spec), it only exports its helpers.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) await main();

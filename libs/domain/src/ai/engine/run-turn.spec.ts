@@ -156,6 +156,18 @@ describe('RunTurn', () => {
       expect(await t.credits()).toBe(3);
     });
 
+    it('keeps the paragraphs of the reply: each task’s words start a new one, line breaks within are kept', async () => {
+      const t = await createTurnTestKit();
+      t.assistant.plans.push(planOf(2));
+      t.assistant.answers.push({ text: 'First task.\nTwo lines.', operations: [] }, { text: 'Second task.', operations: [] });
+      const started = await t.runTurn.execute(t.input('Build a todo list\n\nwith two paragraphs', { autoRun: true }));
+      if (!started.ok) throw new Error('not started');
+      await collect(started.value);
+      const stored = await t.turns.findById(started.value.turnId);
+      expect(stored?.reply).toBe('First task.\nTwo lines.\n\nSecond task.');
+      expect(stored?.message).toBe('Build a todo list\n\nwith two paragraphs');
+    });
+
     it('cancel drops a waiting plan without a charge; two concurrent accepts run it once', async () => {
       const t = await createTurnTestKit();
       t.assistant.plans.push(planOf(2), planOf(2));

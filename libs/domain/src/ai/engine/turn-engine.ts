@@ -393,9 +393,19 @@ class TurnExecution implements EndingRun {
     this.emit({ type: 'phase', phase });
   }
 
+  /** The task whose words came last: another task's words start a new paragraph. */
+  private lastSaid: string | null = null;
+
+  /**
+   * Adds the assistant's words to the reply. A new task's words start a new paragraph, as the
+   * builder shows them live, so a reloaded reply keeps its paragraph breaks.
+   */
   private say(taskId: string, text: string): void {
     if (text === '') return;
-    this.turn = { ...this.turn, reply: this.turn.reply + text };
+    const reply = this.turn.reply;
+    const breakBefore = reply !== '' && taskId !== this.lastSaid && !reply.endsWith('\n') ? '\n\n' : '';
+    this.lastSaid = taskId;
+    this.turn = { ...this.turn, reply: reply + breakBefore + text };
     this.emit({ type: 'text', taskId, text });
   }
 }

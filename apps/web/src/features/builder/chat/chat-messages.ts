@@ -154,6 +154,11 @@ export function messagesFromHistory(turns: readonly TurnHistoryDto[]): ChatMessa
   return messages;
 }
 
+/** What a plan costs, as its card shows it: the cost the server asked approval for, else the plan's. */
+export function planCost(message: AssistantMessage): number {
+  return message.awaitingCost ?? message.plan?.cost ?? 0;
+}
+
 /** A stored plan, read leniently (its cost is one credit per task when not given). */
 function planFromHistory(plan: TurnPlanDto | null | undefined): TurnPlanDto | null {
   if (plan === null || plan === undefined || typeof plan !== 'object' || !Array.isArray(plan.tasks)) return null;

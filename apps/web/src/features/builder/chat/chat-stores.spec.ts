@@ -161,4 +161,12 @@ describe('chat messages', () => {
     ]);
     expect(replies[1]).toMatchObject({ awaitingCost: 2, turnId: 't2' });
   });
+
+  it('keeps the line breaks of both sides of a reloaded turn (the view renders them with pre-wrap)', () => {
+    const [user, reply] = messagesFromHistory([
+      { id: 't1', message: 'A todo app.\n\nWith dark mode.', status: 'kept', reply: 'First task.\n\nSecond task.', plan: null, created_at: '', commit_hash: 'abc' },
+    ]);
+    expect(user).toMatchObject({ kind: 'user', text: 'A todo app.\n\nWith dark mode.' });
+    expect(reply).toMatchObject({ kind: 'assistant', text: 'First task.\n\nSecond task.' });
+  });
 });

@@ -10,7 +10,8 @@
  * - status line: role status, name "Assistant status"; while the assistant works it reads
  *   "Analyzing your request", "Gathering project details" or "Building your app" followed by
  *   1–3 dots (they change every 500 ms); empty when idle
- * - cost line: "This message uses 1 credit" (with auto-run: "… 1 credit per task") and the
+ * - cost line: "This message uses 1 credit" (with auto-run: "… 1 credit per task"; while a plan
+ *   waits: "This plan uses N credits", the plan card's number) and the
  *   credits text "N credits left" ("1 credit left", "No credits left", "Unlimited credits")
  * - queued messages: list "Queued messages", each item with a button "Remove queued message"
  * - plan card inside an assistant message: heading "Plan", its tasks as list "Plan tasks"
@@ -47,7 +48,7 @@ import { Button } from '../../../ui/button';
 import { cn } from '../../../ui/cn';
 import { Skeleton } from '../../../ui/skeleton';
 import { Tooltip } from '../../../ui/tooltip';
-import { type AssistantMessage, type TaskProgress, type UserMessage, outcomeText, shortHash } from './chat-messages';
+import { type AssistantMessage, type TaskProgress, type UserMessage, outcomeText, planCost, shortHash } from './chat-messages';
 import { type ChatVm, MAX_MESSAGE_LENGTH } from './chat.vm';
 import { creditsWord } from './credits.store';
 
@@ -187,7 +188,7 @@ const PlanCard = observer(function PlanCard({ chat, message }: { chat: ChatVm; m
   const plan = message.plan;
   if (plan === null) return null;
   const awaiting = message.status === 'awaiting';
-  const cost = message.awaitingCost ?? plan.cost;
+  const cost = planCost(message);
   return (
     <section aria-labelledby={headingId} className={cn('grid grid-cols-1 gap-2.5 rounded-xl border p-3', awaiting ? 'border-brand/40 bg-brand-soft/40' : 'border-border')}>
       <div className="flex items-center gap-2">

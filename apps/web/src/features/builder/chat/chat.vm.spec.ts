@@ -321,6 +321,15 @@ describe('ChatVm: plans', () => {
     expect(t.ai.turns.map((c) => c.input.message)).toEqual(['Build a café site', 'Something else']);
   });
 
+  it('shows one credit line: the waiting plan’s cost (as on its card), then the message cost again', async () => {
+    const t = await awaiting();
+    expect(t.vm.costText).toBe('This plan uses 3 credits');
+    await t.vm.cancelPlan();
+    await settle();
+    expect(t.vm.pendingPlan).toBeNull();
+    expect(t.vm.costText).toBe('This message uses 1 credit');
+  });
+
   it('keeps the plan waiting when running it is refused for credits, and opens the upgrade dialog', async () => {
     const t = await awaiting();
     t.ai.refuseNextAccept = new LimitReachedError(new ApiError('No credits left', 402, 'CREDITS.LIMIT_REACHED', { limit_type: 'credit' }));

@@ -18,6 +18,7 @@ import {
   fixErrorMessage,
   messagesFromHistory,
   newAssistantMessage,
+  planCost,
 } from './chat-messages';
 import { CREDITS_PER_TASK, CreditsStore, creditsWord } from './credits.store';
 import { ErrorRecordsStore } from './error-records.store';
@@ -233,8 +234,17 @@ export class ChatVm {
     return null;
   }
 
-  /** Shown before sending: 'This message uses 1 credit' (with auto-run, one per task). */
+  /**
+   * The one credit line under the composer. While a plan waits for Run plan it is the plan's
+   * cost, the same number as the plan card ('This plan uses 3 credits'); otherwise what sending
+   * uses: 'This message uses 1 credit' (with auto-run, one per task).
+   */
   get costText(): string {
+    const waiting = this.pendingPlan;
+    if (waiting !== null && waiting.plan !== null) {
+      const cost = planCost(waiting);
+      return `This plan uses ${cost} ${creditsWord(cost)}`;
+    }
     return this.autoRun ? `This message uses ${CREDITS_PER_TASK} ${creditsWord(CREDITS_PER_TASK)} per task` : `This message uses ${CREDITS_PER_TASK} ${creditsWord(CREDITS_PER_TASK)}`;
   }
 

@@ -1,10 +1,11 @@
 /*
  * The theme builder dialog (SPEC §2). Accessible names the end-to-end tests rely on:
  * toolbar button "Theme"; dialog "Theme builder"; group "Presets" with one button per theme
- * (named by the theme, aria-pressed when selected); textbox "Describe a colour or mood" and button
+ * (named by the theme, aria-pressed when selected, aria-current for the app's theme now — a
+ * preset, or "Current theme" when none matches src/index.css); textbox "Describe a colour or mood" and button
  * "Generate"; groups "Light preview" / "Dark preview"; buttons "Apply theme" and "Close".
  */
-import { fontNameFromUrl, type Theme } from '@kiln/domain';
+import { CURRENT_THEME_NAME, fontNameFromUrl, type Theme } from '@kiln/domain';
 import { Check, Palette, Sparkles } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import type { CSSProperties } from 'react';
@@ -59,7 +60,7 @@ export const ThemeBuilderDialog = observer(function ThemeBuilderDialog({ vm }: {
         </h3>
         <div role="group" aria-labelledby="theme-presets" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
           {vm.themes.map((theme) => (
-            <PresetButton key={theme.name} theme={theme} pressed={vm.isSelected(theme)} onSelect={() => vm.select(theme)} />
+            <PresetButton key={theme.name} theme={theme} pressed={vm.isSelected(theme)} current={vm.isCurrent(theme)} onSelect={() => vm.select(theme)} />
           ))}
         </div>
       </section>
@@ -107,12 +108,14 @@ export const ThemeBuilderDialog = observer(function ThemeBuilderDialog({ vm }: {
   );
 });
 
-function PresetButton({ theme, pressed, onSelect }: { theme: Theme; pressed: boolean; onSelect: () => void }) {
+function PresetButton({ theme, pressed, current, onSelect }: { theme: Theme; pressed: boolean; current: boolean; onSelect: () => void }) {
   const dots = [theme.light['primary'], theme.light['accent'], theme.dark['primary'], theme.dark['background']];
   return (
     <button
       type="button"
       aria-pressed={pressed}
+      // The app's theme now; the visible word stays out of the button's name ("Ocean").
+      aria-current={current ? 'true' : undefined}
       onClick={onSelect}
       className={cn(
         'relative flex min-h-11 items-center gap-2 rounded-lg border border-border bg-background px-3 py-2 text-left text-sm outline-none transition-colors',
@@ -126,6 +129,11 @@ function PresetButton({ theme, pressed, onSelect }: { theme: Theme; pressed: boo
         ))}
       </span>
       <span className="min-w-0 flex-1 truncate font-medium">{theme.name}</span>
+      {current && theme.name !== CURRENT_THEME_NAME && (
+        <span aria-hidden className="shrink-0 text-[10px] text-muted-foreground uppercase">
+          Current
+        </span>
+      )}
       {pressed && <Check className="size-4 shrink-0" aria-hidden />}
     </button>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { bracesBalanced, generateTheme, THEME_PRESETS, THEME_STYLESHEET_PATH, type Theme } from '@kiln/domain';
+import { bracesBalanced, CURRENT_THEME_NAME, generateTheme, mergeTheme, THEME_PRESETS, THEME_STYLESHEET_PATH, type Theme } from '@kiln/domain';
 import { ApiError } from '../../../app/ports';
 import { FakeToasts } from '../../../testing/ui-fakes';
 import { FakeSandboxApi, FakeWindowMessages } from '../builder.fakes';
@@ -63,8 +63,8 @@ describe('ThemeBuilderVm', () => {
     vm.openDialog();
     vm.select(ocean);
     await expect(vm.apply()).resolves.toBe('applied');
-    // One request: the server reads, merges, writes and commits under the project's turn lock.
-    expect(api.calls).toEqual(['applyTheme Ocean']);
+    // Opening read the current theme; applying is one request: the server reads, merges, writes and commits under the project's turn lock.
+    expect(api.calls).toEqual(['readFile src/index.css', 'applyTheme Ocean']);
     expect(api.appliedThemes).toEqual([{ projectId: 'p1', theme: ocean }]);
     expect(api.writes).toHaveLength(1);
     const written = api.writes[0]?.content ?? '';
@@ -85,7 +85,7 @@ describe('ThemeBuilderVm', () => {
     vm.openDialog();
     await expect(vm.apply()).resolves.toBe('kept-original');
     expect(api.writes).toEqual([]);
-    expect(api.calls).toEqual([`applyTheme ${first.name}`]);
+    expect(api.calls).toEqual(['readFile src/index.css', `applyTheme ${first.name}`]);
     expect(api.commits).toHaveLength(STARTING_COMMITS);
     expect(toasts.shown.at(-1)).toMatchObject({ title: 'Nothing was changed', description: expect.stringContaining('src/index.css'), variant: 'warning' });
     expect(vm.open).toBe(true);
@@ -179,5 +179,47 @@ describe('ThemeBuilderVm theme list', () => {
     vm.setSeed('ocean');
     vm.generate();
     expect(vm.themes).toHaveLength(THEME_PRESETS.length);
+  });
+});
+
+describe('ThemeBuilderVm: the app’s theme now', () => {
+  it('opening the dialog reads src/index.css and selects the preset it matches', async () => {
+    const applied = mergeTheme(STYLESHEET, ocean).stylesheet;
+    const { vm } = setup(applied);
+    vm.openDialog();
+    await settle();
+    expect(vm.selected.name).toBe('Ocean');
+    expect(vm.isCurrent(ocean)).toBe(true);
+    expect(vm.themes).toEqual(THEME_PRESETS);
+  });
+
+  it('a stylesheet no preset matches shows a "Current theme" entry, first, selected', async () => {
+    const { vm } = setup();
+    vm.openDialog();
+    await settle();
+    expect(vm.selected).toEqual({ name: CURRENT_THEME_NAME, light: { primary: 'oklch(0.205 0 0)' }, dark: { primary: 'oklch(0.922 0 0)' }, fonts: [] });
+    expect(vm.themes[0]?.name).toBe(CURRENT_THEME_NAME);
+    expect(vm.themes.slice(1)).toEqual(THEME_PRESETS);
+    expect(vm.isCurrent(vm.themes[0]!)).toBe(true);
+  });
+
+  it('does not override a theme picked while the stylesheet was being read', async () => {
+    const { vm } = setup(mergeTheme(STYLESHEET, ocean).stylesheet);
+    vm.openDialog();
+    const forest = THEME_PRESETS.find((t) => t.name === 'Forest')!;
+    vm.select(forest);
+    await settle();
+    expect(vm.selected.name).toBe('Forest');
+    expect(vm.isCurrent(ocean)).toBe(true);
+  });
+
+  it('an unreadable stylesheet leaves the default selection', async () => {
+    const { vm, api } = setup();
+    api.files.delete(THEME_STYLESHEET_PATH);
+    const before = vm.selected;
+    vm.openDialog();
+    await settle();
+    expect(vm.selected).toBe(before);
+    expect(vm.themes).toEqual(THEME_PRESETS);
   });
 });

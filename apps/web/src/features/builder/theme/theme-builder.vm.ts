@@ -1,4 +1,4 @@
-import { generateTheme, parseTheme, THEME_PRESETS, THEME_STYLESHEET_PATH, type Theme, type ThemeApplyOutcome } from '@kiln/domain';
+import { generateTheme, matchingTheme, parseTheme, readTheme, THEME_PRESETS, THEME_STYLESHEET_PATH, type Theme, type ThemeApplyOutcome } from '@kiln/domain';
 import { makeAutoObservable, runInAction } from 'mobx';
 import type { Toasts } from '../../../app/ports';
 import type { WindowMessage, WindowMessages } from '../../../app/ui-ports';
@@ -31,6 +31,11 @@ export class ThemeBuilderVm {
   seed = '';
   applying = false;
   readonly presets: readonly Theme[] = THEME_PRESETS;
+  /**
+   * The theme the app has now, read from its stylesheet when the dialog opens: the matching preset,
+   * or "Current theme" (the stylesheet's own variables) when none matches; null when unknown.
+   */
+  current: Theme | null = null;
 
   private projectId = '';
   private unsubscribe: (() => void) | null = null;
@@ -75,11 +80,18 @@ export class ThemeBuilderVm {
     return swatches(this.state.selected.dark);
   }
 
-  /** The presets, and the generated theme after them when its name is new. */
+  /** The current theme first when it is no preset, the presets, and the generated theme when its name is new. */
   get themes(): readonly Theme[] {
+    const current = this.current;
+    const list = current === null || this.presets.some((t) => t.name === current.name) ? [...this.presets] : [current, ...this.presets];
     const generated = this.state.generated;
-    if (generated === null || this.presets.some((t) => t.name === generated.name)) return this.presets;
-    return [...this.presets, generated];
+    if (generated !== null && !list.some((t) => t.name === generated.name)) list.push(generated);
+    return list;
+  }
+
+  /** Whether `theme` is the one the app has now. */
+  isCurrent(theme: Theme): boolean {
+    return this.current !== null && theme.name === this.current.name;
   }
 
   isSelected(theme: Theme): boolean {
@@ -93,6 +105,26 @@ export class ThemeBuilderVm {
   openDialog(): void {
     this.state = { ...this.state, open: true };
     this.unsubscribe ??= this.messages.subscribe(this.onWindowMessage);
+    void this.showCurrentTheme();
+  }
+
+  /**
+   * Reads src/index.css and selects the theme it sets (unless something else was picked
+   * meanwhile). An unreadable stylesheet leaves the selection as it was: Apply reports that.
+   */
+  async showCurrentTheme(): Promise<void> {
+    const selectedBefore = this.state.selected;
+    let stylesheet: string;
+    try {
+      stylesheet = await this.api.readFile(this.projectId, THEME_STYLESHEET_PATH);
+    } catch {
+      return;
+    }
+    const read = readTheme(stylesheet);
+    runInAction(() => {
+      this.current = read === null ? null : (matchingTheme(read, this.presets) ?? read);
+      if (this.current !== null && this.state.open && this.state.selected === selectedBefore) this.state = { ...this.state, selected: this.current };
+    });
   }
 
   closeDialog(): void {
