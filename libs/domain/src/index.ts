@@ -80,6 +80,7 @@ export * from './sandbox/sandbox-versions.port.js';
 export * from './sandbox/sandbox-diagnostics.port.js';
 export * from './sandbox/sandbox-dev-server.port.js';
 export * from './sandbox/tree-ignore.js';
+export * from './sandbox/version-excludes.js';
 export * from './sandbox/sandbox-path.js';
 export * from './sandbox/sandbox-limits.js';
 export * from './sandbox/dependency-set.js';

@@ -19,6 +19,7 @@ import type { SandboxHost } from '../sandbox/sandbox-host.port.js';
 import type { SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
 import type { RestoreVersionResult, SandboxVersion, SaveVersionResult } from '../sandbox/sandbox-versions.port.js';
 import { matchesTreeIgnore } from '../sandbox/tree-ignore.js';
+import { isExcludedFromVersions } from '../sandbox/version-excludes.js';
 import { SandboxMissing } from '../sandbox/sandbox-missing.js';
 import { FixedClock } from './fixed-clock.js';
 
@@ -185,7 +186,8 @@ export class InMemorySandboxHost implements SandboxHost {
     if (target === undefined) return { success: false, message: `Unknown version: ${hash}` };
     const short = target.hash.slice(0, 7);
     this.snapshot(sandbox, `Changes before restoring ${short}`);
-    sandbox.files = new Map(target.files);
+    // Like git, a restore leaves the files versions never hold where they are.
+    sandbox.files = new Map([...target.files, ...[...sandbox.files].filter(([p]) => isExcludedFromVersions(p))]);
     const saved = this.snapshot(sandbox, `Restore version ${short}`);
     return saved === null
       ? { success: true, message: `Already at version ${short}` }
@@ -291,9 +293,11 @@ export class InMemorySandboxHost implements SandboxHost {
   /** Snapshots the files as a new version; null when nothing changed since the last one. */
   private snapshot(sandbox: Sandbox, message: string): string | null {
     const previous = sandbox.versions[0]?.files ?? new Map<string, string>();
+    // Tool caches, installed packages and build output never enter a version (as git's exclude).
+    const saved = new Map([...sandbox.files].filter(([p]) => !isExcludedFromVersions(p)));
     const changed = new Set<string>();
-    for (const [p, text] of sandbox.files) if (previous.get(p) !== text) changed.add(p);
-    for (const p of previous.keys()) if (!sandbox.files.has(p)) changed.add(p);
+    for (const [p, text] of saved) if (previous.get(p) !== text) changed.add(p);
+    for (const p of previous.keys()) if (!saved.has(p)) changed.add(p);
     if (changed.size === 0) return null;
     const hash = (++this.sequence).toString(16).padStart(40, '0');
     sandbox.versions.unshift({
@@ -301,7 +305,7 @@ export class InMemorySandboxHost implements SandboxHost {
       message,
       date: this.clock.now(),
       filesChanged: [...changed].sort(),
-      files: new Map(sandbox.files),
+      files: saved,
     });
     return hash;
   }
