@@ -9,7 +9,9 @@ import {
   type DevServerState,
   type FileListEntry,
   type FileTreeEntry,
+  type DependencyInstallResult,
   type ErrorScan,
+  type InstallDependenciesOptions,
   isValidSandboxId,
   MAX_READ_FILE_BYTES,
   type ReadDirectoryOptions,
@@ -153,7 +155,7 @@ export class LocalSandboxHost implements SandboxHost {
         ? null
         : new DependencyCache({
             cacheDir: path.resolve(cacheDir),
-            installer: (request) => this.installDependencies(request),
+            installer: (request) => this.runNpmInstall(request),
             ...(options.dependencyInstallTimeoutMs === undefined ? {} : { installTimeoutMs: options.dependencyInstallTimeoutMs }),
           });
     this.cache =
@@ -444,6 +446,10 @@ export class LocalSandboxHost implements SandboxHost {
     return this.versions.restoreVersion(sandboxId, hash);
   }
 
+  async installDependencies(sandboxId: string, options: InstallDependenciesOptions = {}): Promise<DependencyInstallResult> {
+    return this.projectDependencies.install(sandboxId, await this.existingProjectDir(sandboxId), options.onProgress);
+  }
+
   findErrors(sandboxId: string): Promise<ErrorScan> {
     return this.errorScans.findErrors(sandboxId);
   }
@@ -541,7 +547,7 @@ export class LocalSandboxHost implements SandboxHost {
    * whose only way out is the egress proxy (the npm registry, nothing else: docs/decisions.md
    * "Dependency installs reach only the registry"). Tests count these.
    */
-  protected installDependencies(request: NpmInstallRequest): Promise<void> {
+  protected runNpmInstall(request: NpmInstallRequest): Promise<void> {
     const isolate = this.processJail.npmIsolation(() => (this.dependencies as DependencyCache).realCacheDir());
     return npmInstaller({ commandPath: this.commandPath, ...(isolate === undefined ? {} : { isolate }) })(request);
   }

@@ -16,6 +16,8 @@ import { type CommandResult, DEFAULT_WORKING_DIR, type RunCommandOptions } from 
 import type { DevServerState, SandboxHostEvent } from '../sandbox/sandbox-dev-server.port.js';
 import { type FileListEntry, type FileTreeEntry, type ReadDirectoryOptions, TREE_IGNORE_LIST } from '../sandbox/sandbox-files.port.js';
 import type { SandboxHost } from '../sandbox/sandbox-host.port.js';
+import type { DependencyInstallResult, InstallDependenciesOptions } from '../sandbox/sandbox-dependencies.port.js';
+import { canonicalDependencySet, dependencySetFromPackageJson } from '../sandbox/dependency-set.js';
 import type { SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
 import type { RestoreVersionResult, SandboxVersion, SaveVersionResult } from '../sandbox/sandbox-versions.port.js';
 import { matchesTreeIgnore } from '../sandbox/tree-ignore.js';
@@ -61,6 +63,12 @@ export class InMemorySandboxHost implements SandboxHost {
   private readonly running = new Set<string>();
   private readonly scripted = new Map<string, readonly CodeError[]>();
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
+  /** The dependency set each sandbox's "node_modules" holds (canonical text); absent: the starter's. */
+  private readonly installed = new Map<string, string>();
+  /** Set by a test: every install fails with this message. */
+  installFailure: string | null = null;
+  /** How many installs ran (an up-to-date set runs none). */
+  installCount = 0;
   private sequence = 0;
 
   constructor(private readonly clock: Clock = new FixedClock()) {}
@@ -164,6 +172,7 @@ export class InMemorySandboxHost implements SandboxHost {
     this.stop(sandboxId);
     this.sandboxes.delete(sandboxId);
     this.scripted.delete(sandboxId);
+    this.installed.delete(sandboxId);
   }
 
   async saveVersion(sandboxId: string, message: string): Promise<SaveVersionResult> {
@@ -205,6 +214,29 @@ export class InMemorySandboxHost implements SandboxHost {
     const errors = this.scripted.get(sandboxId);
     if (errors === undefined) throw new Error('The in-memory sandbox has no compiler');
     return errorScanFrom(errors);
+  }
+
+  /** Installs package.json's set as a real host would decide it (no packages, of course). */
+  async installDependencies(sandboxId: string, options: InstallDependenciesOptions = {}): Promise<DependencyInstallResult> {
+    const sandbox = this.sandbox(sandboxId);
+    const manifest = sandbox.files.get('package.json');
+    if (manifest === undefined) return { kind: 'not-managed', message: 'The project has no package.json.' };
+    const set = dependencySetFromPackageJson(manifest);
+    if (!set.ok) return { kind: 'failed', message: set.error.message };
+    const wanted = canonicalDependencySet(set.value);
+    const had = this.installed.get(sandboxId) ?? canonicalDependencySet(this.starterSet());
+    if (wanted === had) return { kind: 'up-to-date' };
+    options.onProgress?.('Installing in memory');
+    if (this.installFailure !== null) return { kind: 'failed', message: this.installFailure };
+    this.installCount += 1;
+    this.installed.set(sandboxId, wanted);
+    return { kind: 'installed' };
+  }
+
+  private starterSet() {
+    const set = dependencySetFromPackageJson(IN_MEMORY_STARTER_FILES['package.json'] ?? '{}');
+    if (!set.ok) throw new Error('The in-memory starter has a broken package.json');
+    return set.value;
   }
 
   async restartDev(sandboxId: string): Promise<void> {
