@@ -270,6 +270,25 @@ describe('RunTurn', () => {
       expect(last(events)).toMatchObject({ type: 'done', status: 'kept' });
     });
 
+    it("never runs the assistant's package installs as commands (they would replace node_modules)", async () => {
+      const ran: string[] = [];
+      const t = await createTurnTestKit({
+        host: (inner) =>
+          Object.assign(Object.create(inner) as typeof inner, {
+            runCommand: async (id: string, command: string) => {
+              ran.push(command);
+              return inner.runCommand(id, command);
+            },
+          }),
+      });
+      t.scriptErrors([]);
+      t.assistant.answers.push({ operations: [{ type: 'write_file', path: 'src/x.ts', content: 'x' }, { type: 'run_command', command: 'npm install dayjs' }, { type: 'run_command', command: 'npm run build' }] });
+      const started = await t.runTurn.execute(t.input('Add x'));
+      if (!started.ok) throw new Error('not started');
+      expect(last(await collect(started.value))).toMatchObject({ type: 'done', status: 'kept' });
+      expect(ran).toEqual(['npm run build']);
+    });
+
     it('still broken after 2 repair rounds: reverted, files restored exactly, every credit refunded', async () => {
       const t = await createTurnTestKit();
       t.scriptErrors([]);
