@@ -1,4 +1,4 @@
-import type { AiPlan, ErrorScan, TurnEvent } from '@kiln/domain';
+import { type AiPlan, type ErrorScan, errorScanStatus, type TurnEvent } from '@kiln/domain';
 import { errorBodyOf } from '../error-mapping.js';
 import { PlanView } from './dto/turn.dto.js';
 
@@ -12,12 +12,15 @@ export function planData(plan: AiPlan): Record<string, unknown> {
   return { ...PlanView.from(plan) };
 }
 
+/** A turn's check; `status: 'unavailable'` (with `unavailable_reason`) when it could not run. */
 export function scanData(round: number, scan: ErrorScan): Record<string, unknown> {
   return {
     round,
     error_count: scan.errorCount,
     warning_count: scan.warningCount,
     errors: scan.errors.map((e) => ({ message: e.message, file: e.file, line: e.line, column: e.column, severity: e.severity })),
+    status: errorScanStatus(scan),
+    ...(scan.unavailableReason === undefined ? {} : { unavailable_reason: scan.unavailableReason }),
   };
 }
 

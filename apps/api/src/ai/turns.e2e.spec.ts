@@ -237,6 +237,7 @@ describe('AI turns API (HTTP, scripted assistant)', () => {
       error_count: 1,
       warning_count: 0,
       errors: [{ message: "Cannot find name 'x'.", file: APP, line: 1, column: 1, severity: 'error' }],
+      status: 'checked',
     });
     expect(lastOf(reply.events)).toMatchObject({ event: 'done', data: { status: 'reverted', message: expect.stringContaining('were undone') } });
     expect((await t.http().get(`/api/sandbox/${id}/read-file`).query({ path: APP }).set(user.auth)).body.content).toBe(before);

@@ -289,6 +289,7 @@ describe('sandbox API (HTTP)', () => {
           errors: [{ message: "Cannot find name 'x'", file: 'src/App.tsx', line: 3, column: 7, severity: 'error' }],
           error_count: 1,
           warning_count: 0,
+          status: 'checked',
         });
       } finally {
         host.scan = null;
@@ -320,10 +321,10 @@ describe('sandbox API (HTTP)', () => {
       } finally {
         host.failGit = false;
       }
-      // The in-memory host has no compiler: its scan rejects.
+      // The in-memory host has no compiler: its scan rejects. Zero counts, but said to be unchecked.
       const scan = await t.http().post(`${api}/find-errors`).set(user.auth).send({});
       expect(scan.status).toBe(200);
-      expect(scan.body).toEqual({ errors: [], error_count: 0, warning_count: 0 });
+      expect(scan.body).toEqual({ errors: [], error_count: 0, warning_count: 0, status: 'unavailable', unavailable_reason: 'The check failed unexpectedly on the server.' });
     });
 
     it('without a sandbox, history and find-errors are 404 SANDBOX.NOT_FOUND, not a fallback', async () => {

@@ -96,6 +96,10 @@ export interface FindErrorsDto {
   readonly errors: readonly CodeErrorDto[];
   readonly error_count: number;
   readonly warning_count: number;
+  /** 'unavailable': the check could not run (the zero counts mean "not checked"); absent from older servers. */
+  readonly status?: 'checked' | 'unavailable';
+  /** Why it could not run, safe to show (with 'unavailable'). */
+  readonly unavailable_reason?: string;
 }
 
 export interface ReadDirectoryQuery {

@@ -48,7 +48,15 @@ export type TurnEvent =
   | { readonly type: 'checking'; readonly data: { readonly round: number } }
   | {
       readonly type: 'errors';
-      readonly data: { readonly round: number; readonly error_count: number; readonly warning_count: number; readonly errors: readonly TurnCodeErrorDto[] };
+      readonly data: {
+        readonly round: number;
+        readonly error_count: number;
+        readonly warning_count: number;
+        readonly errors: readonly TurnCodeErrorDto[];
+        /** 'unavailable': the check could not run (absent from older servers: checked). */
+        readonly status?: 'checked' | 'unavailable';
+        readonly unavailable_reason?: string;
+      };
     }
   | { readonly type: 'credits'; readonly data: { readonly charged: number; readonly refunded: number; readonly credits_remaining: number } }
   | { readonly type: 'done'; readonly data: { readonly status: TurnOutcome; readonly message: string; readonly commit_hash?: string } }
@@ -119,6 +127,9 @@ export function parseTurnEvent(name: string | undefined, data: string): TurnEven
           error_count: p['error_count'],
           warning_count: p['warning_count'],
           errors: errors.map((e) => ({ ...e, severity: e.severity === 'warning' ? 'warning' : 'error' })),
+          ...(p['status'] === 'unavailable'
+            ? { status: 'unavailable' as const, unavailable_reason: typeof p['unavailable_reason'] === 'string' ? p['unavailable_reason'] : '' }
+            : {}),
         },
       };
     }

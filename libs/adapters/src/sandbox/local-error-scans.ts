@@ -1,6 +1,6 @@
 import { readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { type CodeError, type CommandResult, type ErrorScan, errorScanFrom, type RunCommandOptions, type SandboxCommand, type SandboxDiagnostics } from '@kiln/domain';
+import { type CodeError, type CommandResult, type ErrorScan, errorScanFrom, ErrorScanUnavailable, type RunCommandOptions, type SandboxCommand, type SandboxDiagnostics } from '@kiln/domain';
 import { parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
 import { KeyedQueue } from './keyed-queue.js';
 import type { DependencySync } from './project-dependencies.js';
@@ -11,6 +11,9 @@ const SCAN_CACHE_ENTRIES = 500;
 export const FIND_ERRORS_TIMEOUT_SECONDS = 60;
 /** The project's own TypeScript compiler (from the shared dependencies), run with `node`. */
 const TSC_ENTRY = 'node_modules/typescript/bin/tsc';
+/** What people are told when the compiler did not run (its output, with server paths, goes to the log only). */
+export const TYPE_CHECK_DID_NOT_RUN = "The type-checker could not run (the project's packages may be missing or broken).";
+export const BUILD_DID_NOT_RUN = 'The build could not run.';
 
 export interface LocalErrorScansOptions {
   /** The project's folder; rejects unless the sandbox exists. */
@@ -40,7 +43,8 @@ export class LocalErrorScans implements SandboxDiagnostics {
    * The TypeScript compiler over the project (`tsc --noEmit`), and when it finds no errors (warnings
    * aside) a Vite build into `.kiln-build/dist`, which catches what tsc does not see (imports Vite
    * cannot resolve, syntax in plain JS). Both run as sandboxed commands. A scan that could not run
-   * (timeout, compiler missing, launcher crash) rejects: the API answers zero counts (SPEC §8).
+   * (timeout, compiler missing, launcher crash) rejects with ErrorScanUnavailable — never an empty
+   * scan: the API answers zero counts marked unavailable (SPEC §8).
    */
   async findErrors(sandboxId: string): Promise<ErrorScan> {
     const projectDir = await this.options.existingProjectDir(sandboxId);
@@ -77,16 +81,17 @@ export class LocalErrorScans implements SandboxDiagnostics {
       this.options.runCommand(sandboxId, [process.execPath, TSC_ENTRY, '--noEmit', '--pretty', 'false', '-p', '.'], { timeoutSeconds }),
       this.options.launcher().then((launcher) => this.options.runCommand(sandboxId, [process.execPath, launcher, 'build', projectDir], { timeoutSeconds })),
     ]);
-    if (tsc.timedOut) throw new Error(`Type-checking did not finish within ${timeoutSeconds} s`);
+    if (tsc.timedOut) throw new ErrorScanUnavailable(`Type-checking did not finish within ${timeoutSeconds} s.`);
     const typeErrors = parseTscOutput(`${tsc.stdout}\n${tsc.stderr}`, projectDir);
-    if (tsc.exitCode !== 0 && typeErrors.length === 0) throw new Error(`Type-checking could not run: ${lastLines(tsc.stderr || tsc.stdout)}`);
+    // Never "no errors" for a compiler that did not run (missing node_modules, a crash, killed).
+    if (tsc.exitCode !== 0 && typeErrors.length === 0) throw new ErrorScanUnavailable(TYPE_CHECK_DID_NOT_RUN, lastLines(tsc.stderr || tsc.stdout));
     const typeScan = errorScanFrom(typeErrors);
     if (typeScan.errorCount > 0) return typeScan;
 
-    if (build.timedOut) throw new Error(`The build did not finish within ${timeoutSeconds} s`);
+    if (build.timedOut) throw new ErrorScanUnavailable(`The build did not finish within ${timeoutSeconds} s.`);
     if (build.exitCode === 0) return typeScan;
     const buildErrors = parseViteBuildErrors(build.stdout, projectDir);
-    if (buildErrors === null) throw new Error(`The build could not run: ${lastLines(build.stderr || build.stdout)}`);
+    if (buildErrors === null) throw new ErrorScanUnavailable(BUILD_DID_NOT_RUN, lastLines(build.stderr || build.stdout));
     return errorScanFrom([...typeErrors, ...buildErrors]);
   }
 

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sandboxHostContract } from '@kiln/domain/contracts';
-import { DEFAULT_BWRAP_PATH, LocalSandboxHost, MAX_READ_BYTES, splitPlainWords } from './local-sandbox-host.adapter.js';
+import { DEFAULT_BWRAP_PATH, LocalSandboxHost, MAX_READ_BYTES, SANDBOX_HOME, splitPlainWords } from './local-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
 const hasBwrap = existsSync(DEFAULT_BWRAP_PATH);
@@ -137,7 +137,7 @@ describe('LocalSandboxHost', () => {
     expect(history[1]?.filesChanged.some((f) => f.startsWith('node_modules'))).toBe(false);
   });
 
-  it('gives commands none of the API secrets, only PATH, HOME (the project) and LANG', async () => {
+  it('gives commands none of the API secrets, only PATH, HOME (outside the project in the jail) and LANG', async () => {
     const id = await project();
     process.env['DATABASE_URL'] = 'postgres://secret@db/kiln';
     process.env['STRIPE_SECRET_KEY'] = 'sk_test_secret';
@@ -152,7 +152,7 @@ describe('LocalSandboxHost', () => {
         .filter(Boolean)
         .map((l) => l.split('=')[0]);
       expect(names.filter((v) => !['PATH', 'HOME', 'LANG', 'PWD', 'SHLVL', '_', 'OLDPWD'].includes(v ?? ''))).toEqual([]);
-      expect(result.stdout).toContain(`HOME=${path.join(root, id)}`);
+      expect(result.stdout).toContain(`HOME=${host.isolated ? SANDBOX_HOME : path.join(root, id)}`);
     } finally {
       delete process.env['DATABASE_URL'];
       delete process.env['STRIPE_SECRET_KEY'];

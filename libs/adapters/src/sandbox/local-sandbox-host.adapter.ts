@@ -9,7 +9,9 @@ import {
   type DevServerState,
   type FileListEntry,
   type FileTreeEntry,
+  type DependencyInstallResult,
   type ErrorScan,
+  type InstallDependenciesOptions,
   isValidSandboxId,
   MAX_READ_FILE_BYTES,
   type ReadDirectoryOptions,
@@ -52,6 +54,8 @@ export type { LocalSandboxHostOptions } from './local-sandbox-host.options.js';
 /** Where the starter template lives in the repository (copied into every new sandbox). */
 export const STARTER_TEMPLATE_RELATIVE_DIR = 'libs/adapters/src/sandbox/starter';
 export const DEFAULT_BWRAP_PATH = '/usr/bin/bwrap';
+/** HOME inside the jail: its private /tmp (the sandbox user's home in the jail's passwd), never the project. */
+export const SANDBOX_HOME = '/tmp';
 
 /** Largest file read-file returns (the domain's cap; read-directory with contents has its own). */
 export const MAX_READ_BYTES = MAX_READ_FILE_BYTES;
@@ -151,7 +155,7 @@ export class LocalSandboxHost implements SandboxHost {
         ? null
         : new DependencyCache({
             cacheDir: path.resolve(cacheDir),
-            installer: (request) => this.installDependencies(request),
+            installer: (request) => this.runNpmInstall(request),
             ...(options.dependencyInstallTimeoutMs === undefined ? {} : { installTimeoutMs: options.dependencyInstallTimeoutMs }),
           });
     this.cache =
@@ -442,6 +446,10 @@ export class LocalSandboxHost implements SandboxHost {
     return this.versions.restoreVersion(sandboxId, hash);
   }
 
+  async installDependencies(sandboxId: string, options: InstallDependenciesOptions = {}): Promise<DependencyInstallResult> {
+    return this.projectDependencies.install(sandboxId, await this.existingProjectDir(sandboxId), options.onProgress);
+  }
+
   findErrors(sandboxId: string): Promise<ErrorScan> {
     return this.errorScans.findErrors(sandboxId);
   }
@@ -492,9 +500,14 @@ export class LocalSandboxHost implements SandboxHost {
     }
   }
 
-  /** What every process in a sandbox gets: none of the API's variables. */
+  /**
+   * What every process in a sandbox gets: none of the API's variables. HOME is outside the project
+   * in the jail (its private /tmp, the sandbox user's home), so tool caches such as npm's `.npm`
+   * never land among the project's files; without bubblewrap there is no private folder to give,
+   * and the project stays HOME (versions exclude the caches either way: VERSION_EXCLUDES).
+   */
   private commandEnv(projectDir: string): NodeJS.ProcessEnv {
-    return { PATH: this.commandPath, HOME: projectDir, LANG: 'C.UTF-8' };
+    return { PATH: this.commandPath, HOME: this.jail === null ? projectDir : SANDBOX_HOME, LANG: 'C.UTF-8' };
   }
 
   /** The launcher as seen from inside the sandbox: its copy in the dependency cache. */
@@ -534,7 +547,7 @@ export class LocalSandboxHost implements SandboxHost {
    * whose only way out is the egress proxy (the npm registry, nothing else: docs/decisions.md
    * "Dependency installs reach only the registry"). Tests count these.
    */
-  protected installDependencies(request: NpmInstallRequest): Promise<void> {
+  protected runNpmInstall(request: NpmInstallRequest): Promise<void> {
     const isolate = this.processJail.npmIsolation(() => (this.dependencies as DependencyCache).realCacheDir());
     return npmInstaller({ commandPath: this.commandPath, ...(isolate === undefined ? {} : { isolate }) })(request);
   }

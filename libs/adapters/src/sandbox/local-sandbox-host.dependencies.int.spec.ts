@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readlink, realpath, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { dependencySetFromPackageJson, type SandboxHostEvent } from '@kiln/domain';
+import { classifyPackageCommand, dependencySetFromPackageJson, runPackageCommand, type SandboxHostEvent } from '@kiln/domain';
 import { dependencySetKey, type NpmInstallRequest } from './dependency-cache.js';
 import { DEFAULT_BWRAP_PATH, INSTALLING_DEPENDENCIES_MESSAGE, LocalSandboxHost, STARTER_TEMPLATE_RELATIVE_DIR } from './local-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
@@ -21,9 +21,9 @@ const USES_NEW_PACKAGE = `import mitt from 'mitt';\n\nconst bus = mitt<{ hello: 
 /** Counts the npm installs the host runs (each one is a real npm process). */
 class CountingHost extends LocalSandboxHost {
   installs: string[] = [];
-  protected override installDependencies(request: NpmInstallRequest): Promise<void> {
+  protected override runNpmInstall(request: NpmInstallRequest): Promise<void> {
     this.installs.push(request.dir);
-    return super.installDependencies(request);
+    return super.runNpmInstall(request);
   }
 }
 
@@ -90,6 +90,31 @@ describe(`LocalSandboxHost: package.json's dependencies are installed (${label})
     }
     // The temporary link of the swap is gone, and git never saw it.
     expect((await host.getTree(id, '.', [])).map((e) => e.name).filter((n) => n.startsWith('.kiln-node_modules'))).toEqual([]);
+  }, 120_000);
+
+  it('`npm install <pkg>` in the terminal goes through package.json and the shared cache: node_modules keeps working', async () => {
+    const id = 'deps-terminal';
+    await host.ensure(id);
+    const lines: string[] = [];
+    const installsBefore = host.installs.length;
+    const command = classifyPackageCommand(`npm install ${NEW_PACKAGE}@${NEW_VERSION}`);
+    if (command.kind === 'other') throw new Error('not a package command');
+    const result = await runPackageCommand(host, id, command, '.', (_stream, text) => lines.push(text));
+    expect(result).toMatchObject({ exitCode: 0, stderr: '', timedOut: false });
+    expect(lines.join('')).toBe(result.stdout);
+    // The same set as deps-a's (the test above installed it): taken from the cache, no npm run.
+    expect(host.installs.length).toBe(installsBefore);
+    const manifest = JSON.parse(await host.readFile(id, 'package.json')) as Manifest;
+    expect(manifest.dependencies[NEW_PACKAGE]).toBe(NEW_VERSION);
+    expect(await link(id)).toBe(await link('deps-a'));
+    // The old bug: node_modules was deleted. It is still the link, and the packages resolve.
+    const check = await host.runCommand(id, ['node', '--input-type=module', '-e', `import mitt from '${NEW_PACKAGE}'; import 'react'; console.log(typeof mitt);`]);
+    expect(check).toMatchObject({ exitCode: 0, stdout: 'function\n' });
+    // Refused lines change nothing.
+    const refused = classifyPackageCommand('npm dedupe');
+    if (refused.kind === 'other') throw new Error('not a package command');
+    expect((await runPackageCommand(host, id, refused, '.')).exitCode).toBe(1);
+    expect(await link(id)).toBe(await link('deps-a'));
   }, 120_000);
 
   it('reuses the installed tree for another project asking for the same set, in any order', async () => {
@@ -207,7 +232,7 @@ describe('LocalSandboxHost: the dev server while a new dependency set installs',
     release(): void {
       this.open();
     }
-    protected override async installDependencies({ dir }: NpmInstallRequest): Promise<void> {
+    protected override async runNpmInstall({ dir }: NpmInstallRequest): Promise<void> {
       this.installs += 1;
       await this.gate;
       await symlink(starterLink, path.join(dir, 'node_modules'), 'dir');

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ErrorScanUnavailable, unavailableReasonOf } from '@kiln/domain';
+import { TYPE_CHECK_DID_NOT_RUN } from './local-error-scans.js';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
@@ -131,10 +133,16 @@ describe(`LocalSandboxHost find-errors (${label})`, () => {
     });
   }, 60_000);
 
-  it('rejects when the scan cannot run (no compiler): the API answers zero counts', async () => {
+  it('rejects when the scan cannot run (no compiler), never "0 errors": the API answers zero counts marked unavailable', async () => {
     const id = await project();
     await host.deleteFile(id, 'node_modules');
-    await expect(host.findErrors(id)).rejects.toThrow(/could not run/);
+    const error: unknown = await host.findErrors(id).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ErrorScanUnavailable);
+    expect(unavailableReasonOf(error)).toBe(TYPE_CHECK_DID_NOT_RUN);
+    expect(unavailableReasonOf(error)).not.toContain('/'); // no server path
     await expect(host.findErrors('no-such-sandbox')).rejects.toThrow();
   }, 60_000);
 });

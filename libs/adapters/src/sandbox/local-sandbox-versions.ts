@@ -1,12 +1,18 @@
 import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isValidSandboxId, type RestoreVersionResult, type SandboxVersion, type SandboxVersions, type SaveVersionResult } from '@kiln/domain';
+import { isValidSandboxId, type RestoreVersionResult, VERSION_EXCLUDES, type SandboxVersion, type SandboxVersions, type SaveVersionResult } from '@kiln/domain';
 
 const GIT_AUTHOR = { name: 'Kiln', email: 'builder@kiln.local' };
-/** Never committed: installed or generated files ('node_modules' without a slash: it is a link). */
-const GIT_EXCLUDES = ['node_modules', 'dist/', 'build/', '.kiln-build/', '*.tsbuildinfo', ''].join('\n');
+/**
+ * Never committed: the domain's VERSION_EXCLUDES (installed or generated files, tool caches and
+ * logs; 'node_modules' without a slash: it is a link). Written before every commit, so
+ * repositories made before a pattern was added get it too.
+ */
+const GIT_EXCLUDES = [...VERSION_EXCLUDES, ''].join('\n');
 const GIT_DIRS = '.kiln-git';
+/** Paths per `git rm --cached` (a command line has a length limit). */
+const UNTRACK_BATCH = 200;
 
 export interface LocalSandboxVersionsOptions {
   /** The folder holding every project (real path); the repositories are in its `.kiln-git`. */
@@ -116,11 +122,26 @@ export class LocalSandboxVersions implements SandboxVersions {
 
   /** Stages everything and commits; null when there was nothing to commit. */
   private async commitAll(sandboxId: string, message: string): Promise<string | null> {
+    await this.excludeToolFiles(sandboxId);
     await this.git(sandboxId, ['add', '--all']);
     const status = await this.git(sandboxId, ['status', '--porcelain']);
     if (status.trim() === '') return null;
     await this.git(sandboxId, ['commit', '--quiet', '--no-verify', '-m', message]);
     return (await this.git(sandboxId, ['rev-parse', 'HEAD'])).trim();
+  }
+
+  /**
+   * The exclude file as VERSION_EXCLUDES says now, and files a version saved before a pattern
+   * was added (an npm cache under `.npm`) no longer tracked: the next version drops them.
+   */
+  private async excludeToolFiles(sandboxId: string): Promise<void> {
+    const info = path.join(await this.gitDir(sandboxId), 'info');
+    await mkdir(info, { recursive: true });
+    await writeFile(path.join(info, 'exclude'), GIT_EXCLUDES, 'utf8');
+    const tracked = (await this.git(sandboxId, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'])).split('\0').filter((p) => p !== '');
+    for (let i = 0; i < tracked.length; i += UNTRACK_BATCH) {
+      await this.git(sandboxId, ['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...tracked.slice(i, i + UNTRACK_BATCH)]);
+    }
   }
 
   /** git with our own config only: the repository lives outside the project's reach. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, readlink, rename, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { type DependencySet, dependencySetFromPackageJson, type DevServerState } from '@kiln/domain';
+import { type DependencyInstallResult, type DependencySet, dependencySetFromPackageJson, type DevServerState } from '@kiln/domain';
 import type { DependencyCache } from './dependency-cache.js';
 import type { DevServers } from './dev-servers.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -108,6 +108,24 @@ export class ProjectDependencies {
     });
     if (result.kind === 'relinked' && restartDevServer && this.options.devServers.isActive(sandboxId)) await this.options.devServers.restart(sandboxId);
     return result;
+  }
+
+  /**
+   * SandboxDependencies.installDependencies (the terminal's `npm install`): a missing or dangling
+   * link goes back to the starter's tree first, then the same sync as find-errors and the dev
+   * server (install the set into the shared cache once, swap the link, restart a running dev
+   * server). node_modules is never written: only the link is replaced, atomically.
+   */
+  async install(sandboxId: string, projectDir: string, onProgress?: (line: string) => void): Promise<DependencyInstallResult> {
+    if (this.options.dependencies === null) return { kind: 'not-managed', message: 'This server keeps no shared package cache, so node_modules is not managed here.' };
+    await this.repairLink(projectDir);
+    if ((await lstat(path.join(projectDir, 'node_modules')).catch(() => null))?.isSymbolicLink() !== true) {
+      return { kind: 'not-managed', message: "node_modules is a folder of the project's own, so Kiln leaves it alone (delete it to use the shared package cache)." };
+    }
+    onProgress?.('Installing the packages in package.json into the shared package cache (each set of packages is installed once)…');
+    const synced = await this.sync(sandboxId, projectDir, { restartDevServer: true });
+    if (synced.kind === 'failed') return { kind: 'failed', message: synced.message };
+    return synced.kind === 'relinked' ? { kind: 'installed' } : { kind: 'up-to-date' };
   }
 
   /** A sync nobody waits for (devServer's); at most one queued per sandbox. */

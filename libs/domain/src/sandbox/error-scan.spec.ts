@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CodeError } from './code-error.js';
-import { EMPTY_ERROR_SCAN, errorScanFrom } from './error-scan.js';
+import { EMPTY_ERROR_SCAN, ErrorScanUnavailable, errorScanFrom, errorScanStatus, UNEXPLAINED_SCAN_FAILURE, unavailableErrorScan, unavailableReasonOf } from './error-scan.js';
 
 const at = (file: string, severity: CodeError['severity']): CodeError => ({
   message: 'm',
@@ -26,5 +26,26 @@ describe('errorScanFrom', () => {
   it('a failed scan reports zero counts (SPEC §8)', () => {
     expect(EMPTY_ERROR_SCAN).toEqual({ errors: [], errorCount: 0, warningCount: 0 });
     expect(errorScanFrom([])).toEqual(EMPTY_ERROR_SCAN);
+  });
+});
+
+describe('a check that could not run', () => {
+  it('keeps SPEC §8 zero counts but says it was not checked, and why', () => {
+    const scan = unavailableErrorScan('Type-checking did not finish within 60 s.');
+    expect(scan).toEqual({ errors: [], errorCount: 0, warningCount: 0, unavailableReason: 'Type-checking did not finish within 60 s.' });
+    expect(errorScanStatus(scan)).toBe('unavailable');
+    expect(errorScanStatus(errorScanFrom([]))).toBe('checked');
+    expect(errorScanStatus(EMPTY_ERROR_SCAN)).toBe('checked');
+    expect(unavailableErrorScan('  ').unavailableReason).toBe(UNEXPLAINED_SCAN_FAILURE);
+  });
+
+  it("shows the host's reason, never its detail, and a generic reason for anything unexplained", () => {
+    const tagged = new ErrorScanUnavailable('The type-checker could not run.', 'Error: Cannot find module /srv/kiln/data/p1/node_modules/typescript/bin/tsc');
+    expect(unavailableReasonOf(tagged)).toBe('The type-checker could not run.');
+    expect(tagged.message).toContain('/srv/kiln'); // the log keeps the detail
+    const foreign = Object.assign(new Error('x'), { name: 'ErrorScanUnavailable', reason: 'From another copy.' });
+    expect(unavailableReasonOf(foreign)).toBe('From another copy.');
+    expect(unavailableReasonOf(new Error('spawn /usr/bin/node ENOENT'))).toBe(UNEXPLAINED_SCAN_FAILURE);
+    expect(unavailableReasonOf('boom')).toBe(UNEXPLAINED_SCAN_FAILURE);
   });
 });

@@ -27,6 +27,10 @@ describe('sandbox constants (SPEC §7, §9)', () => {
       '.env',
       '.kiln-build',
       'temp-query.sql',
+      '.npm',
+      '.cache',
+      '.pnpm-store',
+      '.eslintcache',
     ]);
     expect(Object.isFrozen(TREE_IGNORE_LIST)).toBe(true);
   });

@@ -28,6 +28,11 @@ export const TREE_IGNORE_LIST = Object.freeze([
   '.env',
   TEMP_BUILD_DIR,
   TEMP_SQL_QUERY_FILE,
+  // Tool caches (npm, pnpm, eslint, generic ~/.cache) never belong to the project's files.
+  '.npm',
+  '.cache',
+  '.pnpm-store',
+  '.eslintcache',
 ] as const);
 
 /** SPEC §3 file tree entry. Directories carry children; files do not. Paths are project-relative. */

@@ -1,4 +1,5 @@
 import type { SandboxCommands } from './sandbox-commands.port.js';
+import type { SandboxDependencies } from './sandbox-dependencies.port.js';
 import type { SandboxDevServer } from './sandbox-dev-server.port.js';
 import type { SandboxDiagnostics } from './sandbox-diagnostics.port.js';
 import type { SandboxFiles } from './sandbox-files.port.js';
@@ -12,8 +13,8 @@ import type { SandboxVersions } from './sandbox-versions.port.js';
  *
  * Methods reject on infrastructure failure (host unreachable, file missing) and for an unknown or
  * malformed sandbox id. The SPEC §8 fallbacks — file operations answering false or an empty list,
- * history failures answering empty, a failed scan answering zero counts (EMPTY_ERROR_SCAN) — are
+ * history failures answering empty, a failed scan answering zero counts marked unavailable — are
  * the callers' policy. Saving and restoring a version are the exception: their failures are
  * ordinary results.
  */
-export interface SandboxHost extends SandboxLifecycle, SandboxFiles, SandboxCommands, SandboxVersions, SandboxDiagnostics, SandboxDevServer {}
+export interface SandboxHost extends SandboxLifecycle, SandboxFiles, SandboxCommands, SandboxVersions, SandboxDiagnostics, SandboxDevServer, SandboxDependencies {}

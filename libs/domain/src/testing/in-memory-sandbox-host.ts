@@ -16,9 +16,12 @@ import { type CommandResult, DEFAULT_WORKING_DIR, type RunCommandOptions } from 
 import type { DevServerState, SandboxHostEvent } from '../sandbox/sandbox-dev-server.port.js';
 import { type FileListEntry, type FileTreeEntry, type ReadDirectoryOptions, TREE_IGNORE_LIST } from '../sandbox/sandbox-files.port.js';
 import type { SandboxHost } from '../sandbox/sandbox-host.port.js';
+import type { DependencyInstallResult, InstallDependenciesOptions } from '../sandbox/sandbox-dependencies.port.js';
+import { canonicalDependencySet, dependencySetFromPackageJson } from '../sandbox/dependency-set.js';
 import type { SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
 import type { RestoreVersionResult, SandboxVersion, SaveVersionResult } from '../sandbox/sandbox-versions.port.js';
 import { matchesTreeIgnore } from '../sandbox/tree-ignore.js';
+import { isExcludedFromVersions } from '../sandbox/version-excludes.js';
 import { SandboxMissing } from '../sandbox/sandbox-missing.js';
 import { FixedClock } from './fixed-clock.js';
 
@@ -60,6 +63,12 @@ export class InMemorySandboxHost implements SandboxHost {
   private readonly running = new Set<string>();
   private readonly scripted = new Map<string, readonly CodeError[]>();
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
+  /** The dependency set each sandbox's "node_modules" holds (canonical text); absent: the starter's. */
+  private readonly installed = new Map<string, string>();
+  /** Set by a test: every install fails with this message. */
+  installFailure: string | null = null;
+  /** How many installs ran (an up-to-date set runs none). */
+  installCount = 0;
   private sequence = 0;
 
   constructor(private readonly clock: Clock = new FixedClock()) {}
@@ -163,6 +172,7 @@ export class InMemorySandboxHost implements SandboxHost {
     this.stop(sandboxId);
     this.sandboxes.delete(sandboxId);
     this.scripted.delete(sandboxId);
+    this.installed.delete(sandboxId);
   }
 
   async saveVersion(sandboxId: string, message: string): Promise<SaveVersionResult> {
@@ -185,7 +195,8 @@ export class InMemorySandboxHost implements SandboxHost {
     if (target === undefined) return { success: false, message: `Unknown version: ${hash}` };
     const short = target.hash.slice(0, 7);
     this.snapshot(sandbox, `Changes before restoring ${short}`);
-    sandbox.files = new Map(target.files);
+    // Like git, a restore leaves the files versions never hold where they are.
+    sandbox.files = new Map([...target.files, ...[...sandbox.files].filter(([p]) => isExcludedFromVersions(p))]);
     const saved = this.snapshot(sandbox, `Restore version ${short}`);
     return saved === null
       ? { success: true, message: `Already at version ${short}` }
@@ -203,6 +214,29 @@ export class InMemorySandboxHost implements SandboxHost {
     const errors = this.scripted.get(sandboxId);
     if (errors === undefined) throw new Error('The in-memory sandbox has no compiler');
     return errorScanFrom(errors);
+  }
+
+  /** Installs package.json's set as a real host would decide it (no packages, of course). */
+  async installDependencies(sandboxId: string, options: InstallDependenciesOptions = {}): Promise<DependencyInstallResult> {
+    const sandbox = this.sandbox(sandboxId);
+    const manifest = sandbox.files.get('package.json');
+    if (manifest === undefined) return { kind: 'not-managed', message: 'The project has no package.json.' };
+    const set = dependencySetFromPackageJson(manifest);
+    if (!set.ok) return { kind: 'failed', message: set.error.message };
+    const wanted = canonicalDependencySet(set.value);
+    const had = this.installed.get(sandboxId) ?? canonicalDependencySet(this.starterSet());
+    if (wanted === had) return { kind: 'up-to-date' };
+    options.onProgress?.('Installing in memory');
+    if (this.installFailure !== null) return { kind: 'failed', message: this.installFailure };
+    this.installCount += 1;
+    this.installed.set(sandboxId, wanted);
+    return { kind: 'installed' };
+  }
+
+  private starterSet() {
+    const set = dependencySetFromPackageJson(IN_MEMORY_STARTER_FILES['package.json'] ?? '{}');
+    if (!set.ok) throw new Error('The in-memory starter has a broken package.json');
+    return set.value;
   }
 
   async restartDev(sandboxId: string): Promise<void> {
@@ -291,9 +325,11 @@ export class InMemorySandboxHost implements SandboxHost {
   /** Snapshots the files as a new version; null when nothing changed since the last one. */
   private snapshot(sandbox: Sandbox, message: string): string | null {
     const previous = sandbox.versions[0]?.files ?? new Map<string, string>();
+    // Tool caches, installed packages and build output never enter a version (as git's exclude).
+    const saved = new Map([...sandbox.files].filter(([p]) => !isExcludedFromVersions(p)));
     const changed = new Set<string>();
-    for (const [p, text] of sandbox.files) if (previous.get(p) !== text) changed.add(p);
-    for (const p of previous.keys()) if (!sandbox.files.has(p)) changed.add(p);
+    for (const [p, text] of saved) if (previous.get(p) !== text) changed.add(p);
+    for (const p of previous.keys()) if (!saved.has(p)) changed.add(p);
     if (changed.size === 0) return null;
     const hash = (++this.sequence).toString(16).padStart(40, '0');
     sandbox.versions.unshift({
@@ -301,7 +337,7 @@ export class InMemorySandboxHost implements SandboxHost {
       message,
       date: this.clock.now(),
       filesChanged: [...changed].sort(),
-      files: new Map(sandbox.files),
+      files: saved,
     });
     return hash;
   }

@@ -5,6 +5,8 @@ import {
   DEFAULT_COMMAND_TIMEOUT_SECONDS,
   type DevServerStatus,
   type ErrorScan,
+  errorScanStatus,
+  type ErrorScanStatus,
   type FileListEntry,
   type FileTreeEntry,
   MAX_SANDBOX_PATH_LENGTH,
@@ -298,8 +300,20 @@ export class FindErrorsResponse {
   @ApiProperty({ type: [CodeErrorResponse] }) errors!: CodeErrorResponse[];
   @ApiProperty() error_count!: number;
   @ApiProperty() warning_count!: number;
+  @ApiProperty({
+    enum: ['checked', 'unavailable'],
+    description: "'unavailable': the check could not run; the zero counts (SPEC §8) then mean not checked, never no problems",
+  })
+  status!: ErrorScanStatus;
+  @ApiPropertyOptional({ description: "Why the check could not run (only with status 'unavailable'), safe to show" }) unavailable_reason?: string;
 
   static from(scan: ErrorScan): FindErrorsResponse {
-    return { errors: scan.errors.map(CodeErrorResponse.from), error_count: scan.errorCount, warning_count: scan.warningCount };
+    return {
+      errors: scan.errors.map(CodeErrorResponse.from),
+      error_count: scan.errorCount,
+      warning_count: scan.warningCount,
+      status: errorScanStatus(scan),
+      ...(scan.unavailableReason === undefined ? {} : { unavailable_reason: scan.unavailableReason }),
+    };
   }
 }

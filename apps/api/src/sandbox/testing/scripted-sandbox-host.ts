@@ -1,9 +1,11 @@
 import type {
   CommandResult,
+  DependencyInstallResult,
   DevServerState,
   ErrorScan,
   FileListEntry,
   FileTreeEntry,
+  InstallDependenciesOptions,
   ReadDirectoryOptions,
   RestoreVersionResult,
   RunCommandOptions,
@@ -88,6 +90,10 @@ export class ScriptedSandboxHost implements SandboxHost {
   async restoreVersion(id: string, hash: string): Promise<RestoreVersionResult> {
     if (this.failGit) throw new Error('git read-tree: broken');
     return this.inner.restoreVersion(id, hash);
+  }
+
+  installDependencies(id: string, options?: InstallDependenciesOptions): Promise<DependencyInstallResult> {
+    return this.inner.installDependencies(id, options);
   }
 
   async findErrors(id: string): Promise<ErrorScan> {

@@ -314,6 +314,17 @@ describe('BuilderVm errors', () => {
     expect([t.vm.errors.errorCount, t.vm.errors.warningCount, t.vm.errors.failed]).toEqual([1, 1, false]);
   });
 
+  it('checks again on its own after files change on the feed (not for an empty folder)', async () => {
+    const t = await started();
+    t.feed.emit({ type: 'files-changed', data: { paths: [], reason: 'create-directory' } });
+    await settle();
+    expect(t.api.calls.filter((c) => c === 'findErrors')).toHaveLength(0);
+    t.feed.emit({ type: 'files-changed', data: { paths: ['src/App.tsx'], reason: 'write' } });
+    await settle();
+    expect(t.api.calls.filter((c) => c === 'findErrors')).toHaveLength(1);
+    expect(t.vm.errors.errorCount).toBe(1);
+  });
+
   it('counts zero when the scan fails (SPEC §8)', async () => {
     const t = await started();
     t.api.failures.set('findErrors', new Error('down'));

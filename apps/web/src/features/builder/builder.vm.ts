@@ -102,7 +102,7 @@ export class BuilderVm implements ChatHost {
     this.terminal = new TerminalVm(api, ids, timers);
     this.versions = new VersionsVm(api, toasts, timers, logger);
     this.console = new ConsoleVm(messages, timers);
-    this.errors = new ErrorsVm(api, logger);
+    this.errors = new ErrorsVm(api, logger, timers);
     this.preferences = new BuilderPreferencesVm(preferences);
     this.theme = new ThemeBuilderVm(api, toasts, messages, typeof window === 'undefined' ? '' : window.location.origin);
     this.console.onAuthRequired = () => void this.renewPreviewAccess();
@@ -158,6 +158,7 @@ export class BuilderVm implements ChatHost {
     this.connection = null;
     this.console.stop();
     this.theme.dispose();
+    this.errors.stop();
   }
 
   /** The screen's retry after a failed start. */
@@ -243,6 +244,8 @@ export class BuilderVm implements ChatHost {
       case 'files-changed':
         void this.files.onFilesChanged(event.data.paths, event.data.reason);
         if (event.data.reason === 'restore' || event.data.reason === 'command') void this.versions.load();
+        // An empty folder changes no code; anything else may have fixed or broken something.
+        if (event.data.reason !== 'create-directory') this.errors.onFilesChanged();
         return;
       case 'command-output':
         this.terminal.onOutput(event.data);

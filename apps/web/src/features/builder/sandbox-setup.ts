@@ -1,7 +1,7 @@
 // SPEC §4 sandbox initialisation, shared by the creation screen (all three stages, with progress)
 // and the builder (stage 1 on every visit: it also starts the dev server and gives a fresh
 // preview token). SPEC §8 fallbacks included.
-import { EMPTY_ERROR_SCAN, type ErrorScan, errorScanFrom } from '@kiln/domain';
+import { EMPTY_ERROR_SCAN, type ErrorScan, errorScanFrom, unavailableErrorScan } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { TYPES } from '../../app/ports';
 import { type Logger, UI_TYPES, type UrlProbe } from '../../app/ui-ports';
@@ -26,8 +26,12 @@ export interface SetupResult {
   readonly scan: ErrorScan;
 }
 
-/** find-errors' reply as the domain's scan; the AI-support folder is left out again on this side. */
+/**
+ * find-errors' reply as the domain's scan; the AI-support folder is left out again on this side.
+ * A check the server could not run (`status: 'unavailable'`) stays one, with its reason.
+ */
 export function scanFromDto(dto: FindErrorsDto): ErrorScan {
+  if (dto.status === 'unavailable') return unavailableErrorScan(dto.unavailable_reason ?? '');
   return errorScanFrom(dto.errors.map((e) => ({ ...e })));
 }
 

@@ -160,7 +160,7 @@ const ErrorsPanel = observer(function ErrorsPanel({ vm, chat }: { vm: BuilderVm;
           <Bug className="size-4 text-muted-foreground" aria-hidden />
           Problems
         </button>
-        {scan !== null && !errors.failed && (
+        {errors.hasCounts && (
           <span className="truncate text-xs text-muted-foreground">
             {errors.errorCount} {errors.errorCount === 1 ? 'error' : 'errors'}, {errors.warningCount} {errors.warningCount === 1 ? 'warning' : 'warnings'}
           </span>
@@ -171,8 +171,8 @@ const ErrorsPanel = observer(function ErrorsPanel({ vm, chat }: { vm: BuilderVm;
       </div>
       <div id={listId} hidden={!open} className="max-h-32 overflow-y-auto pt-2 pb-1 md:max-h-56">
         {scan === null && !errors.checking && <p className="text-sm text-muted-foreground">Type-check and lint the project to find what would break it.</p>}
-        {errors.failed && <p className="text-sm text-muted-foreground">The check could not run just now. Try again in a moment.</p>}
-        {scan !== null && !errors.failed && scan.errors.length === 0 && (
+        {errors.notCheckedMessage !== null && <p className="text-sm text-muted-foreground">{errors.notCheckedMessage}</p>}
+        {errors.noProblems && (
           <p className="flex items-center gap-2 text-sm text-success">
             <CircleCheck className="size-4" aria-hidden /> No problems found.
           </p>

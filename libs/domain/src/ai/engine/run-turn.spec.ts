@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { aiFailure } from '../ai-assistant.port.js';
+import { ErrorScanUnavailable, unavailableErrorScan } from '../../sandbox/error-scan.js';
 import { planOf } from './testing/scripted-ai-assistant.js';
 import { codeError, collect, createTurnTestKit } from './testing/turn-test-kit.js';
 import type { TurnEvent } from './turn-event.js';
@@ -267,6 +268,37 @@ describe('RunTurn', () => {
       if (!started.ok) throw new Error('not started');
       expect(last(await collect(started.value))).toMatchObject({ type: 'done', status: 'kept' });
       expect(t.assistant.taskInputs).toHaveLength(1);
+    });
+
+    it('a check that cannot run is reported as not checked in the errors event, never as no errors', async () => {
+      const t = await createTurnTestKit({
+        host: (inner) => Object.assign(Object.create(inner) as typeof inner, { findErrors: () => Promise.reject(new ErrorScanUnavailable('Type-checking did not finish within 60 s.')) }),
+      });
+      t.assistant.answers.push({ operations: [{ type: 'write_file', path: 'src/x.ts', content: 'x' }] });
+      const started = await t.runTurn.execute(t.input('Add x'));
+      if (!started.ok) throw new Error('not started');
+      const events = await collect(started.value);
+      expect(events).toContainEqual({ type: 'errors', round: 0, scan: unavailableErrorScan('Type-checking did not finish within 60 s.') });
+      expect(last(events)).toMatchObject({ type: 'done', status: 'kept' });
+    });
+
+    it("never runs the assistant's package installs as commands (they would replace node_modules)", async () => {
+      const ran: string[] = [];
+      const t = await createTurnTestKit({
+        host: (inner) =>
+          Object.assign(Object.create(inner) as typeof inner, {
+            runCommand: async (id: string, command: string) => {
+              ran.push(command);
+              return inner.runCommand(id, command);
+            },
+          }),
+      });
+      t.scriptErrors([]);
+      t.assistant.answers.push({ operations: [{ type: 'write_file', path: 'src/x.ts', content: 'x' }, { type: 'run_command', command: 'npm install dayjs' }, { type: 'run_command', command: 'npm run build' }] });
+      const started = await t.runTurn.execute(t.input('Add x'));
+      if (!started.ok) throw new Error('not started');
+      expect(last(await collect(started.value))).toMatchObject({ type: 'done', status: 'kept' });
+      expect(ran).toEqual(['npm run build']);
     });
 
     it('still broken after 2 repair rounds: reverted, files restored exactly, every credit refunded', async () => {

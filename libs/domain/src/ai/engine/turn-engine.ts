@@ -3,7 +3,7 @@ import { drainAssistantStream, UNFINISHED_ANSWER, UNFINISHED_PLAN } from '../ass
 import { turnTaskDebitKey } from '../../credits/ledger-keys.js';
 import type { AiPhase } from '../ai-phase.js';
 import type { CodeError } from '../../sandbox/code-error.js';
-import { EMPTY_ERROR_SCAN, type ErrorScan } from '../../sandbox/error-scan.js';
+import { type ErrorScan, unavailableErrorScan, unavailableReasonOf } from '../../sandbox/error-scan.js';
 import type { ConsumePromptCredit } from '../../credits/consume-prompt-credit.use-case.js';
 import type { CreditLedger } from '../../credits/credit-ledger.port.js';
 import type { RefundPromptCredit } from '../../credits/refund-prompt-credit.use-case.js';
@@ -316,12 +316,15 @@ class TurnExecution implements EndingRun {
     return scan;
   }
 
-  /** find-errors; SPEC §8: a scan that fails counts as zero errors. */
+  /**
+   * find-errors; SPEC §8: a scan that fails counts as zero errors, but is marked as not checked
+   * (its reason goes out with the turn's errors event), never passed off as "no errors".
+   */
   private async scan(): Promise<ErrorScan> {
     try {
       return await this.deps.sandbox.findErrors(this.turn.projectId);
-    } catch {
-      return EMPTY_ERROR_SCAN;
+    } catch (error) {
+      return unavailableErrorScan(unavailableReasonOf(error));
     }
   }
 
@@ -360,7 +363,8 @@ class TurnExecution implements EndingRun {
     const first = scan.errors.find((e) => e.severity === 'error');
     const where = first ? ` First error: ${first.file}:${first.line} ${first.message}` : '';
     const repairs = rounds === 0 ? 'it could not be repaired' : `${plural(rounds, 'repair round')} did not fix it`;
-    return `The changes broke the app (${plural(scan.errorCount, 'error')}, ${before.errorCount} before) and ${repairs}, so they were undone and the credits refunded.${where}`;
+    const earlier = before.unavailableReason === undefined ? `${before.errorCount} before` : 'the check before the changes could not run';
+    return `The changes broke the app (${plural(scan.errorCount, 'error')}, ${earlier}) and ${repairs}, so they were undone and the credits refunded.${where}`;
   }
 
   // ── Small helpers ────────────────────────────────────────────────────────────────────────

@@ -11,6 +11,10 @@ import {
 } from '../operations/file-operation.js';
 import { filePaths, folderPaths } from '../context/turn-context.js';
 import type { TurnUndoEntry, TurnUndoJournal } from './turn-undo-journal.port.js';
+import { classifyPackageCommand } from '../../sandbox/package-command.js';
+
+/** What a turn's package-install command answers instead of running. */
+export const PACKAGE_COMMAND_IN_TURN = 'Package installs are not run as commands: use add_dependency (packages are installed at the check).';
 
 /** What a turn never looks into: installed packages, git's data and the error scan's build folder. */
 export const WORKSPACE_IGNORE: readonly string[] = Object.freeze(['node_modules', '.git', TEMP_BUILD_DIR]);
@@ -233,8 +237,15 @@ export class TurnWorkspace {
     }
   }
 
-  /** Runs a command the assistant asked for; whatever it changes is undone with the turn. */
+  /**
+   * Runs a command the assistant asked for; whatever it changes is undone with the turn. A
+   * package install (`npm install x`) is not run: it would replace node_modules, the link into
+   * the shared cache; add_dependency is the way, installed at the check.
+   */
   async runCommand(command: string): Promise<CommandResult> {
+    if (classifyPackageCommand(command).kind !== 'other') {
+      return { exitCode: 1, stdout: '', stderr: `${PACKAGE_COMMAND_IN_TURN}\n`, timedOut: false, outputTruncated: false };
+    }
     if (!this.everySnapshotTaken) {
       // A command may change any file: remember them all first.
       const snapshot = new Map<string, string | null>();

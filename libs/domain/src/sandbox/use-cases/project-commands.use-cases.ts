@@ -3,8 +3,10 @@ import type { AbortSignalLike } from '../../shared/abort-signal.js';
 import { ok, type Result } from '../../shared/result.js';
 import type { CommandFeed } from '../command-feed.port.js';
 import type { ProjectFilesChanged } from '../project-files-changed.port.js';
-import { type CommandResult, DEFAULT_COMMAND_TIMEOUT_SECONDS, type SandboxCommands } from '../sandbox-commands.port.js';
+import { classifyPackageCommand } from '../package-command.js';
+import { type CommandResult, DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../sandbox-commands.port.js';
 import { resolveSandboxPath } from '../sandbox-path.js';
+import { type ProjectCommandHost, runPackageCommand } from './package-install.js';
 import type { SandboxFileError } from './project-files.use-cases.js';
 
 /** A signal the domain can fire itself: a running command's Ctrl+C. */
@@ -79,12 +81,15 @@ export interface RunProjectCommandRequest {
 /**
  * Runs a command in the project's sandbox (SPEC §7 run-command, the terminal). A named run streams
  * its output and its end to the CommandFeed and can be interrupted. Afterwards anything may have
- * changed, so the builder reloads its tree and the index follows.
+ * changed, so the builder reloads its tree and the index follows. A package install, add or
+ * remove (`npm install dayjs`, `npm uninstall x`, a bare `npm ci`) is not run as a command: it
+ * goes through package.json and the host's shared-cache install (runPackageCommand), and other
+ * package-manager commands that would rewrite node_modules are refused (classifyPackageCommand).
  */
 export class RunProjectCommand {
   constructor(
     private readonly owned: ProjectOwnership,
-    private readonly commands: SandboxCommands,
+    private readonly commands: ProjectCommandHost,
     private readonly running: RunningCommands,
     private readonly feed: CommandFeed,
     private readonly changed: ProjectFilesChanged,
@@ -96,6 +101,16 @@ export class RunProjectCommand {
     if (!found.ok) return found;
     const workingDir = resolveSandboxPath(request.workingDir ?? '.');
     if (!workingDir.ok) return workingDir;
+
+    const packages = classifyPackageCommand(request.command);
+    if (packages.kind !== 'other') {
+      const onPackageOutput =
+        commandId === undefined ? undefined : (stream: 'stdout' | 'stderr', text: string) => this.feed.output(projectId, commandId, stream, text);
+      const result = await runPackageCommand(this.commands, projectId, packages, workingDir.value, onPackageOutput);
+      if (commandId !== undefined) this.feed.exited(projectId, commandId, result);
+      this.changed.filesChanged(projectId, { paths: [], reason: 'command' });
+      return ok(result);
+    }
 
     const run = commandId === undefined ? null : this.running.start(projectId, commandId);
     const onCallerGone = () => run?.stop();

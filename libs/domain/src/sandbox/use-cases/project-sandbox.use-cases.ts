@@ -2,7 +2,7 @@ import type { ProjectOwnership } from '../../projects/project-ownership.js';
 import type { ProjectNotFound } from '../../projects/project.errors.js';
 import { type ProblemLog, problemText } from '../../shared/problem-log.port.js';
 import { ok, type Result } from '../../shared/result.js';
-import { EMPTY_ERROR_SCAN, type ErrorScan } from '../error-scan.js';
+import { type ErrorScan, unavailableErrorScan, unavailableReasonOf } from '../error-scan.js';
 import type { ProjectFilesChanged } from '../project-files-changed.port.js';
 import type { SandboxDevServer, DevServerState } from '../sandbox-dev-server.port.js';
 import type { SandboxDiagnostics } from '../sandbox-diagnostics.port.js';
@@ -100,7 +100,11 @@ export class RemoveSandbox {
   }
 }
 
-/** Type-checks and lints the project (SPEC §7 find-errors); a scan that cannot run answers zero counts (SPEC §8). */
+/**
+ * Type-checks and lints the project (SPEC §7 find-errors). A scan that cannot run answers SPEC §8's
+ * zero counts, marked as not checked with a reason safe to show (unavailableErrorScan), never as
+ * "no problems"; the full failure goes to the ProblemLog.
+ */
 export class FindProjectErrors {
   constructor(
     private readonly owned: ProjectOwnership,
@@ -116,7 +120,7 @@ export class FindProjectErrors {
     } catch (error) {
       if (isSandboxMissing(error)) throw error;
       this.problems.warn(`find-errors failed for ${projectId}: ${problemText(error)}`);
-      return ok(EMPTY_ERROR_SCAN);
+      return ok(unavailableErrorScan(unavailableReasonOf(error)));
     }
   }
 }

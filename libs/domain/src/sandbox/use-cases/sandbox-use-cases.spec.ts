@@ -7,7 +7,7 @@ import { InMemorySandboxHost } from '../../testing/in-memory-sandbox-host.js';
 import { RecordedFilesChanged } from '../../testing/recorded-files-changed.js';
 import { createTestKit, signUp } from '../../testing/test-kit.js';
 import type { CommandFeed } from '../command-feed.port.js';
-import { EMPTY_ERROR_SCAN } from '../error-scan.js';
+import { ErrorScanUnavailable, UNEXPLAINED_SCAN_FAILURE, unavailableErrorScan } from '../error-scan.js';
 import type { CommandResult, RunCommandOptions } from '../sandbox-commands.port.js';
 import { SandboxMissing } from '../sandbox-missing.js';
 import { CreateProjectDirectory, DeleteProjectFile, GetProjectTree, ReadProjectDirectory, ReadProjectFile, WriteProjectFile } from './project-files.use-cases.js';
@@ -227,7 +227,8 @@ describe('sandbox use cases', () => {
       value: { success: false, message: RESTORE_VERSION_FAILED },
     });
     expect(await new ListProjectVersions(owned, broken, problems).execute('ana', id)).toEqual({ ok: true, value: [] });
-    expect(await new FindProjectErrors(owned, broken, problems).execute('ana', id)).toEqual({ ok: true, value: EMPTY_ERROR_SCAN });
+    // Zero counts on the wire (SPEC §8), but never "no problems": not checked, with a reason safe to show.
+    expect(await new FindProjectErrors(owned, broken, problems).execute('ana', id)).toEqual({ ok: true, value: unavailableErrorScan(UNEXPLAINED_SCAN_FAILURE) });
     expect(await new GetSandboxStatus(owned, broken, problems).execute('ana', id, 'reject')).toEqual({ ok: true, value: DEV_SERVER_UNAVAILABLE });
     expect(problems.lines).toHaveLength(5);
     expect(problems.lines[0]).toContain('disk on fire');
@@ -238,6 +239,21 @@ describe('sandbox use cases', () => {
     await expect(new GetSandboxStatus(owned, host, problems).execute('ana', id, 'reject')).rejects.toBeInstanceOf(SandboxMissing);
     expect(await new GetSandboxStatus(owned, host, problems).execute('ana', id, 'stopped')).toEqual({ ok: true, value: NO_SANDBOX_YET });
     expect(await new FindProjectErrors(owned, broken, problems).execute('bob', id)).toEqual(notFound(id));
+  });
+
+  it("find-errors that cannot run says so with the host's reason (its detail only in the log)", async () => {
+    const { owned, host, problems, id } = await setUp();
+    await host.ensure(id);
+    const timedOut = Object.assign(Object.create(host) as InMemorySandboxHost, {
+      findErrors: () => Promise.reject(new ErrorScanUnavailable('Type-checking did not finish within 60 s.', 'tsc at /srv/data/p/node_modules')),
+    });
+    const answer = await new FindProjectErrors(owned, timedOut, problems).execute('ana', id);
+    expect(answer).toEqual({ ok: true, value: { errors: [], errorCount: 0, warningCount: 0, unavailableReason: 'Type-checking did not finish within 60 s.' } });
+    expect(problems.lines[0]).toContain('/srv/data/p/node_modules');
+    // A check that ran is no "unavailable".
+    host.scriptErrors(id, []);
+    const ran = await new FindProjectErrors(owned, host, problems).execute('ana', id);
+    expect(ran.ok && ran.value.unavailableReason).toBeUndefined();
   });
 
   it('restarts the dev server and removes the sandbox, reporting the removal', async () => {

@@ -60,5 +60,17 @@ export function sandboxVersionsContract(name: string, makeHarness: () => Promise
       expect(unknown.success).toBe(false);
       expect(await h.host.readFile(id, 'src/message.ts')).toBe('export const message = "first";\n');
     });
+
+    it('never saves tool caches or logs (npm cache and logs, .cache, pnpm and Yarn stores, eslint cache)', async () => {
+      const id = await newProject();
+      const caches = ['.npm/_cacache/index-v5/00/abc', '.npm/_logs/debug-0.log', '.cache/tool/data.json', '.pnpm-store/v3/x', '.yarn/cache/a.zip', 'npm-debug.log', '.eslintcache'];
+      for (const path of caches) await h.host.writeFile(id, path, 'cache\n');
+      expect((await h.host.saveVersion(id, 'Only caches')).success).toBe(false);
+      await h.host.writeFile(id, 'src/real.ts', 'export const real = 1;\n');
+      const saved = await h.host.saveVersion(id, 'A real change');
+      expect(saved.success).toBe(true);
+      const [latest] = await h.host.versionHistory(id);
+      expect(latest?.filesChanged).toEqual(['src/real.ts']);
+    });
   });
 }

@@ -43,7 +43,7 @@ export interface AssistantMessage {
   /** The find-errors round under way, or null. */
   checkingRound: number | null;
   /** What the last find-errors round found. */
-  check: { readonly round: number; readonly errorCount: number; readonly warningCount: number } | null;
+  check: TurnCheck | null;
   status: ReplyStatus;
   /** The server's words about the outcome (done's message, error's detail). */
   outcome: string;
@@ -169,4 +169,19 @@ function planFromHistory(plan: TurnPlanDto | null | undefined): TurnPlanDto | nu
     tasks,
     cost: typeof plan.cost === 'number' ? plan.cost : Math.max(1, tasks.length),
   };
+}
+
+/** A turn's find-errors round; `unavailableReason` when the check could not run (its counts then mean nothing). */
+export interface TurnCheck {
+  readonly round: number;
+  readonly errorCount: number;
+  readonly warningCount: number;
+  readonly unavailableReason?: string;
+}
+
+/** 'Check: 1 error, 0 warnings', or why the check could not run (never a count then). */
+export function checkSummary(check: TurnCheck): string {
+  if (check.unavailableReason !== undefined) return `The check could not run: ${check.unavailableReason}`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `Check: ${plural(check.errorCount, 'error')}, ${plural(check.warningCount, 'warning')}`;
 }

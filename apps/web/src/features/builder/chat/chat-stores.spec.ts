@@ -7,7 +7,7 @@ import { usageDto } from '../../../testing/api-fixtures';
 import { MemoryStorage, RecordingLogger } from '../../../testing/ui-fakes';
 import { SequentialIds } from '../builder.fakes';
 import { AiStatusStore } from './ai-status.store';
-import { fixErrorMessage, messagesFromHistory, outcomeText } from './chat-messages';
+import { checkSummary, fixErrorMessage, messagesFromHistory, outcomeText } from './chat-messages';
 import { DEFAULT_CHAT_PREFERENCES, StoredChatPreferences, parseChatPreferences } from './chat-preferences';
 import { CreditsStore } from './credits.store';
 import { ErrorRecordsStore } from './error-records.store';
@@ -124,6 +124,11 @@ describe('chat preferences', () => {
 });
 
 describe('chat messages', () => {
+  it("words a turn's check, and one that could not run without counts", () => {
+    expect(checkSummary({ round: 0, errorCount: 1, warningCount: 0 })).toBe('Check: 1 error, 0 warnings');
+    expect(checkSummary({ round: 0, errorCount: 0, warningCount: 0, unavailableReason: 'The build could not run.' })).toBe('The check could not run: The build could not run.');
+  });
+
   it('words outcomes and fix requests', () => {
     expect(outcomeText({ status: 'kept', outcome: 'whatever' })).toBe('Kept as a new version');
     expect(outcomeText({ status: 'kept', outcome: '', commitHash: 'abc1234', operations: [] })).toBe('Kept as a new version');

@@ -48,7 +48,7 @@ import { Button } from '../../../ui/button';
 import { cn } from '../../../ui/cn';
 import { Skeleton } from '../../../ui/skeleton';
 import { Tooltip } from '../../../ui/tooltip';
-import { type AssistantMessage, type TaskProgress, type UserMessage, outcomeText, planCost, shortHash } from './chat-messages';
+import { type AssistantMessage, checkSummary, type TaskProgress, type UserMessage, outcomeText, planCost, shortHash } from './chat-messages';
 import { type ChatVm, MAX_MESSAGE_LENGTH } from './chat.vm';
 import { creditsWord } from './credits.store';
 
@@ -149,10 +149,7 @@ const AssistantReply = observer(function AssistantReply({ chat, message }: { cha
           </p>
         )}
         {message.check !== null && message.checkingRound === null && running && (
-          <p className="text-xs text-muted-foreground">
-            Check: {message.check.errorCount} {message.check.errorCount === 1 ? 'error' : 'errors'}, {message.check.warningCount}{' '}
-            {message.check.warningCount === 1 ? 'warning' : 'warnings'}
-          </p>
+          <p className="text-xs text-muted-foreground">{checkSummary(message.check)}</p>
         )}
         <Outcome chat={chat} message={message} />
       </div>

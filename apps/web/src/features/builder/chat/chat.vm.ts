@@ -1,4 +1,4 @@
-import { type CodeError, type ErrorScan, errorScanFrom, MAX_TURN_MESSAGE_LENGTH } from '@kiln/domain';
+import { type CodeError, type ErrorScan, errorScanFrom, MAX_TURN_MESSAGE_LENGTH, unavailableErrorScan } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type IReactionDisposer, makeAutoObservable, reaction, runInAction } from 'mobx';
 import { ApiError, type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
@@ -489,8 +489,11 @@ export class ChatVm {
         return;
       case 'errors': {
         reply.checkingRound = null;
-        reply.check = { round: event.data.round, errorCount: event.data.error_count, warningCount: event.data.warning_count };
-        this.host?.showScan(errorScanFrom(event.data.errors.map((e) => ({ ...e }))));
+        const unavailable = event.data.status === 'unavailable' ? { unavailableReason: event.data.unavailable_reason ?? '' } : {};
+        reply.check = { round: event.data.round, errorCount: event.data.error_count, warningCount: event.data.warning_count, ...unavailable };
+        this.host?.showScan(
+          unavailable.unavailableReason !== undefined ? unavailableErrorScan(unavailable.unavailableReason) : errorScanFrom(event.data.errors.map((e) => ({ ...e }))),
+        );
         return;
       }
       case 'credits':
