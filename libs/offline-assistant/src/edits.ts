@@ -5,11 +5,15 @@ import { htmlText, jsxText, str, withArticle } from './code.js';
 import type { EditIntent } from './edit-intent.js';
 import { SECTION_COMPONENTS, SECTION_IDS, SECTION_LABELS, type SectionId } from './intent.js';
 import { MAIN_TSX, mainTsx } from './layout.js';
-import { AUTO_DARK_BLOCK, DEFAULT_THEME, findRootBlock, readTheme, themeBlock, type Theme } from './palette.js';
+import { mergeTheme } from '@kiln/domain';
+import { AUTO_DARK_BLOCK, contrastText, DEFAULT_THEME, findRootBlock, FONT_STACKS, readTheme, themeBlock, type Theme } from './palette.js';
 import { pageFor } from './pages.js';
 import { ROUTER_TSX, ROUTES_CSS, routeImport, routeLine, routesTsx, type RouteEntry } from './router.js';
 import { sectionComponent } from './sections.js';
 import { DESIGN_SYSTEM_MARKER, designSystemCss, indexCss, usesTailwind } from './styles.js';
+
+/** A `.dark { … }` block: the class a dark mode toggle switches. */
+const DARK_CLASS_BLOCK = /(^|\n)[ \t]*(?:html)?\.dark\s*\{/;
 
 export class WorkingFiles {
   private readonly changed = new Map<string, string | undefined>();
@@ -240,7 +244,21 @@ export function changeTheme(files: WorkingFiles, intent: Extract<EditIntent, { t
     radius: intent.radius ?? current.radius,
     ...(intent.background !== undefined ? { background: intent.background } : intent.dark !== undefined ? {} : current.background ? { background: current.background } : {}),
   };
-  if (css === undefined) ensureStylesheet(files, next);
+  const onlyVariables = intent.dark === undefined && intent.background === undefined;
+  if (css !== undefined && block && onlyVariables) {
+    // Only the variables asked for change; the rest of :root and .dark (the theme builder's
+    // colours) stay as they are.
+    const light: Record<string, string> = {};
+    const dark: Record<string, string> = {};
+    if (intent.primary) {
+      const primary = { primary: intent.primary, 'primary-foreground': contrastText(intent.primary), ring: intent.primary };
+      Object.assign(light, primary);
+      if (DARK_CLASS_BLOCK.test(css)) Object.assign(dark, primary);
+    }
+    if (intent.font) light['font'] = FONT_STACKS[intent.font];
+    const merged = mergeTheme(css, { name: 'edit', light, dark, fonts: [], ...(intent.radius !== undefined ? { radius: `${intent.radius}px` } : {}) });
+    if (!merged.keptOriginal) files.set('src/index.css', merged.stylesheet);
+  } else if (css === undefined) ensureStylesheet(files, next);
   else if (block) {
     // The theme asked for wins over an automatic dark theme.
     files.set('src/index.css', css.replace(block, () => themeBlock(next)).replace(AUTO_DARK_BLOCK, '\n\n'));

@@ -136,7 +136,8 @@ export class OfflineAiAssistant implements AiAssistant {
     if (fix !== null) {
       const repair = repairError(fix, files);
       if (repair === null) {
-        yield { type: 'error', error: aiFailure('AI.DECLINED', `I can’t fix “${fix.message}” (${fix.file}:${fix.line}:${fix.column}) offline. ${REPAIR_LIMITS}`) };
+        const unseen = files.has(fix.file) ? '' : ` I was not given ${fix.file} to read.`;
+        yield { type: 'error', error: aiFailure('AI.DECLINED', `I can’t fix “${fix.message}” (${fix.file}:${fix.line}:${fix.column}) offline.${unseen} ${REPAIR_LIMITS}`) };
         return;
       }
       yield* this.planEvents(fixPlan(fix.file, fix.line, repair));

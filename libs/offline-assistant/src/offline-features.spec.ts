@@ -22,7 +22,7 @@ describe('every landing page example builds the app it names', () => {
     'Recipe finder': [/ingredients you have/i, /suggestRecipes/, /favourite/i],
     Portfolio: [/photographer/i, /gallery/i, /contact/i],
     'Team standups': [/blockers/i, /daily update/i, /yesterday/i],
-    'Budget planner': [/budget/i, /categor/i],
+    'Budget planner': [/budget/i, /Monthly limits/, /Spending by category/, /spendingAgainstLimits/],
   };
 
   it('has words to check for each example', () => {
@@ -70,6 +70,10 @@ describe('edits of an existing app stay edits', () => {
     const events = await planOf('Start over: build a new kanban board app', files);
     const done = events.at(-1);
     expect(done?.type === 'done' && done.plan.kind).toBe('build');
+    for (const prompt of ['Add a new page called Team', 'Add a new blog page']) {
+      const page = (await planOf(prompt, files)).at(-1);
+      expect(page?.type === 'done' && page.plan.kind).toBe('edit');
+    }
   });
 
   it('declines what it cannot do as an edit, listing the edits it supports, and never approximates', async () => {
@@ -99,6 +103,17 @@ describe('a dark mode toggle', () => {
     expect(toggle).toContain('prefers-color-scheme: dark');
     expect(edit.files.get('src/components/Header.tsx')).toContain('<ThemeToggle />');
     expect(edit.files.get('index.html')).toContain("classList.add('dark')");
+  });
+
+  it('changes only the variables asked for, keeping the theme builder’s other colours', async () => {
+    const { files } = await drive(assistant, 'A blog about hiking', starter);
+    const themed = `:root {\n  --background: oklch(0.99 0.01 200);\n  --primary: oklch(0.55 0.12 190);\n}\n\n.dark {\n  --background: oklch(0.2 0.02 200);\n}\n\n${(files.get('src/index.css') as string).replace(/:root \{[^}]*\}/, '')}`;
+    const edit = await drive(assistant, 'Use green as the primary colour and rounder corners', new Map(files).set('src/index.css', themed));
+    const css = edit.files.get('src/index.css') as string;
+    expect(css).toContain('--background: oklch(0.99 0.01 200);');
+    expect(css).toContain('--background: oklch(0.2 0.02 200);');
+    expect(css).toMatch(/:root \{[^}]*--primary: #15803d;[^}]*--radius: 22px;/);
+    expect(css).toMatch(/\.dark \{[^}]*--primary: #15803d;/);
   });
 
   it('gives an app with only its :root colours a .dark palette, leaving :root as it was', async () => {

@@ -49,11 +49,11 @@ export function seedOf(prompt: string): number {
  * app for …"): only these replace an existing app.
  */
 const ASKS_FOR_A_NEW_APP =
-  /\b(start (over|again|afresh|from scratch)|from scratch|(?:a|an)\s+(?:brand[- ])?new\s+(?:[\w-]+\s+){0,3}(?:app|application|project|website|site|page|tracker|board|store|shop|blog|dashboard|portfolio)|(?:replace|throw away|scrap) (?:the|this|my) (?:whole |current |existing )?(?:app|site|project)|instead of this (?:app|one|site))\b/i;
+  /\b(start (over|again|afresh|from scratch)|from scratch|(?:a|an)\s+(?:brand[- ])?new\s+(?:[\w-]+\s+){0,3}(?:app|application|project|website|site|landing page|tracker|store|shop|blog|dashboard|portfolio)|(?:replace|throw away|scrap) (?:the|this|my) (?:whole |current |existing )?(?:app|site|project)|instead of this (?:app|one|site))\b/i;
 
 /** Whether a request asks for a new app in so many words (not just describes a feature). */
 export function asksForNewApp(prompt: string): boolean {
-  return ASKS_FOR_A_NEW_APP.test(prompt);
+  return ASKS_FOR_A_NEW_APP.test(prompt) && !EDIT_FIRST.test(prompt);
 }
 
 /**
