@@ -45,6 +45,8 @@ const KIND_WORDS: Readonly<Record<AppKind, string>> = {
   kanban: 'kanban board',
   expenses: 'expense tracker',
   store: 'online store',
+  habits: 'habit tracker',
+  standup: 'standup board',
 };
 
 export function kindWords(kind: AppKind): string {

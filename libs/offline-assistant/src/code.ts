@@ -80,3 +80,25 @@ export function indent(text: string, spaces: number): string {
     .map((line) => (line.trim() === '' ? line : pad + line))
     .join('\n');
 }
+
+/** Letters whose name starts with a vowel sound when an abbreviation is spelled out (an FAQ, an SMS). */
+const VOWEL_SOUND_LETTERS = /^[AEFHILMNORSX]/;
+/** Words that start with a vowel letter but a consonant sound (a user, a one-off, a European). */
+const CONSONANT_SOUND = /^(uni|use|usu|uti|ura|ure|euro|eu|one|once|ubiq|ufo)/i;
+/** Words that start with a silent h (an hour, an honest). */
+const SILENT_H = /^(hour|honest|honou?r|heir)/i;
+
+/** 'a' or 'an' before a word, by its first sound: "an About page", "a FAQ"→"an FAQ", "a user". */
+export function article(word: string): 'a' | 'an' {
+  const first = word.trim().split(/\s+/)[0] ?? '';
+  if (first === '') return 'a';
+  if (/^[A-Z]{2,}\b/.test(first)) return VOWEL_SOUND_LETTERS.test(first) ? 'an' : 'a';
+  if (SILENT_H.test(first)) return 'an';
+  if (CONSONANT_SOUND.test(first)) return 'a';
+  return /^[aeiou]/i.test(first) ? 'an' : 'a';
+}
+
+/** The word with its article: withArticle('About') → 'an About'. */
+export function withArticle(word: string): string {
+  return `${article(word)} ${word}`;
+}

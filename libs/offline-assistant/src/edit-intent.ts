@@ -19,7 +19,11 @@ export type EditIntent =
     }
   | { readonly type: 'add-section'; readonly section: SectionId }
   | { readonly type: 'remove-section'; readonly section: SectionId }
-  | { readonly type: 'add-page'; readonly name: string; readonly path: string; readonly component: string };
+  | { readonly type: 'add-page'; readonly name: string; readonly path: string; readonly component: string }
+  /** A button in the header that switches between light and dark, remembered in the browser. */
+  | { readonly type: 'dark-toggle' }
+  /** A heart on each item that saves it as a favourite, kept in the browser. */
+  | { readonly type: 'favourites' };
 
 export interface ParsedEdits {
   readonly intents: readonly EditIntent[];
@@ -60,6 +64,11 @@ const Q_CLOSE = `["”'’]`;
 function match(clause: string, pattern: RegExp): RegExpExecArray | null {
   return pattern.exec(clause);
 }
+
+const DARK_TOGGLE =
+  /\b(?:dark[- ]?mode|dark[- ]?theme|light[- ]?mode|night[- ]?mode|theme|colou?r[- ]?scheme|light\/dark|dark\/light)\s+(?:toggle|switch|switcher|button|selector|picker)\b|\btoggle\b.*\b(?:dark|light|night|theme)\b|\b(?:switch|toggle|choose)\s+between\s+(?:light|dark)\s+and\s+(?:light|dark)\b/i;
+const FAVOURITES = /\b(favou?rites?|bookmark(?:s|ed|ing)?|heart (?:button|icon)|hearts?|like button|wish ?list)\b/i;
+const CHECKLIST = /\b(?:shopping|grocery|groceries|packing)\s+list\b|\bchecklist\b/i;
 
 const PAGE_STOP = /^(landing|home|web|new|the|a|an|another|one|single)$/i;
 
@@ -110,6 +119,15 @@ function parseClause(clause: string): EditIntent[] {
   }
 
   const intents: EditIntent[] = [];
+  // Features: a dark mode toggle, favourites, a checklist such as a shopping list.
+  if (DARK_TOGGLE.test(clause)) return [{ type: 'dark-toggle' }];
+  if (FAVOURITES.test(clause)) return [{ type: 'favourites' }];
+  const list = CHECKLIST.exec(clause);
+  if (list && /\b(add|create|make|build|include|give me|i want|i need|want|need|let me|keep)\b/i.test(clause)) {
+    const name = titleCase(list[0].toLowerCase().replace(/\bgroceries\b/, 'grocery'));
+    return [{ type: 'add-page', name, path: `/${kebabCase(name)}`, component: `${pascalCase(name)}Page` }];
+  }
+
   const removing = /\b(remove|delete|drop|hide|get rid of|take out|take away|lose|no more|without|don't need|do not need)\b/i.test(clause);
   const adding = /\b(add|include|insert|put|show|create|give me|i want|we need|append|plus)\b/i.test(clause);
   const sections = sectionsMentioned(clause, true);

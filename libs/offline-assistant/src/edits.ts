@@ -1,15 +1,19 @@
 // Applying edit intents to the CURRENT files of a project: each intent changes a working copy of
 // the files (path → text, undefined for a deleted file) and says what it did in one sentence.
 import { topicFor, type Topic } from './copy.js';
-import { htmlText, jsxText, str } from './code.js';
+import { htmlText, jsxText, str, withArticle } from './code.js';
 import type { EditIntent } from './edit-intent.js';
 import { SECTION_COMPONENTS, SECTION_IDS, SECTION_LABELS, type SectionId } from './intent.js';
 import { MAIN_TSX, mainTsx } from './layout.js';
-import { AUTO_DARK_BLOCK, DEFAULT_THEME, findRootBlock, readTheme, themeBlock, type Theme } from './palette.js';
+import { mergeTheme } from '@kiln/domain';
+import { AUTO_DARK_BLOCK, contrastText, DEFAULT_THEME, findRootBlock, FONT_STACKS, readTheme, themeBlock, type Theme } from './palette.js';
 import { pageFor } from './pages.js';
 import { ROUTER_TSX, ROUTES_CSS, routeImport, routeLine, routesTsx, type RouteEntry } from './router.js';
 import { sectionComponent } from './sections.js';
 import { DESIGN_SYSTEM_MARKER, designSystemCss, indexCss, usesTailwind } from './styles.js';
+
+/** A `.dark { … }` block: the class a dark mode toggle switches. */
+const DARK_CLASS_BLOCK = /(^|\n)[ \t]*(?:html)?\.dark\s*\{/;
 
 export class WorkingFiles {
   private readonly changed = new Map<string, string | undefined>();
@@ -52,6 +56,8 @@ export interface EditContext {
 export interface EditOutcome {
   readonly done: boolean;
   readonly summary: string;
+  /** This app cannot take the change at all (not just: it is already there); planning declines. */
+  readonly unsupported?: boolean;
 }
 
 const SOURCE = /^src\/.*\.(tsx|ts|jsx|js)$/;
@@ -95,7 +101,7 @@ function topicOf(files: WorkingFiles, ctx: EditContext): { name: string; topic: 
 
 // ---------------------------------------------------------------------------------------------
 
-function rename(files: WorkingFiles, name: string): EditOutcome {
+export function rename(files: WorkingFiles, name: string): EditOutcome {
   const clean = safeText(name);
   if (clean === '') return { done: false, summary: 'The new name was empty, so I left the name as it is.' };
   const touched: string[] = [];
@@ -117,7 +123,7 @@ function rename(files: WorkingFiles, name: string): EditOutcome {
 
 const H1 = /(<h1\b[^>]*>)([\s\S]*?)(<\/h1>)/;
 
-function setHeading(files: WorkingFiles, text: string): EditOutcome {
+export function setHeading(files: WorkingFiles, text: string): EditOutcome {
   const clean = safeText(text);
   for (const path of sourceFiles(files)) {
     const content = files.get(path) as string;
@@ -132,7 +138,7 @@ function setHeading(files: WorkingFiles, text: string): EditOutcome {
   return { done: false, summary: 'There is no main heading (<h1>) to change.' };
 }
 
-function setSubtitle(files: WorkingFiles, text: string): EditOutcome {
+export function setSubtitle(files: WorkingFiles, text: string): EditOutcome {
   const clean = safeText(text);
   for (const path of sourceFiles(files)) {
     const content = files.get(path) as string;
@@ -156,7 +162,7 @@ function setSubtitle(files: WorkingFiles, text: string): EditOutcome {
 
 const BUTTON = /(<(button|a)\b[^>]*>)(\s*)([^<>{}]+?)(\s*)(<\/\2>)/g;
 
-function changeButton(files: WorkingFiles, from: string | null, to: string): EditOutcome {
+export function changeButton(files: WorkingFiles, from: string | null, to: string): EditOutcome {
   const clean = safeText(to);
   let label = from === null ? null : from.trim();
   if (label === null) {
@@ -189,7 +195,7 @@ function changeButton(files: WorkingFiles, from: string | null, to: string): Edi
   return { done: true, summary: `Changed the “${label}” button to “${clean}” (${changed.join(', ')}).` };
 }
 
-function replaceText(files: WorkingFiles, from: string, to: string): EditOutcome {
+export function replaceText(files: WorkingFiles, from: string, to: string): EditOutcome {
   const clean = safeText(to);
   const candidates = ['index.html', ...sourceFiles(files), ...files.paths().filter((p) => p.endsWith('.css'))];
   const changed: string[] = [];
@@ -227,7 +233,7 @@ function ensureStylesheet(files: WorkingFiles, theme: Theme = DEFAULT_THEME): st
   return touched;
 }
 
-function changeTheme(files: WorkingFiles, intent: Extract<EditIntent, { type: 'theme' }>): EditOutcome {
+export function changeTheme(files: WorkingFiles, intent: Extract<EditIntent, { type: 'theme' }>): EditOutcome {
   const css = files.get('src/index.css');
   const block = css === undefined ? null : findRootBlock(css);
   const current = block ? readTheme(block) : DEFAULT_THEME;
@@ -238,7 +244,21 @@ function changeTheme(files: WorkingFiles, intent: Extract<EditIntent, { type: 't
     radius: intent.radius ?? current.radius,
     ...(intent.background !== undefined ? { background: intent.background } : intent.dark !== undefined ? {} : current.background ? { background: current.background } : {}),
   };
-  if (css === undefined) ensureStylesheet(files, next);
+  const onlyVariables = intent.dark === undefined && intent.background === undefined;
+  if (css !== undefined && block && onlyVariables) {
+    // Only the variables asked for change; the rest of :root and .dark (the theme builder's
+    // colours) stay as they are.
+    const light: Record<string, string> = {};
+    const dark: Record<string, string> = {};
+    if (intent.primary) {
+      const primary = { primary: intent.primary, 'primary-foreground': contrastText(intent.primary), ring: intent.primary };
+      Object.assign(light, primary);
+      if (DARK_CLASS_BLOCK.test(css)) Object.assign(dark, primary);
+    }
+    if (intent.font) light['font'] = FONT_STACKS[intent.font];
+    const merged = mergeTheme(css, { name: 'edit', light, dark, fonts: [], ...(intent.radius !== undefined ? { radius: `${intent.radius}px` } : {}) });
+    if (!merged.keptOriginal) files.set('src/index.css', merged.stylesheet);
+  } else if (css === undefined) ensureStylesheet(files, next);
   else if (block) {
     // The theme asked for wins over an automatic dark theme.
     files.set('src/index.css', css.replace(block, () => themeBlock(next)).replace(AUTO_DARK_BLOCK, '\n\n'));
@@ -328,13 +348,13 @@ function headerLinks(header: string, id: SectionId, add: boolean): string {
   return lines.join('\n');
 }
 
-function addSection(files: WorkingFiles, section: SectionId, ctx: EditContext): EditOutcome {
+export function addSection(files: WorkingFiles, section: SectionId, ctx: EditContext): EditOutcome {
   const app = files.get('src/App.tsx');
   const label = SECTION_LABELS[section];
   if (app === undefined) return { done: false, summary: `There is no src/App.tsx to add the ${label} section to.` };
   const { name, topic } = topicOf(files, ctx);
   const component = sectionComponent(section, { name, subject: null, topic });
-  if (new RegExp(`<${component.name}\\s*/>`).test(app)) return { done: false, summary: `The page already has a ${label} section.` };
+  if (new RegExp(`<${component.name}\\s*/>`).test(app)) return { done: false, summary: `The page already has ${withArticle(label)} section.` };
   const inserted = insertIntoApp(app, component.name, section);
   if (inserted === null) return { done: false, summary: `I could not find where the page’s content ends (</main>) in src/App.tsx to add the ${label} section.` };
   const touched = ensureStylesheet(files);
@@ -345,10 +365,10 @@ function addSection(files: WorkingFiles, section: SectionId, ctx: EditContext): 
     const next = headerLinks(header, section, true);
     if (next !== header) files.set('src/components/Header.tsx', next);
   }
-  return { done: true, summary: `Added a ${label} section (${component.path}, rendered in src/App.tsx${header ? ', linked from the header' : ''}${touched.length ? ', with the shared styles' : ''}).` };
+  return { done: true, summary: `Added ${withArticle(label)} section (${component.path}, rendered in src/App.tsx${header ? ', linked from the header' : ''}${touched.length ? ', with the shared styles' : ''}).` };
 }
 
-function removeSection(files: WorkingFiles, section: SectionId): EditOutcome {
+export function removeSection(files: WorkingFiles, section: SectionId): EditOutcome {
   const component = SECTION_COMPONENTS[section];
   const label = SECTION_LABELS[section];
   const usage = new RegExp(`^\\s*<${component}\\s*/>\\s*\\n`, 'm');
@@ -375,7 +395,7 @@ function removeSection(files: WorkingFiles, section: SectionId): EditOutcome {
 // ---------------------------------------------------------------------------------------------
 // Pages
 
-function addPage(files: WorkingFiles, intent: Extract<EditIntent, { type: 'add-page' }>, ctx: EditContext): EditOutcome {
+export function addPage(files: WorkingFiles, intent: Extract<EditIntent, { type: 'add-page' }>, ctx: EditContext): EditOutcome {
   const { name: appName, topic } = topicOf(files, ctx);
   const pagePath = `src/pages/${intent.component}.tsx`;
   const routes = files.get('src/routes.tsx');
@@ -410,9 +430,10 @@ function addPage(files: WorkingFiles, intent: Extract<EditIntent, { type: 'add-p
       return { done: false, summary: 'I could not find the App component in src/App.tsx to turn it into the home page.' };
     }
     files.set('src/App.tsx', app.replace(/export (function|const) App\b/, (_m, kind: string) => `export ${kind} HomePage`));
-    const homeHasHeader = /<Header\s*\/>/.test(app);
+    const homeHasHeader = /<Header\s*\/>/.test(app) && files.has('src/components/Header.tsx');
+    const homeHasFooter = homeHasHeader && /<Footer\s*\/>/.test(app) && files.has('src/components/Footer.tsx');
     const home: RouteEntry = { path: '/', label: 'Home', component: 'HomePage', from: './App' };
-    files.set('src/routes.tsx', routesTsx(appName, [home, route], homeHasHeader));
+    files.set('src/routes.tsx', routesTsx(appName, [home, route], homeHasHeader, homeHasFooter));
     files.set('src/routes.css', ROUTES_CSS);
     const main = files.get('src/main.tsx');
     const pointed = main?.replace(/import \{ App \} from '\.\/App';/, "import { App } from './routes';");
@@ -434,27 +455,3 @@ function addPage(files: WorkingFiles, intent: Extract<EditIntent, { type: 'add-p
   return { done: true, summary: `Added the ${intent.name} page at #${intent.path} (${touched.join(', ')}).` };
 }
 
-// ---------------------------------------------------------------------------------------------
-
-export function applyEdit(files: WorkingFiles, intent: EditIntent, ctx: EditContext): EditOutcome {
-  switch (intent.type) {
-    case 'rename':
-      return rename(files, intent.name);
-    case 'heading':
-      return setHeading(files, intent.text);
-    case 'subtitle':
-      return setSubtitle(files, intent.text);
-    case 'button':
-      return changeButton(files, intent.from, intent.to);
-    case 'replace-text':
-      return replaceText(files, intent.from, intent.to);
-    case 'theme':
-      return changeTheme(files, intent);
-    case 'add-section':
-      return addSection(files, intent.section, ctx);
-    case 'remove-section':
-      return removeSection(files, intent.section);
-    case 'add-page':
-      return addPage(files, intent, ctx);
-  }
-}

@@ -20,6 +20,8 @@ export const APP_KINDS = [
   'kanban',
   'expenses',
   'store',
+  'habits',
+  'standup',
 ] as const;
 export type AppKind = (typeof APP_KINDS)[number];
 
@@ -34,7 +36,7 @@ const SECTION_WORDS: readonly [SectionId, RegExp][] = [
   ['team', /\b(team section|meet the team|our team|team members|staff|founders)\b/],
   ['contact', /\b(contact|get in touch|reach us|location and hours)\b/],
   ['newsletter', /\b(newsletter|mailing list|subscribe|email signup)\b/],
-  ['gallery', /\b(gallery|photo section|photos section|image section)\b/],
+  ['gallery', /\b(gallery|galleries|photo section|photos section|image section)\b/],
   ['stats', /\b(stats|statistics|key numbers|numbers section|metrics section)\b/],
   ['about', /\b(about (us|me|section)|our story|who we are|bio)\b/],
   ['features', /\b(features|benefits|services|what we offer)\b/],
@@ -98,7 +100,9 @@ const KIND_SIGNALS: readonly [AppKind, RegExp, number][] = [
   ['landing', /\b(startup|saas|product launch|business|agency|company)\b/, 1],
   ['todo', /\b(to-?do|todos|task list|checklist|task tracker|task manager|tasks app)\b/, 3],
   ['todo', /\b(tasks|chores|errands|reminders)\b/, 1],
-  ['todo', /\b(habit tracker|habits?|daily routine|streaks?)\b/, 2],
+  ['todo', /\b(shopping list|grocery list|groceries list|packing list)\b/, 3],
+  ['habits', /\b(habit tracker|habits?|daily routine|streaks?)\b/, 3],
+  ['standup', /\b(stand-?ups?|daily updates|status updates|blockers|daily check-?ins?)\b/, 3],
   ['kanban', /\b(kanban|trello|task board|scrum board|project board|sprint board)\b/, 4],
   ['dashboard', /\b(dashboard|admin panel|admin page|analytics|kpis?|control panel)\b/, 3],
   ['dashboard', /\b(metrics|reports|charts?|sales overview)\b/, 1],
@@ -124,7 +128,21 @@ export interface KindGuess {
   readonly strength: number;
 }
 
+/**
+ * The kind a prompt names. The words before "with", "that", "where" or "which" name the app
+ * ("a portfolio site … with … a contact form" is a portfolio); the rest lists its features and
+ * decides only when the head names no kind.
+ */
 export function guessKind(prompt: string): KindGuess {
+  const head = /^(.*?)\s+(?:with|that|where|which|so that|to help)\s/i.exec(prompt)?.[1];
+  if (head !== undefined) {
+    const first = scoreKind(head);
+    if (first.strength >= 2) return first;
+  }
+  return scoreKind(prompt);
+}
+
+function scoreKind(prompt: string): KindGuess {
   const lower = prompt.toLowerCase();
   const scores = new Map<AppKind, number>();
   for (const [kind, pattern, weight] of KIND_SIGNALS) {
@@ -221,6 +239,8 @@ export const DEFAULT_NAMES: Readonly<Record<AppKind, string>> = Object.freeze({
   kanban: 'Project Board',
   expenses: 'Expense Tracker',
   store: 'Shop',
+  habits: 'Habit Tracker',
+  standup: 'Standups',
 });
 
 const KIND_SUFFIX: Readonly<Partial<Record<AppKind, string>>> = Object.freeze({
@@ -233,6 +253,8 @@ const KIND_SUFFIX: Readonly<Partial<Record<AppKind, string>>> = Object.freeze({
   expenses: 'Budget',
   weather: 'Weather',
   calculator: 'Calculator',
+  habits: 'Habits',
+  standup: 'Standups',
 });
 
 export function parseAppSpec(prompt: string, seed: number): AppSpec {

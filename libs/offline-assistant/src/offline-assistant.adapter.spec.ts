@@ -30,7 +30,7 @@ describe('reading requests', () => {
     ['A budget app to track my expenses', 'expenses'],
     ['An online shop for sneakers', 'store'],
     ['A website for a coffee shop', 'landing'],
-    ['A habit tracker called Streaks', 'todo'],
+    ['A habit tracker called Streaks', 'habits'],
   ])('%s → %s', (prompt, kind) => {
     expect(guessKind(prompt).kind).toBe(kind);
   });
@@ -66,7 +66,7 @@ describe('reading requests', () => {
 
 describe('reading a first request on a fresh project', () => {
   it.each([
-    ['A habit tracker called Streaks with a dark theme', 'todo', 'Streaks'],
+    ['A habit tracker called Streaks with a dark theme', 'habits', 'Streaks'],
     ['A game called Snake in green', 'landing', 'Snake'],
     ['Something called Orbit with a dark theme', 'landing', 'Orbit'],
   ])('%s builds an app (the changes it mentions are part of it)', (prompt, kind, name) => {

@@ -8,6 +8,7 @@ import {
   type AiModelInfo,
   type AiPlan,
   type AssistantEvent,
+  type CodeError,
   type CompletionEvent,
   type CompletionInput,
   type FileOperation,
@@ -19,15 +20,24 @@ import {
   type TaskInput,
 } from '@kiln/domain';
 import { appContext, buildStages, filesAtStage, kindWords, type BuildStage } from './app-generator.js';
-import type { EditIntent } from './edit-intent.js';
-import { applyEdit, WorkingFiles } from './edits.js';
-import { APP_KINDS, parseAppSpec, SECTION_LABELS } from './intent.js';
-import { readRequest, seedOf, type OfflineRequest } from './offline-request.js';
+import { parseEdits, type EditIntent } from './edit-intent.js';
+import { applyEdit } from './apply-edit.js';
+import { withArticle } from './code.js';
+import { WorkingFiles } from './edits.js';
+import { APP_KINDS, DEFAULT_NAMES, guessKind, parseAppSpec, SECTION_LABELS } from './intent.js';
+import { describesAnApp, hasAppOfItsOwn, readIdea, readRequest, seedOf, type OfflineRequest } from './offline-request.js';
+import { parseFixPrompt, repairError, REPAIR_LIMITS, type Repair } from './repair.js';
 import { operationsForFiles } from './operations.js';
 
 export const OFFLINE_MODEL: AiModelInfo = Object.freeze({ provider: 'offline', id: 'kiln-offline-1', offline: true });
 
 const TASK_PREFIX = 'offline:';
+const FIX_TASK = `${TASK_PREFIX}fix`;
+
+function fixPlan(file: string, line: number, repair: Repair): AiPlan {
+  const module: PlannedModule = { id: `${TASK_PREFIX}module:fix`, title: 'Fix the error', description: repair.summary };
+  return { kind: 'edit', modules: [module], tasks: [{ id: FIX_TASK, moduleId: module.id, title: `Fix the error in ${file}:${line}`, description: repair.summary }] };
+}
 const STAGES: readonly BuildStage[] = ['layout', 'core', 'sections', 'theme'];
 
 export interface OfflineAiAssistantOptions {
@@ -35,16 +45,20 @@ export interface OfflineAiAssistantOptions {
   readonly chunkDelayMs?: number;
 }
 
-const CAPABILITIES =
-  'Offline, without an AI provider, I can build a new app (landing page, todo list, dashboard, blog, portfolio, calculator, contact or sign-up form, pricing page, notes, recipes, weather widget, kanban board, expense tracker, online store) and change the current one: rename it, change the heading, subtitle or a button, replace a quoted text, change colours, dark or light theme, font or corners, add or remove a section (FAQ, testimonials, pricing, team, contact, newsletter, gallery, …) and add a page. Configure an AI provider for anything else.';
+/** The changes it can make to an existing app, for declining what it cannot. */
+export const EDIT_CAPABILITIES =
+  'Offline I can change this app in these ways: rename it; change the heading, the subtitle or a button; replace a quoted text; change colours, dark or light theme, font or corners; add a dark mode toggle; add or remove a section (FAQ, testimonials, pricing, team, contact form, newsletter, gallery, …); add a page in the same layout (an About page, a FAQ page, a shopping list or other checklist, a habit tracker, …); and add favourites with a heart button to a recipe app. Configure an AI provider for anything else.';
+
+const CAPABILITIES = `Offline, without an AI provider, I can build a new app (${APP_KINDS.map((k) => kindWords(k)).join(', ')}). ${EDIT_CAPABILITIES}`;
 
 /** What the offline assistant says it can build and change, for completions. */
 export const OFFLINE_CAPABILITIES_ANSWER = [
   'I am Kiln’s offline assistant: I work without an AI provider, deterministically.',
   `I can build these kinds of apps: ${APP_KINDS.map(kindWords).join(', ')}.`,
-  'In an app I built I can rename it; change the heading, the subtitle or a button; replace a quoted text; change the primary or background colour, dark or light theme, font and corners; add or remove a section (' +
+  'In an app I built I can rename it; change the heading, the subtitle or a button; replace a quoted text; change the primary or background colour, dark or light theme, font and corners; add a dark mode toggle; add or remove a section (' +
     Object.values(SECTION_LABELS).join(', ') +
-    '); and add a page.',
+    '); add a page in the same layout (a checklist such as a shopping list, a habit tracker, …); and add favourites to a recipe app.',
+  'I can also fix mechanical code errors: a missing closing bracket, a stray character, a missing import or a misspelt name.',
   'Describe the app you want, or the change, and I will plan and make it.',
 ].join('\n');
 
@@ -78,11 +92,15 @@ function describeIntent(intent: EditIntent): string {
         .filter(Boolean)
         .join(', ');
     case 'add-section':
-      return `add a ${SECTION_LABELS[intent.section]} section`;
+      return `add ${withArticle(SECTION_LABELS[intent.section])} section`;
     case 'remove-section':
       return `remove the ${SECTION_LABELS[intent.section]} section`;
     case 'add-page':
-      return `add a ${intent.name} page at #${intent.path}`;
+      return `add ${withArticle(intent.name)} page at #${intent.path}`;
+    case 'dark-toggle':
+      return 'add a dark mode toggle to the header, remembered in the browser';
+    case 'favourites':
+      return 'add a heart button that saves favourites, kept in the browser';
   }
 }
 
@@ -113,13 +131,45 @@ export class OfflineAiAssistant implements AiAssistant {
       yield { type: 'error', error: aiFailure('AI.ABORTED', 'The request was cancelled.') };
       return;
     }
-    const request = readRequest(input.prompt, filesOf(input));
-    if (request.mode === 'unknown') {
-      // Nothing it can do: declining the plan ends a turn before any credit is charged.
-      yield { type: 'error', error: aiFailure('AI.DECLINED', `I’m not sure what to change. ${CAPABILITIES}`) };
+    const files = filesOf(input);
+    const fix = parseFixPrompt(input.prompt);
+    if (fix !== null) {
+      const repair = repairError(fix, files);
+      if (repair === null) {
+        const unseen = files.has(fix.file) ? '' : ` I was not given ${fix.file} to read.`;
+        yield { type: 'error', error: aiFailure('AI.DECLINED', `I can’t fix “${fix.message}” (${fix.file}:${fix.line}:${fix.column}) offline.${unseen} ${REPAIR_LIMITS}`) };
+        return;
+      }
+      yield* this.planEvents(fixPlan(fix.file, fix.line, repair));
       return;
     }
-    const plan = this.planFor(request, input.prompt);
+    const request = readRequest(input.prompt, files);
+    // Nothing it can do: declining the plan ends a turn before any credit is charged.
+    const declined = this.declineReason(request, files, input.history, input.prompt);
+    if (declined !== null) {
+      yield { type: 'error', error: aiFailure('AI.DECLINED', declined) };
+      return;
+    }
+    yield* this.planEvents(this.planFor(request, input.prompt));
+  }
+
+  /**
+   * Why a request is declined, or null: nothing it understood, or only features this app cannot
+   * take (favourites outside a recipe app, a toggle without a header) — never approximated.
+   */
+  private declineReason(request: OfflineRequest, files: ReadonlyMap<string, string>, history: readonly AiMessage[], prompt: string): string | null {
+    if (request.mode === 'unknown') {
+      if (!hasAppOfItsOwn(files)) return `I’m not sure what to build. ${CAPABILITIES}`;
+      const what = request.unknown.length > 0 ? `“${request.unknown.join('”, “')}”` : 'that';
+      return `I’m not sure what to change. I can’t do ${what} as a change to this app offline, and I won’t replace the app to approximate it. ${EDIT_CAPABILITIES} To replace this app with a new one, say so in so many words (“start over with a new …”).`;
+    }
+    if (request.mode !== 'edit') return null;
+    const outcomes = request.intents.map((intent) => applyEdit(new WorkingFiles(files), intent, { originalRequest: firstUserMessage(history, prompt) }));
+    if (outcomes.every((o) => o.unsupported === true)) return `${outcomes.map((o) => o.summary).join(' ')} ${EDIT_CAPABILITIES}`;
+    return null;
+  }
+
+  private *planEvents(plan: AiPlan): Iterable<PlanEvent> {
     for (const module of plan.modules) yield { type: 'module', module };
     for (const task of plan.tasks) yield { type: 'task', task };
     yield { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } };
@@ -132,7 +182,7 @@ export class OfflineAiAssistant implements AiAssistant {
       const module: PlannedModule = {
         id: `${TASK_PREFIX}module:app`,
         title: `Build ${request.spec.name}`,
-        description: `A ${kindWords(request.spec.kind)} built with React, TypeScript and Vite.`,
+        description: `${sentenceCase(withArticle(kindWords(request.spec.kind)))} built with React, TypeScript and Vite.`,
       };
       const tasks: PlannedTask[] = buildStages(app).map((s) => ({ id: `${TASK_PREFIX}build:${s.stage}`, moduleId: module.id, title: s.title, description: s.description }));
       return { kind: 'build', modules: [module], tasks };
@@ -152,13 +202,10 @@ export class OfflineAiAssistant implements AiAssistant {
       return;
     }
     const current = filesOf(input);
-    if (input.previousErrors && input.previousErrors.length > 0 && input.needFullFile === undefined) {
-      const listed = input.previousErrors
-        .slice(0, 3)
-        .map((e) => `${e.file}:${e.line} ${e.message}`)
-        .join('; ');
-      yield* this.text(`The offline assistant cannot repair code errors by itself (${listed}). Configure an AI provider, or undo the last change from the history.`, input.signal);
-      yield* this.finish();
+    const fix = input.task?.id === FIX_TASK || input.task === undefined ? parseFixPrompt(input.prompt) : null;
+    const errors = input.previousErrors && input.previousErrors.length > 0 ? input.previousErrors : fix !== null ? [fix] : [];
+    if (errors.length > 0) {
+      yield* this.repair(current, errors, input);
       return;
     }
 
@@ -183,7 +230,7 @@ export class OfflineAiAssistant implements AiAssistant {
       yield* this.text(`Making ${request.intents.length === 1 ? 'the change' : `${request.intents.length} changes`}…`, input.signal);
       summary = notes.join(' ');
     } else {
-      yield* this.text(`I’m not sure what to change. ${CAPABILITIES}`, input.signal);
+      yield* this.text(this.declineReason(request, current, input.history, input.prompt) ?? `I’m not sure what to change. ${CAPABILITIES}`, input.signal);
       yield* this.finish();
       return;
     }
@@ -197,6 +244,33 @@ export class OfflineAiAssistant implements AiAssistant {
       yield { type: 'operation', operation };
     }
     yield* this.text(`\n\n${summary}`, input.signal);
+    yield* this.finish();
+  }
+
+  /** Repairs the errors it can (one after another, on the files as repaired so far), or says honestly that it cannot. */
+  private async *repair(current: ReadonlyMap<string, string>, errors: readonly CodeError[], input: TaskInput): AsyncIterable<AssistantEvent> {
+    const working = new Map(current);
+    const done: string[] = [];
+    for (const error of errors.slice(0, 10)) {
+      const repair = repairError(error, working);
+      if (repair === null) continue;
+      working.set(repair.path, repair.content);
+      done.push(repair.summary);
+    }
+    if (done.length === 0) {
+      const listed = errors
+        .slice(0, 3)
+        .map((e) => `${e.file}:${e.line}:${e.column} ${e.message}`)
+        .join('; ');
+      yield* this.text(`I can’t fix this offline (${listed}). ${REPAIR_LIMITS} Configure an AI provider, or undo the last change from the history.`, input.signal);
+      yield* this.finish();
+      return;
+    }
+    const targets = new Map<string, string | undefined>([...working].filter(([path, content]) => current.get(path) !== content));
+    yield* this.text(`Fixing ${done.length === 1 ? 'the error' : `${done.length} errors`}…`, input.signal);
+    for (const operation of selfChecked(current, operationsForFiles(current, targets, input.needFullFile))) yield { type: 'operation', operation };
+    const left = errors.length - done.length;
+    yield* this.text(`\n\n${done.join(' ')}${left > 0 ? ` ${left} other error${left === 1 ? '' : 's'} I can’t fix offline. ${REPAIR_LIMITS}` : ''}`, input.signal);
     yield* this.finish();
   }
 
@@ -245,11 +319,11 @@ export class OfflineAiAssistant implements AiAssistant {
   private answer(question: string): string {
     if (question.trim() === '' || ABOUT_ABILITIES.test(question)) return OFFLINE_CAPABILITIES_ANSWER;
     // Reads the request as for an app that already exists, so that only a real request to build is a build.
-    const request = GENERAL_QUESTION.test(question) ? null : readRequest(question, new Map([['src/site.ts', '']]));
+    const request = GENERAL_QUESTION.test(question) ? null : readIdea(question, new Map([['src/site.ts', '']]));
     if (request?.mode === 'build') {
       const plan = this.planFor(request, question);
       return [
-        `I would build ${request.spec.name}, a ${kindWords(request.spec.kind)}, in ${plan.tasks.length} steps:`,
+        `I would build ${request.spec.name}, ${withArticle(kindWords(request.spec.kind))}, in ${plan.tasks.length} steps:`,
         ...plan.tasks.map((t, i) => `${i + 1}. ${t.title}: ${t.description}`),
         'Send it as a prompt in the builder to make it.',
       ].join('\n');
@@ -286,13 +360,27 @@ export class OfflineAiAssistant implements AiAssistant {
     return lines.length > 0 ? lines.join('\n') : 'Nothing has been discussed yet.';
   }
 
+  /**
+   * Rewrites the person's request more completely, keeping its intent: a request to change an app
+   * stays a change of the current app (its clauses kept, the ones it cannot read quoted as
+   * written); an idea for an app names only the kind and name the prompt itself names — never a
+   * default name or another kind. Without project context, it never assumes a different app.
+   */
   async enhancePrompt(prompt: string, templateId?: string): Promise<string> {
-    const request = readRequest(prompt, new Map());
     const start = templateId ? `Start from the “${templateId}” template. ` : '';
     const quality = 'Make it responsive (375 px phones to 1280 px desktops) and accessible (labels, focus states, good contrast), and use specific, real copy instead of placeholder text.';
-    if (request.mode === 'build') {
+    const asked = prompt.trim().replace(/\s+/g, ' ');
+    const idea = describesAnApp(prompt) && guessKind(prompt).strength >= 2 ? readIdea(prompt, new Map()) : null;
+    const edits = parseEdits(prompt);
+    const request: OfflineRequest | null = idea?.mode === 'build' ? idea : edits.intents.length > 0 ? { mode: 'edit', ...edits } : null;
+    if (request?.mode === 'edit') {
+      const rest = request.unknown.length > 0 ? ` Also: ${request.unknown.map((u) => `“${u}”`).join(', ')}.` : '';
+      return `${start}In the current app, ${request.intents.map(describeIntent).join('; ')}.${rest} Keep everything else as it is.`;
+    }
+    if (request?.mode === 'build') {
       const { spec } = request;
       const app = appContext(spec, prompt);
+      const named = spec.name !== DEFAULT_NAMES[spec.kind];
       const sections = [...new Set([...app.blueprint.coreSections, ...spec.sections])].map((s) => SECTION_LABELS[s]);
       const theme = [
         spec.theme.primary !== '#4f46e5' ? `${spec.theme.primary} as the primary colour` : null,
@@ -300,7 +388,8 @@ export class OfflineAiAssistant implements AiAssistant {
         spec.theme.font !== 'sans' ? `a ${spec.theme.font} font` : null,
       ].filter(Boolean);
       return [
-        `${start}Build a ${kindWords(spec.kind)} called “${spec.name}”${spec.subject ? ` for ${spec.subject}` : ''}.`,
+        `${start}Build ${withArticle(kindWords(spec.kind))}${named ? ` called “${spec.name}”` : ''}${spec.subject ? ` for ${spec.subject}` : ''}.`,
+        `As asked: “${asked}”.`,
         `Main feature: ${app.blueprint.coreTask.description}`,
         sections.length > 0 ? `Sections: ${sections.join(', ')}.` : null,
         theme.length > 0 ? `Use ${theme.join(' and ')}.` : null,
@@ -309,9 +398,8 @@ export class OfflineAiAssistant implements AiAssistant {
         .filter(Boolean)
         .join(' ');
     }
-    const edits = readRequest(prompt, new Map([['src/site.ts', '']]));
-    if (edits.mode === 'edit') return `${start}In the current app, ${edits.intents.map(describeIntent).join('; ')}. Keep everything else as it is.`;
-    return `${start}${prompt.trim()} Keep the rest of the app as it is. ${quality}`;
+    const sentence = /[.!?]$/.test(asked) ? asked : `${asked}.`;
+    return `${start}${sentenceCase(sentence)} Keep everything else as it is, and keep the app’s name, look and pages. ${quality}`;
   }
 }
 

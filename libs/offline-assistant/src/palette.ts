@@ -40,12 +40,26 @@ export const DEFAULT_PRIMARY = COLOUR_NAMES['indigo'] as string;
 
 export type FontChoice = 'sans' | 'serif' | 'mono' | 'rounded';
 
+/**
+ * System font stacks only: a generated app loads no web font (none would load offline, and a
+ * named font that happens to be installed would differ from the theme on other machines).
+ */
 export const FONT_STACKS: Readonly<Record<FontChoice, string>> = Object.freeze({
-  sans: "'Inter', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-  serif: "'Georgia', 'Iowan Old Style', 'Times New Roman', ui-serif, serif",
-  mono: "'JetBrains Mono', ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace",
-  rounded: "'Nunito', ui-rounded, 'Segoe UI', system-ui, sans-serif",
+  sans: "ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+  serif: "ui-serif, Georgia, Cambria, 'Times New Roman', Times, serif",
+  mono: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
+  rounded: "ui-rounded, 'SF Pro Rounded', system-ui, -apple-system, 'Segoe UI', sans-serif",
 });
+
+/** Which choice a `--font` value is (also the stacks of earlier versions, which named web fonts). */
+function fontChoiceOf(value: string): FontChoice {
+  const exact = (Object.keys(FONT_STACKS) as FontChoice[]).find((f) => FONT_STACKS[f] === value);
+  if (exact) return exact;
+  if (/mono/i.test(value)) return 'mono';
+  if (/rounded|nunito/i.test(value)) return 'rounded';
+  if (/serif/i.test(value.replace(/sans-serif/gi, ''))) return 'serif';
+  return 'sans';
+}
 
 export interface Theme {
   readonly primary: string;
@@ -148,7 +162,7 @@ export function readTheme(block: string): Theme {
   const bg = normaliseHex(readVar(block, '--background') ?? '');
   const dark = scheme === 'dark' || (bg !== null && luminance(bg) < 0.25);
   const fontValue = readVar(block, '--font') ?? '';
-  const font = (Object.keys(FONT_STACKS) as FontChoice[]).find((f) => FONT_STACKS[f] === fontValue) ?? 'sans';
+  const font = fontChoiceOf(fontValue);
   const radiusMatch = /^([\d.]+)(px|rem)$/.exec(readVar(block, '--radius') ?? '');
   const radius = radiusMatch ? Math.round(Number(radiusMatch[1]) * (radiusMatch[2] === 'rem' ? 16 : 1)) : Number.NaN;
   const standardBg = bg === '#0b1120' || bg === '#f8fafc';

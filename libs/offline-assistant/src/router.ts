@@ -102,12 +102,30 @@ export function routeImport(route: RouteEntry): string {
 
 /**
  * src/routes.tsx: the route table and the App that picks a page by the hash. When the home page
- * has its own header (`homeHasHeader`), the route bar shows on the other pages only.
+ * has the app's own header (`homeHasHeader`), every page shows that header (and the footer, when
+ * the home page has one), so a new page keeps the app's layout; otherwise a route bar.
  */
-export function routesTsx(appName: string, routes: readonly RouteEntry[], homeHasHeader: boolean): string {
+export function routesTsx(appName: string, routes: readonly RouteEntry[], homeHasHeader: boolean, homeHasFooter = false): string {
+  const layout = homeHasHeader
+    ? `  const Page = route.component;
+  if (route.path === '/') return <Page />;
+  return (
+    <div className="app" id="top">
+      <Header />
+      <Page />${homeHasFooter ? '\n      <Footer />' : ''}
+    </div>
+  );`
+    : `  const Page = route.component;
+  return (
+    <>
+      <RouteBar />
+      <Page />
+    </>
+  );`;
+  const shared = homeHasHeader ? [`import { Header } from './components/Header';`, ...(homeHasFooter ? [`import { Footer } from './components/Footer';`] : [])] : [];
   return `import type { ComponentType } from 'react';
 ${routes.map(routeImport).join('\n')}
-import { Link, useRoute } from './router';
+${shared.map((line) => `${line}\n`).join('')}import { Link, useRoute } from './router';
 import './routes.css';
 
 interface Route {
@@ -119,8 +137,6 @@ interface Route {
 export const routes: Route[] = [
 ${routes.map(routeLine).join('\n')}
 ];
-
-const HOME_HAS_HEADER = ${homeHasHeader};
 
 function RouteBar() {
   return (
@@ -157,13 +173,7 @@ export function App() {
       </>
     );
   }
-  const Page = route.component;
-  return (
-    <>
-      {(route.path !== '/' || !HOME_HAS_HEADER) && <RouteBar />}
-      <Page />
-    </>
-  );
+${layout}
 }
 `;
 }

@@ -38,6 +38,17 @@ const TAILWIND_THEME = `@theme inline {
   }
 }`;
 
+/**
+ * The body's font is Tailwind's font-sans, so a font the theme builder sets (in @theme) is the
+ * one the app shows.
+ */
+const TAILWIND_BODY_FONT = `@layer base {
+  body {
+    @apply font-sans;
+  }
+}
+`;
+
 const TAILWIND_IMPORT = /@import\s+['"]tailwindcss['"]/;
 
 /** Whether a project styles with Tailwind (its stylesheet imports it, or package.json lists it). */
@@ -49,7 +60,7 @@ export function usesTailwind(files: { get(path: string): string | undefined }): 
 }
 
 export function indexCss(theme: Theme, tailwind = false): string {
-  const parts = tailwind ? ["@import 'tailwindcss';", themeBlock(theme), TAILWIND_THEME, designSystemCss()] : [themeBlock(theme), designSystemCss()];
+  const parts = tailwind ? ["@import 'tailwindcss';", themeBlock(theme), TAILWIND_THEME, designSystemCss(), TAILWIND_BODY_FONT] : [themeBlock(theme), designSystemCss()];
   return parts.join('\n\n');
 }
 

@@ -5,7 +5,7 @@
 // The generator is @kiln/offline-assistant; this spec lives here because it needs the sandbox.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ErrorScan } from '@kiln/domain';
+import { LANDING_EXAMPLES, type ErrorScan } from '@kiln/domain';
 import { OfflineAiAssistant } from '@kiln/offline-assistant';
 import { drive, starterFiles, type DriveResult } from '@kiln/offline-assistant/testing';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from '../sandbox/local-sandbox-host.adapter.js';
@@ -125,7 +125,7 @@ const BUILDS: readonly BuildCase[] = [
     prompt: 'Create a recipe book app with a serif font',
     expect: (f) => {
       rendersIn(f, 'Recipes');
-      expect(file(f, 'src/index.css')).toContain("--font: 'Georgia'");
+      expect(file(f, 'src/index.css')).toContain('--font: ui-serif');
     },
   },
   {
@@ -162,6 +162,22 @@ const BUILDS: readonly BuildCase[] = [
       expect(file(f, 'src/store.ts')).toContain('Ethiopia Guji');
     },
   },
+  {
+    name: 'shopping-list',
+    prompt: 'A shopping list for my groceries',
+    expect: (f) => {
+      rendersIn(f, 'TodoList');
+      expect(file(f, 'src/components/TodoList.tsx')).toContain('Add item');
+    },
+  },
+  // Every example chip of the landing page builds (what each contains: offline-features.spec.ts).
+  ...LANDING_EXAMPLES.map(
+    (example): BuildCase => ({
+      name: `example-${example.label.toLowerCase().replace(/\W+/g, '-')}`,
+      prompt: example.prompt,
+      expect: (f) => expect(file(f, 'src/site.ts')).toContain('name:'),
+    }),
+  ),
 ];
 
 interface EditCase {
@@ -282,7 +298,7 @@ const EDITS: readonly EditCase[] = [
     from: 'notes',
     prompts: ['Use a monospace font and rounder corners'],
     expect: (f) => {
-      expect(file(f, 'src/index.css')).toContain("--font: 'JetBrains Mono'");
+      expect(file(f, 'src/index.css')).toContain('--font: ui-monospace');
       expect(file(f, 'src/index.css')).toContain('--radius: 22px;');
     },
   },
@@ -305,6 +321,31 @@ const EDITS: readonly EditCase[] = [
       rendersIn(f, 'Expenses');
       expect(file(f, 'src/routes.tsx')).toContain('component: FaqPage');
     },
+  },
+  {
+    name: 'dark-toggle',
+    from: 'todo',
+    prompts: ['Add a dark mode toggle'],
+    expect: (f) => {
+      expect(file(f, 'src/components/Header.tsx')).toContain('<ThemeToggle />');
+      expect(file(f, 'src/index.css')).toContain('.dark {');
+    },
+  },
+  {
+    name: 'shopping-list-page',
+    from: 'example-recipe-finder',
+    prompts: ['add shopping list', 'add a dark mode toggle'],
+    expect: (f) => {
+      expect(file(f, 'src/routes.tsx')).toContain('<Header />');
+      expect(file(f, 'src/components/Header.tsx')).toContain("{ href: '#/shopping-list', label: 'Shopping List' },");
+      expect(file(f, 'src/components/Recipes.tsx')).toContain('toggleFavourite');
+    },
+  },
+  {
+    name: 'habit-page',
+    from: 'blog',
+    prompts: ['Add a habit tracker page'],
+    expect: (f) => expect(file(f, 'src/pages/HabitTrackerPage.tsx')).toContain('<Habits />'),
   },
   {
     name: 'remove-then-add',
@@ -397,7 +438,7 @@ describe(`offline assistant: generated apps type-check and build in a real sandb
       }),
     );
     expect(failures).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 
   it('reports what does not compile: a type error, and an import Vite cannot resolve', async () => {
     const starter = starterFiles();

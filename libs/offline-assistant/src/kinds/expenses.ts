@@ -59,9 +59,42 @@ export function total(expenses: Expense[]): number {
 export function totalsByCategory(expenses: Expense[]): { category: Category; cents: number }[] {
   return categories.map((category) => ({ category, cents: total(expenses.filter((e) => e.category === category)) })).filter((t) => t.cents > 0);
 }
+
+export type Limits = Record<Category, number>;
+
+/** Monthly limits per category, in cents. */
+export const defaultLimits: Limits = { Food: 40000, Transport: 12000, Home: 60000, Fun: 15000, Health: 10000, Other: 10000 };
+
+const LIMITS_KEY = STORAGE_KEY + ':limits';
+
+export function loadLimits(): Limits {
+  try {
+    const saved = localStorage.getItem(LIMITS_KEY);
+    const parsed: unknown = saved ? JSON.parse(saved) : null;
+    return parsed && typeof parsed === 'object' ? { ...defaultLimits, ...(parsed as Partial<Limits>) } : defaultLimits;
+  } catch {
+    return defaultLimits;
+  }
+}
+
+export function saveLimits(limits: Limits): void {
+  try {
+    localStorage.setItem(LIMITS_KEY, JSON.stringify(limits));
+  } catch {
+    // Storage can be full or blocked; the limits still apply for this visit.
+  }
+}
+
+/** Spending against each category's monthly limit (every category, spent or not). */
+export function spendingAgainstLimits(expenses: Expense[], limits: Limits): { category: Category; cents: number; limit: number; over: boolean }[] {
+  return categories.map((category) => {
+    const cents = total(expenses.filter((e) => e.category === category));
+    return { category, cents, limit: limits[category], over: cents > limits[category] };
+  });
+}
 `;
   const component = `import { useEffect, useState, type FormEvent } from 'react';
-import { categories, formatMoney, loadExpenses, parseAmount, saveExpenses, total, totalsByCategory, type Category } from '../expenses';
+import { categories, formatMoney, loadExpenses, loadLimits, parseAmount, saveExpenses, saveLimits, spendingAgainstLimits, total, type Category } from '../expenses';
 import './Expenses.css';
 
 const BUDGET_CENTS = 150000;
@@ -72,10 +105,20 @@ export function Expenses() {
   const [amount, setAmount] = useState('');
   const [category, setCategory] = useState<Category>('Food');
   const [error, setError] = useState('');
+  const [limits, setLimits] = useState(loadLimits);
 
   useEffect(() => {
     saveExpenses(expenses);
   }, [expenses]);
+
+  useEffect(() => {
+    saveLimits(limits);
+  }, [limits]);
+
+  function setLimit(category: Category, text: string) {
+    const cents = parseAmount(text);
+    if (cents !== null) setLimits((current) => ({ ...current, [category]: cents }));
+  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -90,8 +133,8 @@ export function Expenses() {
 
   const spent = total(expenses);
   const used = Math.min(100, Math.round((spent / BUDGET_CENTS) * 100));
-  const byCategory = totalsByCategory(expenses);
-  const largest = Math.max(1, ...byCategory.map((t) => t.cents));
+  const byCategory = spendingAgainstLimits(expenses, limits);
+  const overLimit = byCategory.filter((t) => t.over).length;
 
   return (
     <section className="section" id="expenses">
@@ -136,17 +179,30 @@ export function Expenses() {
           <div className="budget-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={used} aria-label="Budget used">
             <span style={{ width: used + '%' }} className={used >= 90 ? 'over' : undefined} />
           </div>
-          <ul className="category-bars">
+          <h3>Spending by category</h3>
+          <p className="muted">{overLimit === 0 ? 'Every category is within its monthly limit.' : overLimit + (overLimit === 1 ? ' category is' : ' categories are') + ' over the monthly limit.'}</p>
+          <ul className="category-bars" aria-label="Spending chart by category">
             {byCategory.map((t) => (
               <li key={t.category}>
                 <span>{t.category}</span>
                 <span className="category-track">
-                  <span style={{ width: (t.cents / largest) * 100 + '%' }} />
+                  <span style={{ width: Math.min(100, (t.cents / Math.max(1, t.limit)) * 100) + '%' }} className={t.over ? 'over' : undefined} />
                 </span>
-                <strong>{formatMoney(t.cents)}</strong>
+                <strong>
+                  {formatMoney(t.cents)} / {formatMoney(t.limit)}
+                </strong>
               </li>
             ))}
           </ul>
+          <details className="limits">
+            <summary>Monthly limits</summary>
+            {categories.map((c) => (
+              <div className="field" key={c}>
+                <label htmlFor={'limit-' + c}>{c} (USD)</label>
+                <input id={'limit-' + c} className="input" inputMode="decimal" defaultValue={(limits[c] / 100).toFixed(2)} onBlur={(e) => setLimit(c, e.target.value)} />
+              </div>
+            ))}
+          </details>
         </div>
         <div className="card expenses-list">
           <h3>Expenses</h3>
@@ -190,7 +246,22 @@ export function Expenses() {
   );
 }
 `;
-  const css = `.expenses-layout {
+  const css = `.category-track .over {
+  background: var(--destructive, #dc2626);
+}
+
+.limits {
+  margin-top: 1rem;
+  display: grid;
+  gap: 0.5rem;
+}
+
+.limits summary {
+  cursor: pointer;
+  font-weight: 600;
+}
+
+.expenses-layout {
   display: grid;
   gap: 1.25rem;
   grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr));
@@ -261,6 +332,6 @@ export function Expenses() {
     coreSections: [],
     hero: 'compact',
     links: [{ href: '#expenses', label: 'Expenses' }],
-    coreTask: { title: 'Build the expense tracker', description: 'Add and delete expenses (amounts in cents), a monthly budget bar and totals per category, saved in the browser.' },
+    coreTask: { title: 'Build the expense tracker', description: 'Add and delete expenses (amounts in cents), a monthly budget bar, a spending chart per category against monthly limits you can set, saved in the browser.' },
   };
 }

@@ -4,12 +4,14 @@ import { calculator } from './calculator.js';
 import { dashboard } from './dashboard.js';
 import { expenses } from './expenses.js';
 import { contactForm, pricing, signupForm } from './forms.js';
+import { habits } from './habits.js';
 import { kanban } from './kanban.js';
 import type { KindBlueprint, KindContext } from './kind.js';
 import { landing } from './landing.js';
 import { notes } from './notes.js';
 import { portfolio } from './portfolio.js';
 import { recipesKind } from './recipes.js';
+import { standup } from './standup.js';
 import { store } from './store.js';
 import { todo } from './todo.js';
 import { weather } from './weather.js';
@@ -30,4 +32,6 @@ export const KIND_BLUEPRINTS: Readonly<Record<AppKind, (ctx: KindContext) => Kin
   kanban,
   expenses,
   store,
+  habits,
+  standup,
 };

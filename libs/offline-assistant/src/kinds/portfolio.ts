@@ -1,4 +1,4 @@
-import { str } from '../code.js';
+import { str, withArticle } from '../code.js';
 import { DEFAULT_NAMES } from '../intent.js';
 import type { KindBlueprint, KindContext } from './kind.js';
 
@@ -197,8 +197,8 @@ export function Skills() {
     coreSections: ['about', 'contact'],
     hero: 'landing',
     heroCopy: {
-      headline: named ? `Hi, I’m ${spec.name}. I make thoughtful work for good people.` : `A ${role} who cares about the details`,
-      lead: `I’m a ${role} helping brands and people tell their story. Here is some recent work — and a way to get in touch.`,
+      headline: named ? `Hi, I’m ${spec.name}. I make thoughtful work for good people.` : `${withArticle(role).replace(/^a/, 'A')} who cares about the details`,
+      lead: `I’m ${withArticle(role)} helping brands and people tell their story. Here is some recent work — and a way to get in touch.`,
       cta: 'Work with me',
     },
     links: [

@@ -1,4 +1,5 @@
-import type { KindBlueprint } from './kind.js';
+import { kebabCase, str } from '../code.js';
+import type { KindBlueprint, KindContext } from './kind.js';
 
 const DATA = `export interface Ingredient {
   name: string;
@@ -81,6 +82,29 @@ export const recipes: Recipe[] = [
 
 export const categories = ['All', 'Breakfast', 'Mains', 'Soups', 'Baking'] as const;
 
+/** 'eggs, flour' → ['eggs', 'flour']: the ingredients a person says they have. */
+export function parsePantry(text: string): string[] {
+  return text
+    .split(/[,;\\n]+/)
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item.length > 1);
+}
+
+/** How many of a recipe's ingredients the person has (a word of one in the other counts). */
+export function matchingIngredients(recipe: Recipe, have: string[]): number {
+  return recipe.ingredients.filter((item) => have.some((h) => item.name.toLowerCase().includes(h) || h.includes(item.name.toLowerCase()))).length;
+}
+
+/** Recipes that use at least one ingredient the person has, best match first. */
+export function suggestRecipes(list: Recipe[], have: string[]): Recipe[] {
+  if (have.length === 0) return list;
+  return list
+    .map((recipe) => ({ recipe, score: matchingIngredients(recipe, have) }))
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || a.recipe.minutes - b.recipe.minutes)
+    .map((entry) => entry.recipe);
+}
+
 /** An ingredient amount for a different number of servings, rounded sensibly. */
 export function scaleAmount(amount: number, from: number, to: number): string {
   const value = (amount * to) / from;
@@ -89,11 +113,20 @@ export function scaleAmount(amount: number, from: number, to: number): string {
 }
 `;
 
-const COMPONENT = `import { useState } from 'react';
-import { categories, recipes, scaleAmount, type Recipe } from '../recipes';
+const COMPONENT = `import { useEffect, useState } from 'react';
+import { loadFavourites, saveFavourites, toggleFavourite } from '../favourites';
+import { categories, matchingIngredients, parsePantry, recipes, scaleAmount, suggestRecipes, type Recipe } from '../recipes';
 import './Recipes.css';
 
-function RecipeDetail({ recipe, onBack }: { recipe: Recipe; onBack: () => void }) {
+function HeartButton({ saved, title, onToggle }: { saved: boolean; title: string; onToggle: () => void }) {
+  return (
+    <button type="button" className={saved ? 'heart is-saved' : 'heart'} aria-pressed={saved} aria-label={(saved ? 'Remove ' : 'Save ') + title + (saved ? ' from favourites' : ' to favourites')} onClick={onToggle}>
+      {saved ? '♥' : '♡'}
+    </button>
+  );
+}
+
+function RecipeDetail({ recipe, saved, onToggleFavourite, onBack }: { recipe: Recipe; saved: boolean; onToggleFavourite: () => void; onBack: () => void }) {
   const [servings, setServings] = useState(recipe.servings);
   const [done, setDone] = useState<number[]>([]);
 
@@ -106,7 +139,10 @@ function RecipeDetail({ recipe, onBack }: { recipe: Recipe; onBack: () => void }
       <button type="button" className="btn btn-ghost btn-small" onClick={onBack}>
         ← All recipes
       </button>
-      <h2>{recipe.title}</h2>
+      <div className="recipe-title">
+        <h2>{recipe.title}</h2>
+        <HeartButton saved={saved} title={recipe.title} onToggle={onToggleFavourite} />
+      </div>
       <p className="muted">
         {recipe.category} · {recipe.minutes} minutes
       </p>
@@ -156,21 +192,38 @@ function RecipeDetail({ recipe, onBack }: { recipe: Recipe; onBack: () => void }
 export function Recipes() {
   const [category, setCategory] = useState<(typeof categories)[number]>('All');
   const [query, setQuery] = useState('');
+  const [pantry, setPantry] = useState('');
+  const [favourites, setFavourites] = useState(loadFavourites);
+  const [favouritesOnly, setFavouritesOnly] = useState(false);
   const [openId, setOpenId] = useState<number | null>(null);
+
+  useEffect(() => {
+    saveFavourites(favourites);
+  }, [favourites]);
+
   const open = recipes.find((recipe) => recipe.id === openId);
   const q = query.trim().toLowerCase();
-  const shown = recipes.filter(
-    (recipe) => (category === 'All' || recipe.category === category) && (q === '' || (recipe.title + ' ' + recipe.ingredients.map((i) => i.name).join(' ')).toLowerCase().includes(q)),
+  const have = parsePantry(pantry);
+  const shown = suggestRecipes(recipes, have).filter(
+    (recipe) =>
+      (category === 'All' || recipe.category === category) &&
+      (!favouritesOnly || favourites.includes(recipe.id)) &&
+      (q === '' || (recipe.title + ' ' + recipe.ingredients.map((i) => i.name).join(' ')).toLowerCase().includes(q)),
   );
+  const toggle = (id: number) => setFavourites((current) => toggleFavourite(current, id));
 
   return (
     <section className="section" id="recipes">
       <div className="wrap">
         {open ? (
-          <RecipeDetail key={open.id} recipe={open} onBack={() => setOpenId(null)} />
+          <RecipeDetail key={open.id} recipe={open} saved={favourites.includes(open.id)} onToggleFavourite={() => toggle(open.id)} onBack={() => setOpenId(null)} />
         ) : (
           <>
             <div className="recipe-toolbar">
+              <div className="field">
+                <label htmlFor="recipe-pantry">Ingredients you have</label>
+                <input id="recipe-pantry" className="input" placeholder="e.g. eggs, flour, butter" value={pantry} onChange={(event) => setPantry(event.target.value)} />
+              </div>
               <label className="visually-hidden" htmlFor="recipe-search">
                 Search recipes
               </label>
@@ -181,20 +234,27 @@ export function Recipes() {
                     {c}
                   </button>
                 ))}
+                <button type="button" className="chip" aria-pressed={favouritesOnly} onClick={() => setFavouritesOnly((v) => !v)}>
+                  ♥ Favourites ({favourites.length})
+                </button>
               </div>
             </div>
             {shown.length === 0 ? (
-              <p className="muted">No recipes match.</p>
+              <p className="muted">{favouritesOnly && favourites.length === 0 ? 'No favourites yet: tap the heart on a recipe to save it.' : have.length > 0 ? 'No recipe uses those ingredients yet.' : 'No recipes match.'}</p>
             ) : (
               <div className="grid">
                 {shown.map((recipe, index) => (
                   <article className="card recipe-card" key={recipe.id}>
                     <div className="recipe-cover" style={{ background: 'linear-gradient(135deg, hsl(' + (index * 61 + 20) + ' 80% 62%), hsl(' + (index * 61 + 350) + ' 70% 48%))' }} aria-hidden="true" />
                     <div className="recipe-body">
-                      <span className="badge">{recipe.category}</span>
+                      <div className="recipe-title">
+                        <span className="badge">{recipe.category}</span>
+                        <HeartButton saved={favourites.includes(recipe.id)} title={recipe.title} onToggle={() => toggle(recipe.id)} />
+                      </div>
                       <h3>{recipe.title}</h3>
                       <p className="muted">
                         {recipe.minutes} min · serves {recipe.servings}
+                        {have.length > 0 ? ' · uses ' + matchingIngredients(recipe, have) + ' of your ingredients' : ''}
                       </p>
                       <button type="button" className="btn btn-ghost btn-small" onClick={() => setOpenId(recipe.id)}>
                         View recipe
@@ -212,7 +272,31 @@ export function Recipes() {
 }
 `;
 
-const CSS = `.recipe-toolbar {
+const CSS = `.recipe-title {
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.75rem;
+}
+
+.heart {
+  border: 1px solid var(--border);
+  background: var(--card);
+  color: var(--primary);
+  border-radius: 999px;
+  width: 2.25rem;
+  height: 2.25rem;
+  font-size: 1.1rem;
+  line-height: 1;
+  cursor: pointer;
+}
+
+.heart.is-saved {
+  background: color-mix(in srgb, var(--primary) 14%, var(--card));
+  border-color: var(--primary);
+}
+
+.recipe-toolbar {
   display: grid;
   gap: 1rem;
   margin-bottom: 1.5rem;
@@ -284,13 +368,49 @@ const CSS = `.recipe-toolbar {
 }
 `;
 
-export function recipesKind(): KindBlueprint {
+/** The recipe list with favourites (a heart on each recipe, kept in the browser). */
+export const RECIPES_COMPONENT = COMPONENT;
+export const RECIPES_CSS = CSS;
+export const RECIPES_DATA = DATA;
+
+/** src/favourites.ts: ids of favourite items, kept in localStorage so they survive a reload. */
+export function favouritesTs(appName: string): string {
+  return `const STORAGE_KEY = ${str(`favourites:${kebabCase(appName) || 'app'}`)};
+
+export function loadFavourites(): number[] {
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY);
+    const parsed: unknown = saved ? JSON.parse(saved) : null;
+    return Array.isArray(parsed) ? parsed.filter((id): id is number => typeof id === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveFavourites(ids: number[]): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(ids));
+  } catch {
+    // Storage can be full or blocked; favourites still work for this visit.
+  }
+}
+
+export function toggleFavourite(ids: number[], id: number): number[] {
+  return ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id];
+}
+`;
+}
+
+export function recipesKind({ spec }: KindContext): KindBlueprint {
   return {
     main: [{ name: 'Recipes', path: 'src/components/Recipes.tsx', content: COMPONENT }],
-    support: { 'src/recipes.ts': DATA, 'src/components/Recipes.css': CSS },
+    support: { 'src/recipes.ts': DATA, 'src/favourites.ts': favouritesTs(spec.name), 'src/components/Recipes.css': CSS },
     coreSections: [],
     hero: 'compact',
     links: [{ href: '#recipes', label: 'Recipes' }],
-    coreTask: { title: 'Build the recipe book', description: 'Recipes with category filters and search; each opens with servings scaling and a step checklist.' },
+    coreTask: {
+      title: 'Build the recipe book',
+      description: 'Recipes with search, category filters and suggestions from the ingredients you have; a heart saves favourites (kept in the browser); each opens with servings scaling and a step checklist.',
+    },
   };
 }

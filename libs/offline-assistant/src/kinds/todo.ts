@@ -12,8 +12,15 @@ const SAMPLE_TASKS: Readonly<Record<string, readonly string[]>> = {
   generic: ['Buy groceries', 'Call the dentist', 'Go for a walk'],
 };
 
-export function todo({ spec, topic }: KindContext): KindBlueprint {
-  const samples = SAMPLE_TASKS[topic.id] ?? (SAMPLE_TASKS['generic'] as readonly string[]);
+/** The words of a list of things to do, or of things to buy ("a shopping list"). */
+const TASK_WORDS = { item: 'task', items: 'tasks', add: 'Add task', placeholder: 'What needs doing?', label: 'New task', link: 'Tasks', title: 'Build the task list', what: 'tasks' };
+const SHOPPING_WORDS = { item: 'item', items: 'items', add: 'Add item', placeholder: 'What do you need to buy?', label: 'New item', link: 'Shopping list', title: 'Build the shopping list', what: 'items to buy' };
+const SHOPPING = /\b(shopping|grocer(y|ies)|groceries list|packing list)\b/i;
+
+export function todo({ spec, topic, prompt }: KindContext): KindBlueprint {
+  const shopping = SHOPPING.test(prompt);
+  const w = shopping ? SHOPPING_WORDS : TASK_WORDS;
+  const samples = shopping ? ['Oat milk', 'Six free-range eggs', 'Ripe tomatoes', 'Sourdough loaf'] : (SAMPLE_TASKS[topic.id] ?? (SAMPLE_TASKS['generic'] as readonly string[]));
   const key = `todos:${kebabCase(spec.name) || 'app'}`;
   const todos = `export interface Todo {
   id: number;
@@ -107,11 +114,11 @@ export function TodoList() {
         <div className="card todo-card">
           <form className="inline-form" onSubmit={submit}>
             <label className="visually-hidden" htmlFor="new-todo">
-              New task
+              ${w.label}
             </label>
-            <input id="new-todo" className="input" placeholder="What needs doing?" value={text} onChange={(event) => setText(event.target.value)} />
+            <input id="new-todo" className="input" placeholder="${w.placeholder}" value={text} onChange={(event) => setText(event.target.value)} />
             <button className="btn btn-primary" type="submit" disabled={text.trim() === ''}>
-              Add task
+              ${w.add}
             </button>
           </form>
           <div className="chips todo-filters" role="group" aria-label="Show">
@@ -140,7 +147,7 @@ export function TodoList() {
           )}
           <div className="todo-footer">
             <span className="muted">
-              {left} {left === 1 ? 'task' : 'tasks'} left
+              {left} {left === 1 ? '${w.item}' : '${w.items}'} left
             </span>
             <button type="button" className="btn btn-ghost btn-small" onClick={() => setTodos(clearDone)} disabled={todos.every((todo) => !todo.done)}>
               Clear completed
@@ -212,7 +219,7 @@ export function TodoList() {
     support: { 'src/todos.ts': todos, 'src/components/TodoList.css': css },
     coreSections: [],
     hero: 'compact',
-    links: [{ href: '#todos', label: 'Tasks' }],
-    coreTask: { title: 'Build the task list', description: 'Add, complete, filter and delete tasks; they are kept in the browser between visits.' },
+    links: [{ href: '#todos', label: w.link }],
+    coreTask: { title: w.title, description: `Add, check off, filter and delete ${w.what}; they are kept in the browser between visits.` },
   };
 }

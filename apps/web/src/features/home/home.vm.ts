@@ -1,15 +1,10 @@
+import { LANDING_EXAMPLES } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable } from 'mobx';
 import { HOME_PROMPT_KEY, type Navigator, type SavedPrompts, type SessionService, TYPES } from '../../app/ports';
 
-/** Ideas a visitor can start from with one click. */
-export const EXAMPLE_IDEAS = [
-  { label: 'Habit tracker', prompt: 'A habit tracker with daily streaks, reminders and a weekly progress chart' },
-  { label: 'Recipe finder', prompt: 'A recipe finder that suggests meals from the ingredients I already have' },
-  { label: 'Portfolio', prompt: 'A portfolio site for a photographer with galleries, an about page and a contact form' },
-  { label: 'Team standups', prompt: 'An async standup app where my team posts daily updates and blockers' },
-  { label: 'Budget planner', prompt: 'A personal budget planner with categories, monthly limits and spending charts' },
-] as const;
+/** Ideas a visitor can start from with one click (the domain keeps the list; the offline assistant's spec builds each). */
+export const EXAMPLE_IDEAS = LANDING_EXAMPLES;
 
 /** Where the builder starts a new project (the builder issue completes that screen). */
 export const NEW_PROJECT_PATH = '/creation/new';
