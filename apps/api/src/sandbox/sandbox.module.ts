@@ -13,6 +13,7 @@ import {
   ReadProjectFile,
   RemoveSandbox,
   RestartDevServer,
+  RestoreProjectFile,
   RestoreProjectVersion,
   RunningCommands,
   RunProjectCommand,
@@ -94,6 +95,7 @@ export class SandboxModule {
         useCase(SaveProjectVersion, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         useCase(ListProjectVersions, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         useCase(RestoreProjectVersion, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(RestoreProjectFile, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
         useCase(FindProjectErrors, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
       ],
       // The AI turns report file changes the same way.

@@ -442,6 +442,10 @@ export class LocalSandboxHost implements SandboxHost {
     return this.versions.restoreVersion(sandboxId, hash);
   }
 
+  restoreFile(sandboxId: string, hash: string, path: string): Promise<RestoreVersionResult> {
+    return this.versions.restoreFile(sandboxId, hash, path);
+  }
+
   findErrors(sandboxId: string): Promise<ErrorScan> {
     return this.errorScans.findErrors(sandboxId);
   }
