@@ -69,6 +69,8 @@ export const AI_REQUEST_RULE = Symbol('AiRequestRule');
 export const AI_CONTEXT_LIMIT = Symbol('AiContextLimit');
 /** The TurnDependencies object the turn use cases share. */
 export const TURN_DEPENDENCIES = Symbol('TurnDependencies');
+/** The turns this process runs (RunningTurns): how a Stop reaches a turn running detached from its request. */
+export const RUNNING_TURNS = Symbol('RunningTurns');
 /** ProjectFilesChanged: the feed and the search index follow a project's files (FeedAndIndexFilesChanged). */
 export const PROJECT_FILES_CHANGED = Symbol('ProjectFilesChanged');
 /** CommandFeed: a named command's output on the project's realtime feed (FeedCommandOutput). */

@@ -184,4 +184,7 @@ export * from './ai/engine/run-turn.use-case.js';
 export * from './ai/engine/accept-turn-plan.use-case.js';
 export * from './ai/engine/cancel-turn-plan.use-case.js';
 export * from './ai/engine/list-turns.use-case.js';
+export * from './ai/engine/stop-turn.use-case.js';
+export * from './ai/engine/running-turns.js';
+export * from './ai/engine/replace-app-rule.js';
 export * from './ai/engine/recover-interrupted-turns.use-case.js';

@@ -19,6 +19,8 @@ import {
   RecoverInterruptedTurns,
   RefundPromptCredit,
   RunTurn,
+  RunningTurns,
+  StopTurn,
   type SandboxHost,
   ThrottleAiRequest,
   type TurnDependencies,
@@ -44,6 +46,7 @@ import {
   RATE_LIMITER,
   SANDBOX_HOST,
   TURN_DEPENDENCIES,
+  RUNNING_TURNS,
   TURN_LOCK,
   TURN_REPOSITORY,
   TURN_UNDO_JOURNAL,
@@ -101,6 +104,8 @@ export class AiModule implements OnApplicationBootstrap {
         useCase(AskModel, [AI_ASSISTANT]),
         // Plan previews read the project's files through its vector index (ProjectIndexer.contextFor).
         useCase(PreviewPlan, [OwnedProjects, AI_ASSISTANT, ProjectIndexer, AI_CONTEXT_LIMIT, PROBLEM_LOG]),
+        // One registry per API process: every turn runs in the process that started it.
+        { provide: RUNNING_TURNS, useValue: new RunningTurns() },
         {
           provide: TURN_DEPENDENCIES,
           useFactory: (
@@ -113,6 +118,7 @@ export class AiModule implements OnApplicationBootstrap {
             refundCredit: RefundPromptCredit,
             ledger: CreditLedger,
             lock: ProjectTurnLock,
+            running: RunningTurns,
             filesChanged: ProjectFilesChanged,
             clock: Clock,
             ids: IdGenerator,
@@ -127,6 +133,7 @@ export class AiModule implements OnApplicationBootstrap {
             refundCredit,
             ledger,
             lock,
+            running,
             filesChanged,
             clock,
             ids,
@@ -142,6 +149,7 @@ export class AiModule implements OnApplicationBootstrap {
             RefundPromptCredit,
             CREDIT_LEDGER,
             TURN_LOCK,
+            RUNNING_TURNS,
             PROJECT_FILES_CHANGED,
             CLOCK,
             ID_GENERATOR,
@@ -152,6 +160,7 @@ export class AiModule implements OnApplicationBootstrap {
         useCase(AcceptTurnPlan, [TURN_DEPENDENCIES]),
         useCase(CancelTurnPlan, [TURN_DEPENDENCIES]),
         useCase(ListTurns, [TURN_DEPENDENCIES]),
+        useCase(StopTurn, [TURN_DEPENDENCIES]),
         useCase(RecoverInterruptedTurns, [TURN_DEPENDENCIES]),
       ],
       exports: [AI_ASSISTANT],

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LocalSandboxHost } from '@kiln/adapters';
 import {
   InProcessTurnLock,
+  RunningTurns,
   newProject,
   OwnedProjects,
   RunTurn,
@@ -51,6 +52,7 @@ describe('RunTurn with LocalSandboxHost and the offline assistant (slow)', () =>
       refundCredit: kit.refundPromptCredit,
       ledger: kit.ledger,
       lock: new InProcessTurnLock(),
+      running: new RunningTurns(),
       filesChanged: new RecordedFilesChanged(),
       clock: kit.clock,
       ids: new SequentialIds('turn'),

@@ -8,8 +8,10 @@ export interface WireEvent {
   readonly data: Record<string, unknown>;
 }
 
+/** A plan as stream-modules / stream-tasks send it: `{ kind, modules, tasks, cost }` (a turn's plan event adds `replaces_app`). */
 export function planData(plan: AiPlan): Record<string, unknown> {
-  return { ...PlanView.from(plan) };
+  const { replaces_app: _replacesApp, ...data } = PlanView.from(plan);
+  return data;
 }
 
 /** A turn's check; `status: 'unavailable'` (with `unavailable_reason`) when it could not run. */
@@ -32,7 +34,7 @@ export function wireEvent(event: TurnEvent): WireEvent | null {
     case 'phase':
       return { event: 'phase', data: { phase: event.phase } };
     case 'plan':
-      return { event: 'plan', data: { ...planData(event.plan), cost: event.cost } };
+      return { event: 'plan', data: { ...planData(event.plan), cost: event.cost, replaces_app: event.replacesApp } };
     case 'awaiting_approval':
       return { event: 'awaiting_approval', data: { turn_id: event.turnId, cost: event.cost } };
     case 'task':

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AcceptTurnPlan, type AccessClaims, CancelTurnPlan, ListTurns, RunTurn, refusedBeforeStart, streamsFrom, type TurnEvent, type TurnRun, err, turnNotFound } from '@kiln/domain';
+import { AcceptTurnPlan, type AccessClaims, CancelTurnPlan, ListTurns, RunTurn, StopTurn, refusedBeforeStart, streamsFrom, type TurnEvent, type TurnRun, err, turnNotFound } from '@kiln/domain';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
@@ -39,6 +39,7 @@ export class TurnsController {
     @Inject(AcceptTurnPlan) private readonly acceptTurnPlan: AcceptTurnPlan,
     @Inject(CancelTurnPlan) private readonly cancelTurnPlan: CancelTurnPlan,
     @Inject(ListTurns) private readonly listTurns: ListTurns,
+    @Inject(StopTurn) private readonly stopTurn: StopTurn,
   ) {}
 
   @Post()
@@ -89,6 +90,17 @@ export class TurnsController {
   async cancel(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Param('turnId') turnId: string): Promise<{ success: true }> {
     unwrap(await this.cancelTurnPlan.execute({ userId: user.userId, projectId: id, turnId: checkedTurnId(turnId) }));
     return { success: true };
+  }
+
+  @Post(':turnId/stop')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Stop a queued or running turn: its changes undone, the credits of the tasks it had not finished refunded; answers the turn as it ended (a finished turn as it is)",
+  })
+  @ApiOkResponse({ type: TurnView })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: `${PROJECT_404}; TURNS.NOT_FOUND` })
+  async stop(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Param('turnId') turnId: string): Promise<TurnView> {
+    return TurnView.from(unwrap(await this.stopTurn.execute({ userId: user.userId, projectId: id, turnId: checkedTurnId(turnId) })));
   }
 
   @Get()

@@ -61,6 +61,7 @@ describe('AI turns API (HTTP, scripted assistant)', () => {
       modules: [{ id: 'm1', title: 'App', description: 'The app' }],
       tasks: [{ id: 't1', module_id: 'm1', title: 'Task 1', description: 'Step 1' }],
       cost: 1,
+      replaces_app: false,
     });
     expect(reply.events.find((e) => e.event === 'credits')?.data).toEqual({ charged: 1, refunded: 0, credits_remaining: 4 });
     expect(reply.events.filter((e) => e.event === 'task').map((e) => e.data)).toEqual([

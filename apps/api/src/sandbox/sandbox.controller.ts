@@ -15,6 +15,7 @@ import {
   ReadProjectFile,
   RemoveSandbox,
   RestartDevServer,
+  RestoreProjectFile,
   RestoreProjectVersion,
   type Result,
   RunProjectCommand,
@@ -41,6 +42,7 @@ import {
   FindErrorsResponse,
   GitCommitDto,
   GitRestoreDto,
+  GitRestoreFileDto,
   GitResultResponse,
   InterruptCommandDto,
   InterruptCommandResponse,
@@ -82,6 +84,7 @@ export interface SandboxUseCases {
   readonly save: SaveProjectVersion;
   readonly history: ListProjectVersions;
   readonly restore: RestoreProjectVersion;
+  readonly restoreFile: RestoreProjectFile;
   readonly findErrors: FindProjectErrors;
 }
 
@@ -116,12 +119,13 @@ export class SandboxController {
     @Inject(SaveProjectVersion) save: SaveProjectVersion,
     @Inject(ListProjectVersions) history: ListProjectVersions,
     @Inject(RestoreProjectVersion) restore: RestoreProjectVersion,
+    @Inject(RestoreProjectFile) restoreFile: RestoreProjectFile,
     @Inject(FindProjectErrors) findErrors: FindProjectErrors,
     @Inject(SandboxFeed) private readonly feed: SandboxFeed,
     @Inject(PreviewTokens) private readonly tokens: PreviewTokens,
     @Inject(SANDBOX_ISOLATION) private readonly isolation: SandboxIsolation,
   ) {
-    this.use = { ensure, status, restartDev, remove, readFile, writeFile, deleteFile, createDirectory, readDirectory, tree, run, interrupt, save, history, restore, findErrors };
+    this.use = { ensure, status, restartDev, remove, readFile, writeFile, deleteFile, createDirectory, readDirectory, tree, run, interrupt, save, history, restore, restoreFile, findErrors };
   }
 
   @Post('ensure')
@@ -302,6 +306,16 @@ export class SandboxController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
   async gitRestore(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: GitRestoreDto): Promise<GitResultResponse> {
     return GitResultResponse.from(unwrap(await this.use.restore.execute(user.userId, id, body.commitHash)));
+  }
+
+  @Post('git/restore-file')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Undo one file of a version: the file as it was before that version (deleted if the version added it), as a new commit (failure is success: false, SPEC §8)" })
+  @ApiOkResponse({ type: GitResultResponse })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.PATH_TOO_LONG' })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
+  async gitRestoreFile(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: GitRestoreFileDto): Promise<GitResultResponse> {
+    return GitResultResponse.from(unwrap(await this.use.restoreFile.execute(user.userId, id, { hash: body.commitHash, path: body.path })));
   }
 
   @Post('find-errors')

@@ -14,6 +14,7 @@ import {
   ReadProjectFile,
   RemoveSandbox,
   RestartDevServer,
+  RestoreProjectFile,
   RestoreProjectVersion,
   RunningCommands,
   RunProjectCommand,
@@ -96,6 +97,7 @@ export class SandboxModule {
         useCase(SaveProjectVersion, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         useCase(ListProjectVersions, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         useCase(RestoreProjectVersion, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(RestoreProjectFile, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
         useCase(FindProjectErrors, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         // Under the AI turns' lock (TURN_LOCK, from the persistence module): a theme never interleaves with a turn.
         useCase(ApplyProjectTheme, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),

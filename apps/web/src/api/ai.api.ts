@@ -60,6 +60,8 @@ export interface AiApi {
   accept(projectId: string, turnId: string, signal?: AbortSignal): Promise<AsyncIterable<TurnEvent>>;
   /** Drops a plan that waited for approval (nothing is charged). */
   cancel(projectId: string, turnId: string): Promise<void>;
+  /** Stops a queued or running turn; resolves with the turn as it ended (a finished turn as it is). */
+  stop(projectId: string, turnId: string): Promise<TurnHistoryDto>;
   history(projectId: string): Promise<readonly TurnHistoryDto[]>;
   /** A clearer, more complete version of the prompt. */
   enhancePrompt(prompt: string, templateId?: string): Promise<string>;
@@ -85,6 +87,10 @@ export class HttpAiApi implements AiApi {
 
   async cancel(projectId: string, turnId: string): Promise<void> {
     await this.http.post(`${turnsPath(projectId)}/${encodeURIComponent(turnId)}/cancel`);
+  }
+
+  stop(projectId: string, turnId: string): Promise<TurnHistoryDto> {
+    return this.http.post<TurnHistoryDto>(`${turnsPath(projectId)}/${encodeURIComponent(turnId)}/stop`);
   }
 
   history(projectId: string): Promise<readonly TurnHistoryDto[]> {

@@ -128,6 +128,8 @@ export interface SandboxApi {
   gitCommit(projectId: string, message: string): Promise<GitResultDto>;
   gitHistory(projectId: string): Promise<readonly CommitDto[]>;
   gitRestore(projectId: string, commitHash: string): Promise<GitResultDto>;
+  /** One file back as it was before the version `commitHash` (deleted if that version added it), as a new version. */
+  gitRestoreFile(projectId: string, commitHash: string, path: string): Promise<GitResultDto>;
   findErrors(projectId: string): Promise<FindErrorsDto>;
   restartDev(projectId: string): Promise<SandboxStatusDto>;
   /** Merges the theme into src/index.css on the server, under the project's turn lock (409 PROJECTS.BUSY while a turn runs). */
@@ -208,6 +210,10 @@ export class HttpSandboxApi implements SandboxApi {
 
   gitRestore(projectId: string, commitHash: string): Promise<GitResultDto> {
     return this.http.post<GitResultDto>(sandboxPath(projectId, 'git/restore'), { commitHash });
+  }
+
+  gitRestoreFile(projectId: string, commitHash: string, path: string): Promise<GitResultDto> {
+    return this.http.post<GitResultDto>(sandboxPath(projectId, 'git/restore-file'), { commitHash, path });
   }
 
   findErrors(projectId: string): Promise<FindErrorsDto> {

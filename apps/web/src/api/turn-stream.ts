@@ -23,6 +23,8 @@ export interface TurnPlanDto {
   readonly modules: readonly TurnModuleDto[];
   readonly tasks: readonly TurnTaskDto[];
   readonly cost: number;
+  /** Running it makes a new app that replaces the current one: the builder warns before it runs. */
+  readonly replaces_app?: boolean;
 }
 
 export type TurnTaskState = 'running' | 'done' | 'failed';

@@ -450,6 +450,10 @@ export class LocalSandboxHost implements SandboxHost {
     return this.projectDependencies.install(sandboxId, await this.existingProjectDir(sandboxId), options.onProgress);
   }
 
+  restoreFile(sandboxId: string, hash: string, path: string): Promise<RestoreVersionResult> {
+    return this.versions.restoreFile(sandboxId, hash, path);
+  }
+
   findErrors(sandboxId: string): Promise<ErrorScan> {
     return this.errorScans.findErrors(sandboxId);
   }

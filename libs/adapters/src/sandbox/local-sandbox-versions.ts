@@ -88,6 +88,50 @@ export class LocalSandboxVersions implements SandboxVersions {
     });
   }
 
+  async restoreFile(sandboxId: string, commitHash: string, filePath: string): Promise<RestoreVersionResult> {
+    if (!/^[0-9a-f]{4,40}$/i.test(commitHash)) return { success: false, message: `Unknown version: ${commitHash}` };
+    this.options.filesChanged(sandboxId);
+    return this.options.serialised(sandboxId, async () => {
+      try {
+        await this.options.existingProjectDir(sandboxId);
+        let target: string;
+        try {
+          target = (await this.git(sandboxId, ['rev-parse', '--verify', '--quiet', `${commitHash}^{commit}`])).trim();
+        } catch {
+          return { success: false, message: `Unknown version: ${commitHash}` };
+        }
+        const short = target.slice(0, 7);
+        // The version before it; the first version had none (every file it has, it added).
+        const parent = await this.git(sandboxId, ['rev-parse', '--verify', '--quiet', `${target}^{commit}^`]).then(
+          (out) => out.trim(),
+          () => null,
+        );
+        const before = parent === null ? null : await this.objectType(sandboxId, `${parent}:${filePath}`);
+        const now = await this.objectType(sandboxId, `${target}:${filePath}`);
+        if (before === 'tree' || now === 'tree') return { success: false, message: `Not a file: ${filePath}` };
+        await this.commitAll(sandboxId, `Changes before undoing ${filePath} of ${short}`);
+        // Pathspecs read literally: a file named '*.ts' is that file only.
+        const literal = { GIT_LITERAL_PATHSPECS: '1' };
+        if (before === 'blob') await this.git(sandboxId, ['checkout', parent ?? '', '--', filePath], literal);
+        else await this.git(sandboxId, ['rm', '--quiet', '--ignore-unmatch', '--', filePath], literal);
+        const hash = await this.commitAll(sandboxId, `Undo ${filePath} of version ${short}`);
+        if (hash === null) return { success: true, message: `${filePath} is already as before version ${short}` };
+        return { success: true, message: `Undid ${filePath} of version ${short}`, hash };
+      } catch (e) {
+        return { success: false, message: `Undo failed: ${errorText(e)}` };
+      }
+    });
+  }
+
+  /** 'blob', 'tree', … of `<commit>:<path>`; null when the path is not in that commit. */
+  private async objectType(sandboxId: string, object: string): Promise<string | null> {
+    try {
+      return (await this.git(sandboxId, ['cat-file', '-t', object])).trim();
+    } catch {
+      return null;
+    }
+  }
+
   /** Where the sandbox's repository lives: beside the projects, never inside one. */
   private async gitDir(sandboxId: string): Promise<string> {
     if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);

@@ -36,4 +36,12 @@ export interface SandboxVersions {
    * versions stay in the history (unsaved changes are saved first, so nothing is lost).
    */
   restoreVersion(sandboxId: string, hash: string): Promise<RestoreVersionResult>;
+  /**
+   * Puts one file back as it was just before version `hash` (in that version's parent; a file the
+   * version added did not exist then, so it is deleted), as a new version on top; unsaved changes
+   * are saved first. `path` is a project path already checked by resolveSandboxPath. Unknown
+   * versions and a path that is a folder are `success: false`; nothing to change is success
+   * without a hash.
+   */
+  restoreFile(sandboxId: string, hash: string, path: string): Promise<RestoreVersionResult>;
 }

@@ -203,6 +203,26 @@ export class InMemorySandboxHost implements SandboxHost {
       : { success: true, message: `Restored version ${short}`, hash: saved };
   }
 
+  async restoreFile(sandboxId: string, hash: string, path: string): Promise<RestoreVersionResult> {
+    const sandbox = this.sandboxes.get(sandboxId);
+    if (sandbox === undefined) return { success: false, message: `No sandbox for project ${sandboxId}` };
+    const target = /^[0-9a-f]{4,40}$/.test(hash) ? sandbox.versions.find((c) => c.hash.startsWith(hash)) : undefined;
+    if (target === undefined) return { success: false, message: `Unknown version: ${hash}` };
+    if (sandbox.dirs.has(path)) return { success: false, message: `Not a file: ${path}` };
+    const short = target.hash.slice(0, 7);
+    this.snapshot(sandbox, `Changes before undoing ${path} of ${short}`);
+    // The version before it (newest first: the next one); the first version had nothing before it.
+    const before = sandbox.versions[sandbox.versions.indexOf(target) + 1];
+    const text = before?.files.get(path);
+    if (text === undefined) sandbox.files.delete(path);
+    else {
+      this.addParents(sandbox, path);
+      sandbox.files.set(path, text);
+    }
+    const saved = this.snapshot(sandbox, `Undo ${path} of version ${short}`);
+    return saved === null ? { success: true, message: `${path} is already as before version ${short}` } : { success: true, message: `Undid ${path} of version ${short}`, hash: saved };
+  }
+
   /** What findErrors answers for this sandbox from now on (the AI-support folder still dropped). */
   scriptErrors(sandboxId: string, errors: readonly CodeError[]): void {
     this.sandbox(sandboxId);

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type AiPlan, MAX_TURN_MESSAGE_LENGTH, type Turn } from '@kiln/domain';
+import { MAX_TURN_MESSAGE_LENGTH, type Turn, type TurnPlan } from '@kiln/domain';
 import { IsBoolean, IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { iso } from '../../common/wire.js';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../credits/idempotency-key.js';
@@ -49,13 +49,16 @@ export class PlanView {
   @ApiProperty({ type: [PlannedModuleView] }) modules!: PlannedModuleView[];
   @ApiProperty({ type: [PlannedTaskView] }) tasks!: PlannedTaskView[];
   @ApiProperty({ description: 'Credits the plan costs: one per task (at least 1)' }) cost!: number;
+  @ApiProperty({ description: 'Running it makes a new app that replaces the current one (its pages, theme and text): it always waits for approval' })
+  replaces_app!: boolean;
 
-  static from(plan: AiPlan): PlanView {
+  static from(plan: TurnPlan): PlanView {
     return {
       kind: plan.kind,
       modules: plan.modules.map((m) => ({ id: m.id, title: m.title, description: m.description })),
       tasks: plan.tasks.map((t) => ({ id: t.id, module_id: t.moduleId, title: t.title, description: t.description })),
       cost: Math.max(1, plan.tasks.length),
+      replaces_app: plan.replacesApp === true,
     };
   }
 }

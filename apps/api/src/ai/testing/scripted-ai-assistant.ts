@@ -18,6 +18,8 @@ export interface ScriptedAnswer {
   readonly text?: string;
   readonly operations?: readonly FileOperation[];
   readonly error?: AiFailure;
+  /** After its text, the answer waits until the turn is stopped (its signal aborts), then fails AI.ABORTED as a provider would. */
+  readonly untilStopped?: boolean;
 }
 
 /** A plan of `n` tasks (module m1, tasks t1…tn). */
@@ -58,6 +60,12 @@ export class ScriptedAiAssistant implements AiAssistant {
     const script = this.answers.shift() ?? {};
     const answer = typeof script === 'function' ? script(input) : script;
     if (answer.text !== undefined) yield { type: 'text', text: answer.text };
+    if (answer.untilStopped === true) {
+      const signal = input.signal;
+      if (signal !== undefined && !signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+      yield { type: 'error', error: { code: 'AI.ABORTED', message: 'The request was aborted.' } };
+      return;
+    }
     for (const operation of answer.operations ?? []) yield { type: 'operation', operation };
     if (answer.error !== undefined) {
       yield { type: 'error', error: answer.error };

@@ -195,6 +195,21 @@ export class GitRestoreDto {
   commitHash!: string;
 }
 
+export class GitRestoreFileDto {
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{4,40}$', example: '3f2a9c1', description: 'The version whose change to the file is undone' })
+  @IsDefined({ message: 'is required' })
+  @IsString()
+  @Matches(/^[0-9a-fA-F]{4,40}$/, { message: 'must be 4 to 40 hexadecimal digits' })
+  commitHash!: string;
+
+  @ApiProperty({ ...PATH_DOC, example: 'src/App.tsx' })
+  @IsDefined({ message: 'is required' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_SANDBOX_PATH_LENGTH)
+  path!: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Replies
 

@@ -96,6 +96,11 @@ export class ScriptedSandboxHost implements SandboxHost {
     return this.inner.installDependencies(id, options);
   }
 
+  async restoreFile(id: string, hash: string, path: string): Promise<RestoreVersionResult> {
+    if (this.failGit) throw new Error('git checkout: broken');
+    return this.inner.restoreFile(id, hash, path);
+  }
+
   async findErrors(id: string): Promise<ErrorScan> {
     await this.inner.readDirectory(id, '.'); // rejects without a sandbox
     if (this.scan === null) throw new Error('no compiler');

@@ -181,6 +181,10 @@ export class FakeSandboxApi implements SandboxApi {
     await this.call('gitRestore', hash);
     return this.restoreResult;
   }
+  async gitRestoreFile(_id: string, hash: string, path: string): Promise<GitResultDto> {
+    await this.call('gitRestoreFile', `${hash} ${path}`);
+    return this.restoreResult;
+  }
   async findErrors(): Promise<FindErrorsDto> {
     await this.call('findErrors');
     return this.scan;

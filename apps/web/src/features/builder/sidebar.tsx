@@ -264,10 +264,35 @@ const VersionsPanel = observer(function VersionsPanel({ versions }: { versions: 
                     {row.when}
                   </time>
                   {' · '}
-                  {row.filesChanged} {row.filesChanged === 1 ? 'file' : 'files'} changed
-                  {' · '}
                   <span className="font-mono">{row.shortHash}</span>
                 </p>
+                <details className="mt-1 text-xs">
+                  <summary className="cursor-pointer text-muted-foreground outline-none select-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring">
+                    {row.filesChanged} {row.filesChanged === 1 ? 'file' : 'files'} changed
+                  </summary>
+                  <ul aria-label={`Files changed in ${row.shortHash}`} className="mt-1 grid grid-cols-1 gap-1">
+                    {row.files.map((path) => (
+                      <li key={path} className="flex min-w-0 items-center gap-2">
+                        <code className="min-w-0 flex-1 truncate font-mono" title={path}>
+                          {path}
+                        </code>
+                        {row.canUndoFiles && (
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            className="h-6 shrink-0 px-2 text-xs"
+                            aria-label={`Undo this file: ${path}`}
+                            loading={versions.isUndoing(row.hash, path)}
+                            disabled={versions.undoingFile !== null}
+                            onClick={() => void versions.undoFile(row.hash, path)}
+                          >
+                            Undo this file
+                          </Button>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
               </div>
               <Button size="sm" variant="outline" onClick={() => versions.askRestore(row.hash)}>
                 <RotateCcw aria-hidden />

@@ -35,11 +35,13 @@ async function started() {
 }
 
 describe('VersionsVm', () => {
+
   it('lists versions newest first with relative dates and changed-file counts', async () => {
     const { versions } = await started();
     expect(versions.rows).toEqual([
-      { hash: 'bbbbbbb2222', shortHash: 'bbbbbbb', message: 'Add a header', date: '2024-01-01T11:58:00.000Z', when: '2 minutes ago', filesChanged: 2, current: true },
-      { hash: 'aaaaaaa1111', shortHash: 'aaaaaaa', message: 'Initial version', date: '2024-01-01T10:00:00.000Z', when: '2 hours ago', filesChanged: 1, current: false },
+      // Each version lists its files; those of the oldest cannot be undone (before it there was nothing).
+      { hash: 'bbbbbbb2222', shortHash: 'bbbbbbb', message: 'Add a header', date: '2024-01-01T11:58:00.000Z', when: '2 minutes ago', filesChanged: 2, files: ['src/App.tsx', 'src/Header.tsx'], canUndoFiles: true, current: true },
+      { hash: 'aaaaaaa1111', shortHash: 'aaaaaaa', message: 'Initial version', date: '2024-01-01T10:00:00.000Z', when: '2 hours ago', filesChanged: 1, files: ['package.json'], canUndoFiles: false, current: false },
     ]);
   });
 
@@ -86,6 +88,36 @@ describe('VersionsVm', () => {
     expect(vm.previewKey).toBe(1);
     expect(versions.pendingRestore).toBeNull();
     expect(toasts.shown).toEqual([{ title: 'Version restored', description: 'Initial version', variant: 'success' }]);
+  });
+
+  it('"Undo this file" puts one file back as before its version, then refreshes history, tree, open files and preview', async () => {
+    const { api, toasts, vm, versions } = await started();
+    await vm.files.open('src/App.tsx');
+    api.calls.length = 0;
+    api.files.set('src/App.tsx', 'as before');
+
+    const undoing = versions.undoFile('bbbbbbb2222', 'src/App.tsx');
+    expect(versions.isUndoing('bbbbbbb2222', 'src/App.tsx')).toBe(true);
+    expect(await versions.undoFile('bbbbbbb2222', 'src/other.ts')).toBe(false); // one at a time
+    expect(await undoing).toBe(true);
+
+    expect(api.calls[0]).toBe('gitRestoreFile bbbbbbb2222 src/App.tsx');
+    expect(api.calls).toEqual(expect.arrayContaining(['gitHistory', 'getTree', 'readFile src/App.tsx']));
+    expect(vm.files.activeFile?.text).toBe('as before');
+    expect(vm.previewKey).toBe(1);
+    expect(versions.undoingFile).toBeNull();
+    expect(toasts.shown).toEqual([{ title: 'File undone', description: 'src/App.tsx is back as it was before that version.', variant: 'success' }]);
+  });
+
+  it('"Undo this file" that fails says so and changes nothing', async () => {
+    const { api, toasts, vm, versions } = await started();
+    api.restoreResult = { success: false, message: 'Unknown version: x' };
+    expect(await versions.undoFile('bbbbbbb2222', 'src/App.tsx')).toBe(false);
+    expect(toasts.shown).toEqual([{ title: 'Could not undo that file', description: 'Unknown version: x', variant: 'error' }]);
+    expect(vm.previewKey).toBe(0);
+    api.failures.set('gitRestoreFile', new Error('offline'));
+    expect(await versions.undoFile('bbbbbbb2222', 'src/App.tsx')).toBe(false);
+    expect(toasts.shown.at(-1)).toEqual({ title: 'Could not undo that file', description: 'offline', variant: 'error' });
   });
 
   it('does nothing without confirmation, and keeps the dialog answerable after a failure', async () => {

@@ -13,6 +13,10 @@ export interface VersionRow {
   /** 'just now', '5 minutes ago', 'yesterday'. */
   readonly when: string;
   readonly filesChanged: number;
+  /** The files it added, changed or removed. */
+  readonly files: readonly string[];
+  /** Its files can be undone one by one (not the oldest version: before it there was nothing). */
+  readonly canUndoFiles: boolean;
   /** The newest version is what the project holds now: it has nothing to restore. */
   readonly current: boolean;
 }
@@ -72,8 +76,41 @@ export class VersionsVm {
       date: commit.date,
       when: relativeTime(commit.date, this.loadedAt),
       filesChanged: commit.files_changed.length,
+      files: commit.files_changed,
+      canUndoFiles: index < this.commits.length - 1,
       current: index === 0,
     }));
+  }
+
+  /** The file being undone ("<hash> <path>"), or null. */
+  undoingFile: string | null = null;
+
+  isUndoing(hash: string, path: string): boolean {
+    return this.undoingFile === `${hash} ${path}`;
+  }
+
+  /**
+   * "Undo this file": that one file goes back to how it was before the version (issue #14), as a
+   * new version; the history and the builder are refreshed.
+   */
+  async undoFile(hash: string, path: string): Promise<boolean> {
+    if (this.undoingFile !== null || this.restoring) return false;
+    this.undoingFile = `${hash} ${path}`;
+    try {
+      const result = await this.api.gitRestoreFile(this.projectId, hash, path);
+      if (!result.success) {
+        this.toasts.show({ title: 'Could not undo that file', description: result.message, variant: 'error' });
+        return false;
+      }
+      this.toasts.show({ title: 'File undone', description: result.hash === undefined ? `${path} was already as before that version.` : `${path} is back as it was before that version.`, variant: 'success' });
+      await Promise.all([this.load(), this.onRestored()]);
+      return true;
+    } catch (error) {
+      this.toasts.show({ title: 'Could not undo that file', description: errorText(error), variant: 'error' });
+      return false;
+    } finally {
+      runInAction(() => (this.undoingFile = null));
+    }
   }
 
   async load(): Promise<void> {

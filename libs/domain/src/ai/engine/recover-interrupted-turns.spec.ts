@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { AssistantEvent, TaskInput } from '../ai-assistant.port.js';
 import type { SandboxHost } from '../../sandbox/sandbox-host.port.js';
 import type { InMemorySandboxHost } from '../../testing/in-memory-sandbox-host.js';
-import { planOf, ScriptedAiAssistant } from './testing/scripted-ai-assistant.js';
+import { editPlanOf, planOf, ScriptedAiAssistant } from './testing/scripted-ai-assistant.js';
 import { collect, createTurnTestKit, type TurnTestKit } from './testing/turn-test-kit.js';
 import { folderPaths } from '../context/turn-context.js';
 import type { Turn } from './turn.entity.js';
@@ -69,7 +69,8 @@ describe('RecoverInterruptedTurns', () => {
     const filesBefore = await t.files();
     const foldersBefore = await foldersOf(t);
 
-    t.assistant.plans.push(planOf(3));
+    // An edit of the kept app (a 'build' plan on it would be declined: replace-app-rule.ts).
+    t.assistant.plans.push(editPlanOf(3));
     t.assistant.answers.push({
       operations: [
         { type: 'edit_file', path: APP, search: 'Chores', replace: 'Half-built' },

@@ -72,7 +72,8 @@ describe('RunTurn properties', () => {
           const assistant = t.assistant;
           assistant.plan = async function* (input) {
             const n = plans.get(input.prompt) ?? 1;
-            yield { type: 'done', plan: { kind: 'build', modules: [], tasks: Array.from({ length: n }, (_, k) => ({ id: `t${k}`, moduleId: 'm', title: `T${k}`, description: '' })) } };
+            // 'edit': a later message edits the app an earlier one kept (a 'build' plan would be declined).
+            yield { type: 'done', plan: { kind: 'edit', modules: [], tasks: Array.from({ length: n }, (_, k) => ({ id: `t${k}`, moduleId: 'm', title: `T${k}`, description: '' })) } };
           };
           assistant.runTask = async function* (input) {
             yield { type: 'operation', operation: { type: 'write_file', path: `src/${input.prompt.replace(' ', '-')}-${input.task?.id ?? 'x'}.ts`, content: 'x' } };

@@ -27,6 +27,13 @@ export function commitMessageFor(message: string): string {
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** How a stopped turn's outcome begins (the builder tells a stop from other reverts by it). */
+export const STOPPED_OUTCOME_PREFIX = 'Stopped.';
+/** The outcome of a turn the person stopped (reverted, unfinished tasks refunded). */
+export const stoppedOutcome = (refunded: number): string =>
+  `${STOPPED_OUTCOME_PREFIX} Your app is as it was before this message; ${plural(refunded, 'credit')} refunded.`;
+export const isStoppedOutcome = (outcome: string | null): boolean => outcome !== null && outcome.startsWith(STOPPED_OUTCOME_PREFIX);
+
 /** What ending a turn needs of the run it ends (the engine's TurnExecution). */
 export interface EndingRun {
   readonly deps: TurnDependencies;
@@ -36,6 +43,8 @@ export interface EndingRun {
   /** Debit keys charged by this run, in order, and those refunded. */
   readonly charged: readonly string[];
   readonly refundedKeys: Set<string>;
+  /** Debit keys of the tasks that finished. */
+  readonly finishedKeys: ReadonlySet<string>;
   /** The status last stored. */
   readonly storedStatus: Turn['status'];
   open(): TurnWorkspace;
@@ -89,6 +98,23 @@ export class TurnEnding {
     if (touched) this.run.emit({ type: 'files_changed', paths: [] });
     this.run.phase('idle');
     this.run.emit({ type: 'done', status: 'reverted', message: reason });
+    return this.run.turn;
+  }
+
+  /**
+   * The person pressed Stop: every change undone, the credits of the tasks that had not finished
+   * refunded (the task under way included; tasks done stay charged, SPEC: "refunds the tasks it
+   * had not finished"), done 'reverted' with STOPPED_OUTCOME.
+   */
+  async stopped(): Promise<Turn> {
+    const touched = await this.revert();
+    const unfinished = this.run.charged.filter((key) => !this.run.finishedKeys.has(key));
+    if (unfinished.length > 0) await this.refund(unfinished);
+    const message = stoppedOutcome(this.run.refundedKeys.size);
+    await this.run.update({ status: 'reverted', outcome: message });
+    if (touched) this.run.emit({ type: 'files_changed', paths: [] });
+    this.run.phase('idle');
+    this.run.emit({ type: 'done', status: 'reverted', message });
     return this.run.turn;
   }
 
@@ -174,7 +200,12 @@ export class TurnEnding {
 
   async refundAll(): Promise<void> {
     if (this.run.charged.length === 0) return;
-    for (const debitKey of this.run.charged) {
+    await this.refund(this.run.charged);
+  }
+
+  /** Refunds these debits (each once) and tells the credits left. */
+  private async refund(keys: readonly string[]): Promise<void> {
+    for (const debitKey of keys) {
       if (this.run.refundedKeys.has(debitKey)) continue;
       const refund = await this.run.deps.refundCredit.execute({ userId: this.run.turn.userId, debitKey });
       if (refund.ok || refund.error.code === 'CREDITS.ALREADY_REFUNDED') this.run.refundedKeys.add(debitKey);

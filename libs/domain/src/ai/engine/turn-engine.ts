@@ -16,12 +16,14 @@ import type { SandboxLifecycle } from '../../sandbox/sandbox-lifecycle.port.js';
 import type { SandboxVersions } from '../../sandbox/sandbox-versions.port.js';
 import type { Clock } from '../../shared/clock.port.js';
 import type { IdGenerator } from '../../shared/ids.port.js';
-import { ok, type Result } from '../../shared/result.js';
+import { err, ok, type Result } from '../../shared/result.js';
 import { type AiAssistant, type AiFailure, type AiMessage, type AiPlan, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
 import type { FileOperation } from '../operations/file-operation.js';
 import { EventChannel } from './event-channel.js';
 import type { ProjectTurnLock } from './project-turn-lock.js';
-import { type Turn, planCost } from './turn.entity.js';
+import { declinedReplaceApp, hasApp, replaceAppDecision } from './replace-app-rule.js';
+import { type RunningTurns, StopSignal } from './running-turns.js';
+import { type Turn, type TurnPlan, planCost } from './turn.entity.js';
 import { type ContextSelector, DEFAULT_CONTEXT_LIMIT_CHARS, filesBudget, fitHistory, fitTree, HISTORY_SHARE, selectContext, TREE_SHARE } from '../context/turn-context.js';
 import type { TurnEvent } from './turn-event.js';
 import type { TurnRepository } from './turn-repository.port.js';
@@ -71,6 +73,8 @@ export interface TurnDependencies {
   /** Read for the credits left after a refund. */
   readonly ledger: Pick<CreditLedger, 'summary'>;
   readonly lock: ProjectTurnLock;
+  /** The turns this process runs, so that a Stop reaches them (StopTurn). */
+  readonly running: RunningTurns;
   /** The builder and the search index hear of every change a turn keeps or puts back. */
   readonly filesChanged: ProjectFilesChanged;
   readonly clock: Clock;
@@ -113,7 +117,9 @@ function pathOf(operation: FileOperation): string | undefined {
 /** Starts a stored turn (status queued) in the background and returns its event stream. */
 export function startTurn(deps: TurnDependencies, turn: Turn, mode: 'message' | 'accept'): TurnRun {
   const out = new EventChannel<TurnEvent>();
-  const finished = new TurnExecution(deps, turn, mode, out).run();
+  const stop = new StopSignal();
+  const finished = new TurnExecution(deps, turn, mode, out, stop).run();
+  deps.running.track(turn.id, stop, finished);
   return { turnId: turn.id, events: out, finished };
 }
 
@@ -122,7 +128,7 @@ export function replayTurn(turn: Turn): TurnRun {
   const out = new EventChannel<TurnEvent>();
   out.push({ type: 'turn', turnId: turn.id, message: turn.message });
   if (turn.status === 'awaiting_approval' && turn.plan !== null) {
-    out.push({ type: 'plan', plan: turn.plan, cost: planCost(turn.plan) });
+    out.push({ type: 'plan', plan: turn.plan, cost: planCost(turn.plan), replacesApp: turn.plan.replacesApp === true });
     out.push({ type: 'awaiting_approval', turnId: turn.id, cost: planCost(turn.plan) });
   } else if (turn.status === 'kept' || turn.status === 'reverted') {
     out.push({ type: 'done', status: turn.status, message: turn.outcome ?? '', ...(turn.commitHash ? { commitHash: turn.commitHash } : {}) });
@@ -140,6 +146,8 @@ class TurnExecution implements EndingRun {
   /** Debit keys charged by this run, in order. */
   readonly charged: string[] = [];
   readonly refundedKeys = new Set<string>();
+  /** Debit keys of the tasks that finished (a Stop refunds the others). */
+  readonly finishedKeys = new Set<string>();
   workspace: TurnWorkspace | null = null;
   private history: AiMessage[] = [];
   /** The status last stored (a failed save leaves the turn as stored before). */
@@ -152,6 +160,7 @@ class TurnExecution implements EndingRun {
     turn: Turn,
     readonly mode: 'message' | 'accept',
     private readonly out: EventChannel<TurnEvent>,
+    readonly stop: StopSignal,
   ) {
     this.turn = turn;
     this.storedStatus = turn.status;
@@ -161,8 +170,21 @@ class TurnExecution implements EndingRun {
 
   async run(): Promise<Turn | null> {
     this.emit({ type: 'turn', turnId: this.turn.id, message: this.turn.message });
+    let began = false;
+    let stoppedWhileQueued: Promise<Turn> | null = null;
+    const whileQueued = new Promise<Turn>((resolve, reject) => {
+      // A Stop before the project's earlier turn let this one begin ends it at once, without the lock.
+      const onStop = () => {
+        if (began) return;
+        stoppedWhileQueued = this.ending.stopped();
+        stoppedWhileQueued.then(resolve, reject);
+      };
+      this.stop.addEventListener('abort', onStop);
+    });
     try {
-      return await this.deps.lock.run(this.turn.projectId, async () => {
+      const locked = this.deps.lock.run(this.turn.projectId, async () => {
+        if (stoppedWhileQueued !== null) return stoppedWhileQueued;
+        began = true;
         let ended: Turn | null;
         try {
           ended = await this.body();
@@ -172,6 +194,7 @@ class TurnExecution implements EndingRun {
         await this.ending.forgetUndo();
         return ended;
       });
+      return await Promise.race([locked, whileQueued]);
     } finally {
       this.out.close();
     }
@@ -182,26 +205,33 @@ class TurnExecution implements EndingRun {
   private async body(): Promise<Turn | null> {
     const { sandbox } = this.deps;
     const { projectId } = this.turn;
+    if (this.stop.aborted) return this.ending.stopped();
     await this.update({ status: 'running' });
     this.phase('fetching');
     await sandbox.ensure(projectId);
     const workspace = await TurnWorkspace.open(sandbox, projectId, { turnId: this.turn.id, journal: this.deps.undoJournal });
     this.workspace = workspace;
-    this.history = await this.readHistory();
+    const earlier = await this.earlierTurns();
+    this.history = this.historyOf(earlier);
+    const projectHasApp = hasApp(earlier);
     // The baseline: errors before the turn changes anything (runs while the plan is made).
     const baseline = this.scan();
 
-    let plan: AiPlan;
+    let plan: TurnPlan;
     if (this.mode === 'message') {
       const files = await this.context();
       this.phase('thinking');
       const planned = await this.plan(files);
+      if (this.stop.aborted) return this.ending.stopped();
       if (!planned.ok) return this.ending.failBeforeStart(planned.error);
-      plan = planned.value;
+      // Issue #14: a new app on a project that has one runs only when asked for and confirmed.
+      const decision = replaceAppDecision(planned.value, projectHasApp, this.turn.message);
+      if (decision === 'decline') return this.ending.failBeforeStart(declinedReplaceApp());
+      plan = decision === 'confirm' ? { ...planned.value, replacesApp: true } : planned.value;
       await this.update({ plan });
       const cost = planCost(plan);
-      this.emit({ type: 'plan', plan, cost });
-      if (plan.tasks.length > 1 && !this.turn.autoRun) {
+      this.emit({ type: 'plan', plan, cost, replacesApp: decision === 'confirm' });
+      if (decision === 'confirm' || (plan.tasks.length > 1 && !this.turn.autoRun)) {
         await this.update({ status: 'awaiting_approval' });
         this.phase('idle');
         this.emit({ type: 'awaiting_approval', turnId: this.turn.id, cost });
@@ -219,6 +249,7 @@ class TurnExecution implements EndingRun {
       const taskId = task?.id ?? 'task-1';
       const title = task?.title ?? titleOf(this.turn.message);
       const key = turnTaskDebitKey(this.turn.id, index);
+      if (this.stop.aborted) return this.ending.stopped();
       // One credit per task, always before the provider is asked.
       const debit = await this.deps.consumeCredit.execute({ userId: this.turn.userId, idempotencyKey: key });
       if (!debit.ok) {
@@ -230,13 +261,20 @@ class TurnExecution implements EndingRun {
       this.emit({ type: 'credits', charged: this.charged.length, refunded: this.refundedKeys.size, creditsRemaining: debit.value.creditsRemaining });
       this.emit({ type: 'task', taskId, index, title, state: 'running' });
       const outcome = await this.step({ taskId, task, plan: plan.tasks.length > 0 ? plan : undefined });
+      if (!outcome.ok && this.stop.aborted) {
+        // Stopped in the middle of this task: it did not finish, so its credit is refunded.
+        this.emit({ type: 'task', taskId, index, title, state: 'failed' });
+        return this.ending.stopped();
+      }
       if (!outcome.ok) {
         this.emit({ type: 'task', taskId, index, title, state: 'failed' });
         return this.ending.failAfterStart(outcome.error);
       }
+      this.finishedKeys.add(key);
       this.emit({ type: 'task', taskId, index, title, state: 'done' });
     }
 
+    if (this.stop.aborted) return this.ending.stopped();
     if (!workspace.changed) return this.ending.keep();
     let round = 0;
     let scan = await this.check(round);
@@ -244,9 +282,11 @@ class TurnExecution implements EndingRun {
       round += 1;
       // Repair rounds are free: no debit.
       const repaired = await this.step({ taskId: `repair-${round}`, plan: plan.tasks.length > 0 ? plan : undefined, previousErrors: scan.errors });
+      if (this.stop.aborted) return this.ending.stopped();
       if (!repaired.ok) break;
       scan = await this.check(round);
     }
+    if (this.stop.aborted) return this.ending.stopped();
     if (scan.errorCount > before.errorCount) return this.ending.undo(this.brokeTheBuild(scan, before, round));
     return this.ending.keep();
   }
@@ -272,10 +312,13 @@ class TurnExecution implements EndingRun {
           history: this.history,
           ...(input.previousErrors ? { previousErrors: input.previousErrors } : {}),
           ...(needFullFile !== undefined ? { needFullFile } : {}),
+          signal: this.stop,
         },
         input.taskId,
       );
       if (!answer.ok) return answer;
+      // A Stop while the model answered: its operations are not applied.
+      if (this.stop.aborted) return err({ code: 'AI.ABORTED', message: 'Stopped.' });
       const applied = await workspace.apply(answer.value, { askForFullFile: ask < this.settings.fullFileAsks });
       if (applied.kind === 'needs_full_file') {
         // Never guess an edit: ask again for the whole file.
@@ -303,7 +346,7 @@ class TurnExecution implements EndingRun {
 
   private async plan(files: readonly ProjectFile[]): Promise<Result<AiPlan, AiFailure>> {
     const planned = await drainAssistantStream(
-      this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history }),
+      this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history, signal: this.stop }),
       UNFINISHED_PLAN,
     );
     return planned.ok ? ok(planned.value.plan) : planned;
@@ -346,10 +389,13 @@ class TurnExecution implements EndingRun {
     return fitTree(this.open().tree(), Math.floor(this.settings.contextLimitChars * TREE_SHARE));
   }
 
-  private async readHistory(): Promise<AiMessage[]> {
-    const earlier = (await this.deps.turns.listByProject(this.turn.projectId)).filter(
+  private async earlierTurns(): Promise<readonly Turn[]> {
+    return (await this.deps.turns.listByProject(this.turn.projectId)).filter(
       (t) => t.id !== this.turn.id && (t.status === 'kept' || t.status === 'reverted' || t.status === 'failed'),
     );
+  }
+
+  private historyOf(earlier: readonly Turn[]): AiMessage[] {
     const history = earlier.slice(-this.settings.historyTurns).flatMap((t): AiMessage[] => {
       const reply = [t.reply.trim(), t.outcome ?? ''].filter((s) => s !== '').join('\n\n');
       return reply === '' ? [{ role: 'user', content: t.message }] : [{ role: 'user', content: t.message }, { role: 'assistant', content: reply }];

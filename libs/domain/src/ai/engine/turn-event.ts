@@ -16,7 +16,8 @@ export type TurnDoneStatus = 'kept' | 'reverted' | 'failed';
 export type TurnEvent =
   | { readonly type: 'turn'; readonly turnId: string; readonly message: string }
   | { readonly type: 'phase'; readonly phase: AiPhase }
-  | { readonly type: 'plan'; readonly plan: AiPlan; readonly cost: number }
+  /** replacesApp: a new app on a project that has one; it always waits for approval (replace-app-rule.ts). */
+  | { readonly type: 'plan'; readonly plan: AiPlan; readonly cost: number; readonly replacesApp: boolean }
   | { readonly type: 'awaiting_approval'; readonly turnId: string; readonly cost: number }
   | { readonly type: 'task'; readonly taskId: string; readonly index: number; readonly title: string; readonly state: 'running' | 'done' | 'failed' }
   | { readonly type: 'text'; readonly taskId: string | null; readonly text: string }

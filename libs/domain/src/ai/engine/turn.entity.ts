@@ -15,6 +15,9 @@ export type TurnStatus = 'queued' | 'running' | 'awaiting_approval' | 'kept' | '
 
 export const FINISHED_TURN_STATUSES: readonly TurnStatus[] = Object.freeze(['kept', 'reverted', 'failed', 'cancelled']);
 
+/** A plan as the turn keeps it: the assistant's plan, marked when running it replaces the app (replace-app-rule.ts). */
+export type TurnPlan = AiPlan & { readonly replacesApp?: boolean };
+
 /** One user message of a project's chat and what became of it. */
 export interface Turn {
   readonly id: string;
@@ -27,7 +30,7 @@ export interface Turn {
   readonly autoRun: boolean;
   readonly status: TurnStatus;
   /** The plan, once made (null before planning and when planning failed). */
-  readonly plan: AiPlan | null;
+  readonly plan: TurnPlan | null;
   /** The assistant's words, as streamed. */
   readonly reply: string;
   /** The last word on the turn (done's message, or the failure's detail); null while it runs. */

@@ -1,13 +1,17 @@
 import type { ProjectOwnership } from '../../projects/project-ownership.js';
 import type { ProjectNotFound } from '../../projects/project.errors.js';
 import { type ProblemLog, problemText } from '../../shared/problem-log.port.js';
-import { ok, type Result } from '../../shared/result.js';
+import { err, ok, type Result } from '../../shared/result.js';
+import { resolveSandboxPath, type SandboxPathError } from '../sandbox-path.js';
+import { type SandboxRootRefused, sandboxRootRefused } from './project-files.use-cases.js';
 import type { ProjectFilesChanged } from '../project-files-changed.port.js';
 import { isSandboxMissing } from '../sandbox-missing.js';
 import type { RestoreVersionResult, SandboxVersion, SandboxVersions, SaveVersionResult } from '../sandbox-versions.port.js';
 
 /** SPEC §8: a version that could not be saved is an answer, not an error. */
 export const SAVE_VERSION_FAILED = 'Could not save this version';
+/** SPEC §8: a file that could not be put back is an answer, not an error. */
+export const RESTORE_FILE_FAILED = 'Could not undo this file';
 /** SPEC §8: a version that could not be put back is an answer, not an error. */
 export const RESTORE_VERSION_FAILED = 'Could not restore this version';
 
@@ -76,6 +80,42 @@ export class RestoreProjectVersion {
       return ok({ success: false, message: RESTORE_VERSION_FAILED });
     }
     if (result.success) this.changed.filesChanged(projectId, { paths: [], reason: 'restore' });
+    return ok(result);
+  }
+}
+
+/**
+ * "Undo this file" in Versions (issue #14): one file of a version put back as it was before that
+ * version (deleted when the version added it), as a new version. The path follows the domain's
+ * path rule (resolveSandboxPath; the root is refused); a host failure is success false (SPEC §8).
+ * The builder and the index hear of that one path.
+ */
+export class RestoreProjectFile {
+  constructor(
+    private readonly owned: ProjectOwnership,
+    private readonly versions: SandboxVersions,
+    private readonly changed: ProjectFilesChanged,
+    private readonly problems: ProblemLog,
+  ) {}
+
+  async execute(
+    userId: string,
+    projectId: string,
+    input: { readonly hash: string; readonly path: string },
+  ): Promise<Result<RestoreVersionResult, ProjectNotFound | SandboxPathError | SandboxRootRefused>> {
+    const found = await this.owned.find(userId, projectId);
+    if (!found.ok) return found;
+    const path = resolveSandboxPath(input.path);
+    if (!path.ok) return path;
+    if (path.value === '.') return err(sandboxRootRefused('must be a file (use git/restore for a whole version)'));
+    let result: RestoreVersionResult;
+    try {
+      result = await this.versions.restoreFile(projectId, input.hash.toLowerCase(), path.value);
+    } catch (error) {
+      this.problems.warn(`Undoing ${path.value} of version ${input.hash} of ${projectId} failed: ${problemText(error)}`);
+      return ok({ success: false, message: RESTORE_FILE_FAILED });
+    }
+    if (result.success && result.hash !== undefined) this.changed.filesChanged(projectId, { paths: [path.value], reason: 'restore' });
     return ok(result);
   }
 }

@@ -21,7 +21,15 @@ import {
   RemoveSandbox,
   RestartDevServer,
 } from './project-sandbox.use-cases.js';
-import { ListProjectVersions, RESTORE_VERSION_FAILED, RestoreProjectVersion, SAVE_VERSION_FAILED, SaveProjectVersion } from './project-versions.use-cases.js';
+import {
+  ListProjectVersions,
+  RESTORE_FILE_FAILED,
+  RESTORE_VERSION_FAILED,
+  RestoreProjectFile,
+  RestoreProjectVersion,
+  SAVE_VERSION_FAILED,
+  SaveProjectVersion,
+} from './project-versions.use-cases.js';
 
 class RecordedProblems implements ProblemLog {
   readonly lines: string[] = [];
@@ -210,6 +218,36 @@ describe('sandbox use cases', () => {
     expect(await host.readFile(id, 'a.txt')).toBe('one');
     expect(changes.of(id)).toEqual([{ paths: [], reason: 'restore' }]);
     expect(problems.lines).toEqual([]);
+  });
+
+  it('undoes one file of a version (issue #14): the path rule first, then a new version and a change of that path', async () => {
+    const { owned, host, changes, problems, id } = await setUp();
+    await host.ensure(id);
+    await host.writeFile(id, 'src/a.ts', 'one');
+    await host.saveVersion(id, 'First');
+    await host.writeFile(id, 'src/a.ts', 'two');
+    await host.writeFile(id, 'src/b.ts', 'added');
+    const second = await host.saveVersion(id, 'Second');
+    const undo = new RestoreProjectFile(owned, host, changes, problems);
+
+    const undone = await undo.execute('ana', id, { hash: (second.hash ?? '').toUpperCase(), path: './src//a.ts' });
+    expect(undone).toEqual({ ok: true, value: expect.objectContaining({ success: true, hash: expect.any(String) }) });
+    expect(await host.readFile(id, 'src/a.ts')).toBe('one');
+    expect(await host.readFile(id, 'src/b.ts')).toBe('added');
+    expect(changes.of(id)).toEqual([{ paths: ['src/a.ts'], reason: 'restore' }]);
+
+    for (const path of ['../outside.ts', '/etc/passwd', 'src/%2e%2e/x']) {
+      expect(await undo.execute('ana', id, { hash: second.hash ?? '', path })).toMatchObject({ ok: false, error: { code: 'SANDBOX.PATH_OUTSIDE' } });
+    }
+    expect(await undo.execute('ana', id, { hash: second.hash ?? '', path: '.' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    expect(await undo.execute('bob', id, { hash: second.hash ?? '', path: 'src/a.ts' })).toMatchObject({ ok: false, error: { code: 'PROJECTS.NOT_FOUND' } });
+    const broken = Object.assign(Object.create(host) as InMemorySandboxHost, { restoreFile: () => Promise.reject(new Error('disk on fire')) });
+    expect(await new RestoreProjectFile(owned, broken, changes, problems).execute('ana', id, { hash: 'abc', path: 'src/a.ts' })).toEqual({
+      ok: true,
+      value: { success: false, message: RESTORE_FILE_FAILED },
+    });
+    expect(problems.lines).toEqual([expect.stringContaining('disk on fire')]);
+    expect(changes.of(id)).toHaveLength(1);
   });
 
   it('applies the SPEC §8 fallbacks, logging each, but never hides a missing sandbox or another user', async () => {

@@ -72,5 +72,41 @@ export function sandboxVersionsContract(name: string, makeHarness: () => Promise
       const [latest] = await h.host.versionHistory(id);
       expect(latest?.filesChanged).toEqual(['src/real.ts']);
     });
+
+    it('undoes one file of a version as a new version: back as before it, deleted when the version added it', async () => {
+      const id = await newProject();
+      await h.host.writeFile(id, 'src/a.ts', 'a1\n');
+      await h.host.writeFile(id, 'src/b.ts', 'b1\n');
+      const first = await h.host.saveVersion(id, 'First');
+      await h.host.writeFile(id, 'src/a.ts', 'a2\n');
+      await h.host.writeFile(id, 'src/b.ts', 'b2\n');
+      await h.host.writeFile(id, 'src/pages/new.ts', 'new\n');
+      const second = await h.host.saveVersion(id, 'Second');
+      await h.host.writeFile(id, 'src/b.ts', 'b3 unsaved\n');
+
+      const undone = await h.host.restoreFile(id, second.hash ?? '', 'src/a.ts');
+      expect(undone.success).toBe(true);
+      expect(undone.hash).toMatch(/^[0-9a-f]{40}$/);
+      expect(await h.host.readFile(id, 'src/a.ts')).toBe('a1\n');
+      // Only that file: the version's other changes and the unsaved edit stay.
+      expect(await h.host.readFile(id, 'src/b.ts')).toBe('b3 unsaved\n');
+      expect(await h.host.readFile(id, 'src/pages/new.ts')).toBe('new\n');
+      const history = await h.host.versionHistory(id);
+      expect(history[0]).toMatchObject({ hash: undone.hash, filesChanged: ['src/a.ts'] });
+      expect(history.map((c) => c.hash)).toEqual(expect.arrayContaining([first.hash, second.hash]));
+
+      const added = await h.host.restoreFile(id, second.hash ?? '', 'src/pages/new.ts');
+      expect(added.success).toBe(true);
+      await expect(h.host.readFile(id, 'src/pages/new.ts')).rejects.toThrow();
+      expect((await h.host.versionHistory(id))[0]?.filesChanged).toEqual(['src/pages/new.ts']);
+
+      const again = await h.host.restoreFile(id, second.hash ?? '', 'src/a.ts');
+      expect(again).toMatchObject({ success: true });
+      expect(again.hash).toBeUndefined();
+
+      expect((await h.host.restoreFile(id, 'deadbeef'.repeat(5), 'src/a.ts')).success).toBe(false);
+      expect((await h.host.restoreFile(id, second.hash ?? '', 'src')).success).toBe(false);
+      expect(await h.host.readFile(id, 'src/a.ts')).toBe('a1\n');
+    });
   });
 }

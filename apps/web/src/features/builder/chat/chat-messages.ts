@@ -1,6 +1,6 @@
 // What the chat shows: the person's messages and the assistant's replies (streamed text, plan,
 // task progress, checks, the turn's outcome), and the pure rules that build them.
-import { type CodeError, DECLINED_OUTCOME } from '@kiln/domain';
+import { type CodeError, DECLINED_OUTCOME, isStoppedOutcome } from '@kiln/domain';
 import type { TurnHistoryDto } from '../../../api/ai.api';
 import type { TurnOperationType, TurnOutcome, TurnPlanDto } from '../../../api/turn-stream';
 
@@ -97,6 +97,8 @@ export function outcomeText(message: Pick<AssistantMessage, 'status' | 'outcome'
     case 'kept':
       return message.commitHash === null && (message.operations?.length ?? 0) === 0 ? NOTHING_CHANGED : 'Kept as a new version';
     case 'reverted':
+      // A turn the person stopped says so itself ("Stopped. Your app is as it was …").
+      if (isStoppedOutcome(detail)) return detail;
       return `Reverted: ${detail || 'your project was put back as it was, and the credits refunded.'}`;
     case 'failed':
       return `Failed: ${detail || 'something went wrong. Nothing was changed.'}`;
@@ -168,6 +170,7 @@ function planFromHistory(plan: TurnPlanDto | null | undefined): TurnPlanDto | nu
     modules: Array.isArray(plan.modules) ? plan.modules : [],
     tasks,
     cost: typeof plan.cost === 'number' ? plan.cost : Math.max(1, tasks.length),
+    ...(plan.replaces_app === true ? { replaces_app: true } : {}),
   };
 }
 

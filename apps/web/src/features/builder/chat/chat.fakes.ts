@@ -56,6 +56,9 @@ export class FakeAiApi implements AiApi {
   readonly turns: { projectId: string; input: TurnInput; signal?: AbortSignal }[] = [];
   readonly accepted: string[] = [];
   readonly cancelled: string[] = [];
+  readonly stopped: string[] = [];
+  /** What stop answers (the turn as it ended). */
+  stopReply: Reply<TurnHistoryDto> | null = null;
   readonly enhanced: string[] = [];
   readonly streams: ScriptedStream[] = [];
   historyReply: Reply<readonly TurnHistoryDto[]> = [];
@@ -85,6 +88,12 @@ export class FakeAiApi implements AiApi {
   async cancel(_projectId: string, turnId: string): Promise<void> {
     this.cancelled.push(turnId);
     if (this.cancelReply instanceof Error) throw this.cancelReply;
+  }
+
+  async stop(_projectId: string, turnId: string): Promise<TurnHistoryDto> {
+    this.stopped.push(turnId);
+    if (this.stopReply instanceof Error) throw this.stopReply;
+    return this.stopReply ?? { id: turnId, message: '', status: 'reverted', reply: '', outcome: 'Stopped.', plan: null, created_at: '', commit_hash: null };
   }
 
   async history(): Promise<readonly TurnHistoryDto[]> {

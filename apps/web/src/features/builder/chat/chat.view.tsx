@@ -16,7 +16,10 @@
  * - queued messages: list "Queued messages", each item with a button "Remove queued message"
  * - plan card inside an assistant message: heading "Plan", its tasks as list "Plan tasks"
  *   (each item says Pending / Running / Done / Failed), the cost "Uses N credits"; while it
- *   waits: buttons "Run plan" and "Cancel plan"
+ *   waits: buttons "Run plan" and "Cancel plan"; a plan that replaces the app says "This replaces
+ *   your current app (its pages, theme and text). Continue?" and its button is "Replace my app"
+ * - while a turn runs (once the server named it): button "Stop" next to the status line; a
+ *   stopped reply ends "Stopped. Your app is as it was before this message; N credits refunded."
  * - final line of an assistant message: "Kept as a new version" (with a button "View version
  *   <short hash>" that opens the Versions tab), "Reverted: <reason>", "Failed: <reason>",
  *   "Plan cancelled. Nothing was charged."; a kept turn that changed nothing (no commit, no
@@ -37,6 +40,8 @@ import {
   ListChecks,
   LoaderCircle,
   Sparkles,
+  Square,
+  TriangleAlert,
   Undo2,
   WandSparkles,
   X,
@@ -203,13 +208,19 @@ const PlanCard = observer(function PlanCard({ chat, message }: { chat: ChatVm; m
       <TaskList tasks={message.tasks} label="Plan tasks" />
       {awaiting && (
         <>
+          {chat.planWarning !== null && (
+            <p role="alert" className="flex items-start gap-1.5 text-sm font-medium text-warning">
+              <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+              <span>{chat.planWarning}</span>
+            </p>
+          )}
           <p className="text-xs text-muted-foreground">
             Each task uses one credit when it runs. {chat.credits.leftText !== null && <>You have {chat.credits.leftText.toLowerCase()}.</>}
           </p>
           {message.planError !== null && <p className="text-xs text-destructive">{message.planError}</p>}
           <div className="flex flex-wrap gap-2">
             <Button size="sm" variant="brand" onClick={() => void chat.acceptPlan()} disabled={chat.runningId !== null}>
-              Run plan
+              {chat.acceptLabel}
             </Button>
             <Button size="sm" variant="outline" loading={chat.cancelling} onClick={() => void chat.cancelPlan()}>
               Cancel plan
@@ -276,6 +287,17 @@ const Outcome = observer(function Outcome({ chat, message }: { chat: ChatVm; mes
   );
 });
 
+/** Stop: shown while a turn runs, once the server has named it. */
+const StopButton = observer(function StopButton({ chat }: { chat: ChatVm }) {
+  if (chat.runningId === null || !(chat.canStop || chat.stopping)) return null;
+  return (
+    <Button size="sm" variant="outline" className="h-7 px-2 text-xs" loading={chat.stopping} onClick={() => void chat.stop()}>
+      <Square className="size-3" aria-hidden />
+      Stop
+    </Button>
+  );
+});
+
 // ── Status line and composer ───────────────────────────────────────────────────────────────
 
 /** SPEC §2/§4: the AI phase's words and dots; present (and empty) while idle. */
@@ -310,7 +332,12 @@ const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
   const credits = chat.credits;
   return (
     <div className="grid shrink-0 grid-cols-1 gap-2 border-t border-border bg-background p-2 md:p-3">
-      <AssistantStatus chat={chat} />
+      <div className="flex items-center gap-2">
+        <div className="min-w-0 flex-1">
+          <AssistantStatus chat={chat} />
+        </div>
+        <StopButton chat={chat} />
+      </div>
       <QueuedMessages chat={chat} />
       <form onSubmit={onSubmit} className="grid grid-cols-1 gap-2 rounded-xl border border-input bg-background p-2 shadow-xs focus-within:ring-2 focus-within:ring-ring/40 dark:bg-input/20">
         <textarea

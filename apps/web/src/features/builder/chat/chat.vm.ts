@@ -1,10 +1,10 @@
-import { type CodeError, type ErrorScan, errorScanFrom, MAX_TURN_MESSAGE_LENGTH, unavailableErrorScan } from '@kiln/domain';
+import { type CodeError, type ErrorScan, MAX_TURN_MESSAGE_LENGTH, REPLACES_APP_WARNING } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type IReactionDisposer, makeAutoObservable, reaction, runInAction } from 'mobx';
 import { ApiError, type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
 import { errorText } from '../../../app/error-text';
 import { type Ids, type Logger, UI_TYPES } from '../../../app/ui-ports';
-import { type AiApi, LimitReachedError } from '../../../api/ai.api';
+import { type AiApi, LimitReachedError, type TurnHistoryDto } from '../../../api/ai.api';
 import type { TurnEvent } from '../../../api/turn-stream';
 import type { UsageApi } from '../../../api/usage.api';
 import { UpgradeDialogStore } from '../../billing/upgrade-dialog.store';
@@ -12,8 +12,6 @@ import { AiStatusStore } from './ai-status.store';
 import {
   type AssistantMessage,
   type ChatMessage,
-  DECLINED_CODE,
-  MAX_SHOWN_OPERATIONS,
   type UserMessage,
   fixErrorMessage,
   messagesFromHistory,
@@ -22,6 +20,8 @@ import {
 } from './chat-messages';
 import { CREDITS_PER_TASK, CreditsStore, creditsWord } from './credits.store';
 import { ErrorRecordsStore } from './error-records.store';
+import { applyTurnEvent } from './turn-event-reducer';
+import { followTurn, isUnderWay } from './turn-follower';
 
 /** docs/ai-api.md: a message is 1..20000 characters (the domain's rule, also the API's). */
 export const MAX_MESSAGE_LENGTH = MAX_TURN_MESSAGE_LENGTH;
@@ -81,6 +81,8 @@ export class ChatVm {
   runningId: string | null = null;
   enhancing = false;
   cancelling = false;
+  /** Stop was pressed and the server has not answered yet. */
+  stopping = false;
   autoRun: boolean;
   problemsOpen = false;
 
@@ -92,6 +94,8 @@ export class ChatVm {
   private generation = 0;
   private controller: AbortController | null = null;
   private disposers: IReactionDisposer[] = [];
+  /** The reply of a turn under way when the chat opened (after a reload), followed by polling. */
+  private following: { readonly replyId: string; readonly stop: () => void } | null = null;
 
   constructor(
     @inject(TYPES.AiApi) private readonly ai: AiApi,
@@ -99,7 +103,7 @@ export class ChatVm {
     @inject(UpgradeDialogStore) private readonly upgrade: Pick<UpgradeDialogStore, 'openFor'>,
     @inject(TYPES.SavedPrompts) private readonly savedPrompts: SavedPrompts,
     @inject(TYPES.ChatPreferences) private readonly preferences: ChatPreferencesStore,
-    @inject(TYPES.Timers) timers: Timers,
+    @inject(TYPES.Timers) private readonly timers: Timers,
     @inject(TYPES.Toasts) private readonly toasts: Toasts,
     @inject(UI_TYPES.Ids) private readonly ids: Ids,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
@@ -110,7 +114,7 @@ export class ChatVm {
     this.autoRun = preferences.load().autoRun;
     makeAutoObservable<
       ChatVm,
-      'ai' | 'upgrade' | 'savedPrompts' | 'preferences' | 'toasts' | 'ids' | 'logger' | 'host' | 'generation' | 'controller' | 'disposers'
+      'ai' | 'upgrade' | 'savedPrompts' | 'preferences' | 'toasts' | 'ids' | 'logger' | 'host' | 'generation' | 'controller' | 'disposers' | 'timers' | 'following'
     >(
       this,
       {
@@ -125,6 +129,8 @@ export class ChatVm {
         generation: false,
         controller: false,
         disposers: false,
+        timers: false,
+        following: false,
         status: false,
         credits: false,
         errorRecords: false,
@@ -170,7 +176,10 @@ export class ChatVm {
     this.controller = null;
     for (const dispose of this.disposers) dispose();
     this.disposers = [];
+    this.following?.stop();
+    this.following = null;
     this.runningId = null;
+    this.stopping = false;
     this.status.dispose();
   }
 
@@ -183,6 +192,8 @@ export class ChatVm {
         // Messages sent meanwhile stay after the history.
         this.messages = [...messagesFromHistory(turns), ...this.messages];
         this.history = 'ready';
+        const underWay = turns.at(-1);
+        if (underWay !== undefined && isUnderWay(underWay.status)) this.follow(underWay.id, generation);
         if (turns.length === 0) this.sendSavedPrompt(projectId);
       });
     } catch (error) {
@@ -363,6 +374,79 @@ export class ChatVm {
     this.host?.showVersions();
   }
 
+  /** A plan that replaces the app asks before it runs (issue #14): its warning, or null. */
+  get planWarning(): string | null {
+    return this.pendingPlan?.plan?.replaces_app === true ? REPLACES_APP_WARNING : null;
+  }
+
+  get acceptLabel(): string {
+    return this.planWarning !== null ? 'Replace my app' : 'Run plan';
+  }
+
+  // ── Stop ─────────────────────────────────────────────────────────────────────────────────
+
+  /** The reply under way, once the server has named its turn (before that there is nothing to stop). */
+  get canStop(): boolean {
+    const reply = this.runningId === null ? undefined : this.reply(this.runningId);
+    return reply !== undefined && reply.turnId !== null && !this.stopping;
+  }
+
+  /**
+   * Stop: the server undoes the turn and refunds its unfinished tasks. A streamed reply ends with
+   * the stream's done; a followed one (after a reload) with the turn the server answers.
+   */
+  async stop(): Promise<void> {
+    const replyId = this.runningId;
+    const reply = replyId === null ? undefined : this.reply(replyId);
+    if (replyId === null || reply === undefined || reply.turnId === null || this.stopping) return;
+    const generation = this.generation;
+    this.stopping = true;
+    try {
+      const turn = await this.ai.stop(this.projectId, reply.turnId);
+      if (generation === this.generation && this.following?.replyId === replyId && !isUnderWay(turn.status)) this.settleFollowed(turn);
+    } catch (error) {
+      this.logger.warn('Stopping the turn failed', error);
+      if (generation === this.generation) this.toasts.show({ title: 'Could not stop', description: errorText(error), variant: 'error' });
+    } finally {
+      runInAction(() => (this.stopping = false));
+    }
+  }
+
+  // ── A turn under way when the chat opened ────────────────────────────────────────────────
+
+  /** Shows the last reply as running and reads the turn list until the turn has ended. */
+  private follow(turnId: string, generation: number): void {
+    const reply = this.messages.at(-1);
+    if (reply === undefined || reply.kind !== 'assistant') return;
+    reply.status = 'running';
+    reply.outcome = '';
+    this.runningId = reply.id;
+    this.status.setPhase('building');
+    const stop = followTurn({ ai: this.ai, timers: this.timers, logger: this.logger }, this.projectId, turnId, (turn) => {
+      if (generation === this.generation) this.settleFollowed(turn);
+    });
+    this.following = { replyId: reply.id, stop };
+  }
+
+  /** The followed turn ended (null: it was forgotten, its first credit refused). */
+  private settleFollowed(turn: TurnHistoryDto | null): void {
+    const following = this.following;
+    if (following === null) return;
+    following.stop();
+    this.following = null;
+    const reply = this.reply(following.replyId);
+    if (reply !== undefined) {
+      const ended = turn === null ? undefined : messagesFromHistory([turn]).find((m): m is AssistantMessage => m.kind === 'assistant');
+      if (ended === undefined) {
+        reply.status = 'failed';
+        reply.outcome = 'This message was not run.';
+      } else {
+        Object.assign(reply, { ...ended, id: reply.id, fixing: reply.fixing });
+      }
+    }
+    this.finish(following.replyId, true);
+  }
+
   // ── Turns ────────────────────────────────────────────────────────────────────────────────
 
   private enqueue(text: string, options: { autoRun?: boolean; fixing?: readonly string[]; first?: boolean } = {}): void {
@@ -446,78 +530,11 @@ export class ChatVm {
   apply(replyId: string, event: TurnEvent): void {
     const reply = this.reply(replyId);
     if (reply === undefined) return;
-    switch (event.type) {
-      case 'turn':
-        reply.turnId = event.data.turn_id;
-        return;
-      case 'phase':
-        this.status.setPhase(event.data.phase);
-        return;
-      case 'plan':
-        reply.plan = event.data;
-        reply.tasks = event.data.tasks.map((task, index) => ({ id: task.id, index, title: task.title, state: 'pending' }));
-        return;
-      case 'awaiting_approval':
-        reply.turnId = event.data.turn_id;
-        reply.awaitingCost = event.data.cost;
-        reply.status = 'awaiting';
-        return;
-      case 'task': {
-        const { task_id: id, index, title, state } = event.data;
-        const task = reply.tasks.find((t) => t.id === id) ?? reply.tasks.find((t) => t.index === index);
-        if (task) {
-          task.state = state;
-          if (title !== '') task.title = title;
-        } else {
-          reply.tasks.push({ id, index, title: title || `Task ${index + 1}`, state });
-          reply.tasks.sort((a, b) => a.index - b.index);
-        }
-        return;
-      }
-      case 'text': {
-        const task = event.data.task_id;
-        if (reply.text !== '' && task !== reply.textTask && !reply.text.endsWith('\n')) reply.text += '\n\n';
-        reply.text += event.data.text;
-        reply.textTask = task;
-        return;
-      }
-      case 'operation':
-        if (reply.operations.length < MAX_SHOWN_OPERATIONS) reply.operations.push({ type: event.data.type, ...(event.data.path ? { path: event.data.path } : {}) });
-        return;
-      case 'checking':
-        reply.checkingRound = event.data.round;
-        return;
-      case 'errors': {
-        reply.checkingRound = null;
-        const unavailable = event.data.status === 'unavailable' ? { unavailableReason: event.data.unavailable_reason ?? '' } : {};
-        reply.check = { round: event.data.round, errorCount: event.data.error_count, warningCount: event.data.warning_count, ...unavailable };
-        this.host?.showScan(
-          unavailable.unavailableReason !== undefined ? unavailableErrorScan(unavailable.unavailableReason) : errorScanFrom(event.data.errors.map((e) => ({ ...e }))),
-        );
-        return;
-      }
-      case 'credits':
-        this.credits.set(event.data.credits_remaining);
-        return;
-      case 'done':
-        reply.status = event.data.status;
-        reply.outcome = event.data.message;
-        reply.commitHash = event.data.commit_hash ?? null;
-        reply.checkingRound = null;
-        return;
-      case 'error':
-        reply.checkingRound = null;
-        if (event.data.code === DECLINED_CODE) {
-          // The assistant's answer (what it can do instead) is its reply; nothing was charged.
-          if (reply.text.trim() === '') reply.text = event.data.detail;
-          reply.status = 'declined';
-          reply.outcome = '';
-          return;
-        }
-        reply.status = 'failed';
-        reply.outcome = event.data.detail;
-        return;
-    }
+    applyTurnEvent(reply, event, {
+      phase: (phase) => this.status.setPhase(phase),
+      scan: (scan) => this.host?.showScan(scan),
+      credits: (remaining) => this.credits.set(remaining),
+    });
   }
 
   /** The stream ended: the status line goes idle, the builder refreshes, the queue moves on. */

@@ -37,6 +37,11 @@ export function planOf(taskCount: number): AiPlan {
   };
 }
 
+/** A plan of `taskCount` tasks that changes the current app (kind 'edit'). */
+export function editPlanOf(taskCount: number): AiPlan {
+  return { ...planOf(taskCount), kind: 'edit' };
+}
+
 /**
  * A fake AiAssistant for turn tests: plans and answers come from queues (a single-task plan and
  * an empty answer when they run out); every input is recorded.

@@ -17,6 +17,8 @@ import { RunTurn, type RunTurnInput } from '../run-turn.use-case.js';
 import { AcceptTurnPlan } from '../accept-turn-plan.use-case.js';
 import { CancelTurnPlan } from '../cancel-turn-plan.use-case.js';
 import { ListTurns } from '../list-turns.use-case.js';
+import { RunningTurns } from '../running-turns.js';
+import { StopTurn } from '../stop-turn.use-case.js';
 import { RecoverInterruptedTurns } from '../recover-interrupted-turns.use-case.js';
 import { ScriptedAiAssistant } from './scripted-ai-assistant.js';
 import type { AiAssistant } from '../../ai-assistant.port.js';
@@ -37,6 +39,8 @@ export interface TurnTestKit {
   readonly acceptTurnPlan: AcceptTurnPlan;
   readonly cancelTurnPlan: CancelTurnPlan;
   readonly listTurns: ListTurns;
+  readonly stopTurn: StopTurn;
+  readonly running: RunningTurns;
   readonly recoverInterruptedTurns: RecoverInterruptedTurns;
   readonly userId: string;
   readonly projectId: string;
@@ -66,6 +70,7 @@ export async function createTurnTestKit(
   const journal = new InMemoryTurnUndoJournal();
   const lock = new InProcessTurnLock();
   const filesChanged = new RecordedFilesChanged();
+  const running = new RunningTurns();
   const deps: TurnDependencies = {
     turns,
     undoJournal: options.journal ? options.journal(journal) : journal,
@@ -76,6 +81,7 @@ export async function createTurnTestKit(
     refundCredit: kit.refundPromptCredit,
     ledger: kit.ledger,
     lock,
+    running,
     filesChanged,
     clock: kit.clock,
     ids: new SequentialIds('turn'),
@@ -103,6 +109,8 @@ export async function createTurnTestKit(
     acceptTurnPlan: new AcceptTurnPlan(deps),
     cancelTurnPlan: new CancelTurnPlan(deps),
     listTurns: new ListTurns(deps),
+    stopTurn: new StopTurn(deps),
+    running,
     recoverInterruptedTurns: new RecoverInterruptedTurns(deps),
     userId,
     projectId,
