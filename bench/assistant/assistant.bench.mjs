@@ -143,7 +143,9 @@ async function runCase(browser, c) {
     const open = async (route) => {
       await page.goto('about:blank');
       await page.goto(`${origin}/?load=${++loads}${route ?? ''}`);
-      await until(async () => (await visibleText(page)).trim().length > 0, 15_000);
+      // The app's own root, not the proxy's "Starting your app…" page (it refreshes itself).
+      const rendered = await until(() => page.evaluate(() => (document.querySelector('#root')?.textContent ?? '').trim().length > 0), 30_000, 200);
+      if (!rendered) throw new Error(`the preview did not render the app: "${(await visibleText(page).catch(() => '')).replace(/\s+/g, ' ').slice(0, 160)}"`);
       return page;
     };
 
@@ -171,9 +173,14 @@ async function runCase(browser, c) {
     // Prompt → a fresh load of the preview renders the app (and, when the case names words on
     // its home page, shows the first of them): what the person sees after the turn.
     listening = true;
-    await open();
-    const firstWords = c.expect.find((e) => e.check === 'text' && !e.route)?.words ?? c.expect.find((e) => e.check === 'appName')?.name;
-    const shown = firstWords ? (await missingWords(page, [].concat(firstWords).slice(0, 1), 15_000)).length === 0 : true;
+    let shown = false;
+    try {
+      await open();
+      const firstWords = c.expect.find((e) => e.check === 'text' && !e.route)?.words ?? c.expect.find((e) => e.check === 'appName')?.name;
+      shown = firstWords ? (await missingWords(page, [].concat(firstWords).slice(0, 1), 15_000)).length === 0 : true;
+    } catch (error) {
+      result.failures.push(`preview: ${String(error.message ?? error).split('\n')[0]}`);
+    }
     // Not counted when the words never came (the case fails on them anyway).
     result.previewMs = shown ? Math.round(performance.now() - turn.t0) : null;
 
@@ -197,6 +204,13 @@ async function runCase(browser, c) {
       if (failure) result.failures.push(`${e.check}: ${failure}`);
     }
     listening = false;
+    if (result.failures.length > 0) {
+      // What the page showed at the last check, for whoever looks into the failure.
+      mkdirSync(OUT, { recursive: true });
+      await page.screenshot({ path: path.join(OUT, `${c.id}.png`), fullPage: true }).catch(() => {});
+      result.screenshot = `${c.id}.png`;
+      result.pageText = (await visibleText(page).catch(() => '')).replace(/\s+/g, ' ').slice(0, 300);
+    }
     result.consoleErrors = [...new Set(consoleErrors)].slice(0, 5);
     if (consoleErrors.length > 0) result.failures.push(`console: ${consoleErrors.length} error(s), first: ${consoleErrors[0].slice(0, 200)}`);
   } catch (error) {
