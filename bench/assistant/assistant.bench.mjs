@@ -57,10 +57,12 @@ async function readTurn(response) {
 function outcomeOf(events) {
   const last = events.at(-1);
   const plan = events.find((e) => e.event === 'plan')?.data;
-  const credits = events.filter((e) => e.event === 'credits').map((e) => e.data);
+  // `credits` events carry the turn's totals so far (charged, refunded): the last one is the turn's.
+  const credits = events.filter((e) => e.event === 'credits').at(-1)?.data;
   const base = {
-    charged: credits.reduce((n, c) => n + (c.charged ?? 0), 0),
-    refunded: credits.reduce((n, c) => n + (c.refunded ?? 0), 0),
+    charged: credits?.charged ?? 0,
+    refunded: credits?.refunded ?? 0,
+    creditsRemaining: credits?.credits_remaining ?? null,
     plan: plan ? { kind: plan.kind, tasks: plan.tasks.length, replaces_app: plan.replaces_app } : null,
     turnId: events.find((e) => e.event === 'turn')?.data?.turn_id ?? null,
     errors: events.filter((e) => e.event === 'errors').at(-1)?.data ?? null,
