@@ -109,10 +109,13 @@ function parseClause(clause: string): EditIntent[] {
   if (m) return [{ type: 'rename', name: cleanValue(m[1] as string) }];
 
   // Pages: add an about page, add a page called Team, create a contact page at /reach-us.
+  // "a page called Team" first: in "Add a page called Team" the plain pattern would take "a" as the name.
   m =
-    match(clause, /\b(?:add|create|make|build|include|give me|i want|i need)\s+(?:me\s+)?(?:(?:an|a|the|another|one more)\s+)?(?:(?:new|separate|extra)\s+)?([a-z][\w' &-]{0,40}?)\s+page\b(?:.*?\b(?:at|on|under|with (?:the )?(?:route|path|url))\s+(\/[\w/-]*))?/i) ??
-    match(clause, /\b(?:add|create|make)\s+(?:a\s+)?(?:new\s+)?page\s+(?:called|named|titled|for)\s+["“']?([\w' &-]{1,40}?)["”']?(?:\s+(?:at|on)\s+(\/[\w/-]*))?\s*$/i);
-  if (m && !PAGE_STOP.test((m[1] as string).trim())) {
+    [
+      match(clause, /\b(?:add|create|make)\s+(?:a\s+)?(?:new\s+)?page\s+(?:called|named|titled|for)\s+["“']?([\w' &-]{1,40}?)["”']?(?:\s+(?:at|on)\s+(\/[\w/-]*))?\s*$/i),
+      match(clause, /\b(?:add|create|make|build|include|give me|i want|i need)\s+(?:me\s+)?(?:(?:an|a|the|another|one more)\s+)?(?:(?:new|separate|extra)\s+)?([a-z][\w' &-]{0,40}?)\s+page\b(?:.*?\b(?:at|on|under|with (?:the )?(?:route|path|url))\s+(\/[\w/-]*))?/i),
+    ].find((found) => found !== null && !PAGE_STOP.test((found[1] as string).trim())) ?? null;
+  if (m) {
     const name = titleCase(cleanValue(m[1] as string).replace(/^(new|separate|extra)\s+/i, ''));
     const path = m[2] ? `/${kebabCase(m[2] as string) || kebabCase(name)}` : `/${kebabCase(name)}`;
     return [{ type: 'add-page', name, path: path === '/' ? `/${kebabCase(name) || 'page'}` : path, component: `${pascalCase(name)}Page` }];

@@ -61,6 +61,11 @@ describe('reading requests', () => {
     expect(parseEdits('change the "Sign up" button to "Join now"').intents).toEqual([{ type: 'button', from: 'Sign up', to: 'Join now' }]);
     expect(parseEdits('make the background black').intents).toEqual([{ type: 'theme', background: '#111827' }]);
     expect(parseEdits('tell me a joke').unknown).toEqual(['tell me a joke']);
+    // "a page called X" names the page X (not "a"), with or without "new".
+    for (const prompt of ['Add a page called Team', 'Add a new page called Team', 'Add a Team page']) {
+      expect(parseEdits(prompt).intents).toEqual([{ type: 'add-page', name: 'Team', path: '/team', component: 'TeamPage' }]);
+    }
+    expect(parseEdits('Add a page called Pricing').intents).toEqual([{ type: 'add-page', name: 'Pricing', path: '/pricing', component: 'PricingPage' }]);
   });
 });
 
