@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { BASE, debug, json, signUp, startApi, stopApi } from '../lib/kiln-api.mjs';
+import { BASE, debug, json, signUp, startApi, stopApi, readTurnEvents } from '../lib/kiln-api.mjs';
 import { CASES } from './cases.mjs';
 import { CHECKS, missingWords, until, visibleText } from './checks.mjs';
 
@@ -34,23 +34,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Reads a turn's SSE reply until its last event (`done`, `error`, or `awaiting_approval`). */
 async function readTurn(response) {
   if (!response.ok) return [{ event: 'error', at: performance.now(), data: { status: response.status, ...(await response.json().catch(() => ({}))) } }];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const events = [];
-  for await (const chunk of response.body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event === undefined) continue;
-      events.push({ event, at: performance.now(), data: data === undefined ? null : JSON.parse(data) });
-      if (event === 'done' || event === 'error' || event === 'awaiting_approval') return events;
-    }
-  }
-  return events;
+  return readTurnEvents(response, ['done', 'error', 'awaiting_approval']);
 }
 
 /** What a turn came to, from its events. */

@@ -7,6 +7,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const PORT = 3400 + Math.floor(Math.random() * 500);
@@ -77,4 +78,28 @@ export function summary(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   return `median ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, min ${sorted[0].toFixed(0)} ms, max ${sorted.at(-1).toFixed(0)} ms`;
+}
+
+/**
+ * Reads a turn's SSE reply until one of `last` (or the end): every event with the time it
+ * arrived (`performance.now()`) and its parsed data.
+ */
+export async function readTurnEvents(response, last) {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const events = [];
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event === undefined) continue;
+      events.push({ event, at: performance.now(), data: data === undefined ? null : JSON.parse(data) });
+      if (last.includes(event)) return events;
+    }
+  }
+  return events;
 }

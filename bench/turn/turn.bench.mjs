@@ -8,7 +8,7 @@
 //   npm run bench turn            BENCH_RUNS=10 (default)
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { BASE, json, previewRequest, signUp, sleep, startApi, stopApi, summary } from '../lib/kiln-api.mjs';
+import { BASE, json, previewRequest, signUp, sleep, startApi, stopApi, summary, readTurnEvents } from '../lib/kiln-api.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 // A different app name per run, so every generated app is new and its final scan really runs
@@ -21,23 +21,7 @@ const STARTER_TEXT = 'Welcome to your Kiln app';
 /** Reads an SSE reply until `done` (or `error`); returns the events by name. */
 async function readTurn(response) {
   if (!response.ok) throw new Error(`turn refused: ${response.status} ${await response.text()}`);
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const events = [];
-  for await (const chunk of response.body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event === undefined) continue;
-      events.push({ event, at: performance.now(), data: data === undefined ? null : JSON.parse(data) });
-      if (event === 'done' || event === 'error') return events;
-    }
-  }
-  return events;
+  return readTurnEvents(response, ['done', 'error']);
 }
 
 async function previewUp(id, auth) {

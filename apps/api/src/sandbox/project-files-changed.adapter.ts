@@ -25,13 +25,14 @@ export class FeedAndIndexFilesChanged implements ProjectFilesChanged {
   }
 
   sandboxRemoved(projectId: string): void {
-    void this.feed.statusOf(projectId, { status: 'stopped', socketPath: null, message: 'The sandbox was removed' }).then(
-      (data) => {
-        this.feed.publish(projectId, { event: 'status', data });
-        this.feed.publish(projectId, { event: 'files-changed', data: { paths: [], reason: 'delete' } });
-      },
-      () => this.feed.publish(projectId, { event: 'files-changed', data: { paths: [], reason: 'delete' } }),
-    );
+    // The stopped status first (when its preview URL can be made), then the emptied tree.
+    void this.feed
+      .statusOf(projectId, { status: 'stopped', socketPath: null, message: 'The sandbox was removed' })
+      .then(
+        (data) => this.feed.publish(projectId, { event: 'status', data }),
+        () => undefined,
+      )
+      .then(() => this.feed.publish(projectId, { event: 'files-changed', data: { paths: [], reason: 'delete' } }));
     void this.indexer.remove(projectId);
   }
 }
