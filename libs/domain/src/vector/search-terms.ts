@@ -25,6 +25,16 @@ const PART = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|[\p{L}\p{N}]+/gu;
 
 const keep = (term: string): boolean => term.length >= MIN_TERM_LENGTH && term.length <= MAX_TERM_LENGTH && !STOP_TERMS.has(term);
 
+// A number in scientific notation followed by a letter ('12e3px'). PostgreSQL's text parser reads
+// the number as a token of its own ('12e3', 'px'), so the index splits it the same way: a term must
+// be exactly one lexeme there, or the two adapters would disagree on what matches.
+const LEADING_EXPONENT = /^([0-9]+e[0-9]+)([^0-9].*)$/u;
+
+const lexemes = (term: string): string[] => {
+  const split = LEADING_EXPONENT.exec(term);
+  return split ? [split[1] as string, split[2] as string] : [term];
+};
+
 /**
  * The search terms of a text, in order and with repeats (term frequency matters): each word
  * lower-cased, and an identifier also split into its camelCase and snake_case parts —
@@ -35,8 +45,7 @@ export function searchTerms(text: string): string[] {
   const terms: string[] = [];
   for (const [word] of text.matchAll(WORD)) {
     const parts = [...word.matchAll(PART)].map(([part]) => part.toLowerCase());
-    const whole = parts.join('');
-    if (keep(whole)) terms.push(whole);
+    for (const whole of lexemes(parts.join(''))) if (keep(whole)) terms.push(whole);
     if (parts.length > 1) for (const part of parts) if (keep(part)) terms.push(part);
   }
   return terms;
