@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { BASE, json, previewRequest, signUp, sleep, startApi, stopApi, summary, readTurnEvents } from '../lib/kiln-api.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 0);
 // A different app name per run, so every generated app is new and its final scan really runs
 // (find-errors reuses results for identical files; the starter's baseline scan is reused, as for
 // every new project in production).
@@ -64,6 +65,30 @@ async function oneRun(auth, label, prompt) {
   const previewMs = performance.now() - t0;
   const tasks = events.filter((e) => e.event === 'task' && e.data.state === 'done').length;
 
+  // An edit of the app just built, on the same project (its checks are warm now): one task.
+  const heading = `Fresh start ${label}`;
+  const t1 = performance.now();
+  const edit = await readTurn(
+    await fetch(`${BASE}/api/projects/${project.id}/turns`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ message: `Change the heading to "${heading}"`, idempotency_key: randomUUID(), auto_run: true }),
+    }),
+  );
+  const editDone = edit.at(-1);
+  if (editDone?.event !== 'done' || editDone.data.status !== 'kept') throw new Error(`${label}: edit not kept: ${JSON.stringify(editDone)}`);
+  const editTurnMs = performance.now() - t1;
+  // The file the edit wrote (the heading may live in a component).
+  const edited = edit.find((e) => e.event === 'operation' && typeof e.data.path === 'string' && /\.tsx$/.test(e.data.path))?.data.path ?? 'src/App.tsx';
+  for (;;) {
+    if (performance.now() > deadline + 30_000) throw new Error(`${label}: the preview never served the edit (${edited})`);
+    const page = await previewRequest(host, `/${edited}?t=${Date.now()}`, { cookie });
+    if (page.status === 200 && page.body.includes(heading)) break;
+    await sleep(10);
+  }
+  const editPreviewMs = performance.now() - t1;
+  const editTasks = edit.filter((e) => e.event === 'task' && e.data.state === 'done').length;
+
   await fetch(`${BASE}/api/sandbox/${project.id}/cleanup`, { method: 'DELETE', headers: auth });
   await fetch(`${BASE}/api/projects/${project.id}`, { method: 'DELETE', headers: auth });
   // Where the time goes: offsets of the turn's events from the request (first occurrence each).
@@ -72,7 +97,7 @@ async function oneRun(auth, label, prompt) {
     const name = e.event === 'task' ? `task ${e.data.index} ${e.data.state}` : e.event === 'checking' ? `checking round ${e.data.round}` : e.event;
     phases[name] ??= Math.round(e.at - t0);
   }
-  return { turnMs, previewMs, tasks, phases };
+  return { turnMs, previewMs, editTurnMs, editPreviewMs, tasks, editTasks, phases };
 }
 
 const api = await startApi();
@@ -81,21 +106,26 @@ try {
   let auth = await signUp();
   let credits = 5;
   const run = async (label, prompt) => {
-    if (credits < 4) {
+    if (credits < 5) {
       auth = await signUp();
       credits = 5;
     }
     const result = await oneRun(auth, label, prompt);
-    credits -= result.tasks;
+    credits -= result.tasks + result.editTasks;
     return result;
   };
   const warm = await run('warm-up', promptFor(NAMES.length - 1));
   console.log(`warm-up: prompt→turn done ${warm.turnMs.toFixed(0)} ms, prompt→preview ${warm.previewMs.toFixed(0)} ms`);
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await run(`run ${i + 1}`, promptFor(i)));
+  for (let i = 0; i < RUNS; i++) {
+    if (PAUSE_MS > 0) await sleep(PAUSE_MS);
+    runs.push(await run(`run ${i + 1}`, promptFor(i)));
+  }
   console.log(`turn bench, offline assistant, "${promptFor(0)}" (a new name each run), ${RUNS} runs (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
   console.log(`prompt → turn kept (plan, ${runs[0].tasks} tasks, type-check + build, commit): ${summary(runs.map((r) => r.turnMs))}`);
   console.log(`prompt → preview serving the generated app:                 ${summary(runs.map((r) => r.previewMs))}`);
+  console.log(`edit on the same project ("Change the heading to …", 1 task) → turn kept: ${summary(runs.map((r) => r.editTurnMs))}`);
+  console.log(`edit → preview serving it:                                    ${summary(runs.map((r) => r.editPreviewMs))}`);
   console.log(`event offsets of the last run (ms): ${JSON.stringify(runs.at(-1).phases)}`);
 } finally {
   await stopApi(api);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { DevServerState } from '@kiln/domain';
 import { DEV_SERVER_READY_MARKER } from './error-output-parsers.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { CHECK_RESULT_MARKER, checkRequestLine, type WarmCheckMode } from './warm-checks.js';
 
 /** SPEC §8 wording for a reachable app. */
 export const DEV_SERVER_RUNNING_MESSAGE = 'Website is running';
@@ -59,6 +60,8 @@ interface Entry {
   tail: string[];
   /** Set when Kiln stops it, so its exit is not a failure. */
   stopping: boolean;
+  /** Warm checks asked of it, by request id: each gets the answer's JSON, or null. */
+  checks: Map<string, (answer: string | null) => void>;
 }
 
 const STOPPED: DevServerState = Object.freeze({ status: 'stopped', socketPath: null, message: 'Dev server stopped' });
@@ -105,6 +108,32 @@ export class DevServers {
     this.failures.delete(sandboxId);
   }
 
+  /**
+   * A warm find-errors by the sandbox's running dev server (runtime/warm-checks.mjs; `changedPaths`:
+   * what changed since the last passing build, for 'vouch'): the answer's JSON, unchecked; null when no server is running, or it exits or says nothing within `timeoutMs`.
+   * Counts as activity.
+   */
+  askCheck(sandboxId: string, mode: WarmCheckMode, timeoutMs: number, changedPaths: readonly string[] = []): Promise<string | null> {
+    const entry = this.entries.get(sandboxId);
+    const stdin = entry?.child?.stdin;
+    if (entry === undefined || entry.state.status !== 'running' || stdin === null || stdin === undefined || !stdin.writable) return Promise.resolve(null);
+    this.armIdleTimer(sandboxId, entry);
+    const id = randomBytes(12).toString('hex');
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(null), timeoutMs);
+      timer.unref();
+      const finish = (answer: string | null) => {
+        clearTimeout(timer);
+        entry.checks.delete(id);
+        resolve(answer);
+      };
+      entry.checks.set(id, finish);
+      stdin.write(checkRequestLine(id, mode, changedPaths), (error) => {
+        if (error) finish(null);
+      });
+    });
+  }
+
   restart(sandboxId: string): Promise<DevServerState> {
     return this.serialised(sandboxId, async () => {
       this.failures.delete(sandboxId);
@@ -142,6 +171,7 @@ export class DevServers {
       startTimer: null,
       tail: [],
       stopping: false,
+      checks: new Map(),
     };
     this.entries.set(sandboxId, entry);
     this.changed(sandboxId, entry);
@@ -167,9 +197,17 @@ export class DevServers {
     }
     entry.child = child;
     trackGroup(child);
+    // A write to a server that just exited (EPIPE) fails its check, never Kiln's process.
+    child.stdin?.on('error', () => undefined);
 
     let ready = false;
     const onLine = (line: string) => {
+      if (line.startsWith(`${CHECK_RESULT_MARKER} `)) {
+        const [, id = '', ...rest] = line.split(' ');
+        entry.checks.get(id)?.(rest.join(' '));
+        entry.checks.delete(id);
+        return;
+      }
       remember(entry, line);
       if (!ready && line.startsWith(`${DEV_SERVER_READY_MARKER} `)) {
         ready = true;
@@ -184,6 +222,8 @@ export class DevServers {
       gone = true;
       untrackGroup(child);
       clearTimers(entry);
+      for (const answer of entry.checks.values()) answer(null);
+      entry.checks.clear();
       resolveExited();
       if (entry.stopping || this.entries.get(sandboxId) !== entry) return;
       const output = tailText(entry);

@@ -67,7 +67,15 @@ export function parseViteBuildErrors(stdout: string, projectRoot?: string): Code
   } catch {
     return null;
   }
-  const list: RawBuildError[] = Array.isArray(raw) ? (raw as RawBuildError[]) : [];
+  return buildErrorsFrom(Array.isArray(raw) ? raw : [], projectRoot);
+}
+
+/**
+ * Code errors from the launcher's list of build errors (what the `KILN_BUILD_ERRORS` line and a
+ * warm check carry); one generic error for an empty list (the build failed all the same).
+ */
+export function buildErrorsFrom(raw: readonly unknown[], projectRoot?: string): CodeError[] {
+  const list = raw.filter((e): e is RawBuildError => typeof e === 'object' && e !== null);
   const errors = list.map((e) => {
     const full = (typeof e.message === 'string' ? e.message : String(e.message ?? '')).replace(ANSI, '');
     const header = FRAME_HEADER.exec(full);

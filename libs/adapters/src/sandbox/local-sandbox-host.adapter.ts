@@ -214,6 +214,8 @@ export class LocalSandboxHost implements SandboxHost {
       launcher: () => this.launcher(),
       workingTree: (sandboxId) => this.versions.workingTree(sandboxId),
       launcherFile: this.launcherFile,
+      warmCheck: (sandboxId, mode, timeoutMs, changedPaths) => this.devServers.askCheck(sandboxId, mode, timeoutMs, changedPaths),
+      changedPaths: (sandboxId, fromTree, toTree) => this.versions.changedPaths(sandboxId, fromTree, toTree),
     });
   }
 

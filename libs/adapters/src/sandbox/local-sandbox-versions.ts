@@ -153,6 +153,13 @@ export class LocalSandboxVersions implements SandboxVersions {
     return (await this.git(sandboxId, ['write-tree'], index)).trim();
   }
 
+  /** The paths that differ between two trees of the sandbox's repository (workingTree's answers). */
+  async changedPaths(sandboxId: string, fromTree: string, toTree: string): Promise<string[]> {
+    if (![fromTree, toTree].every((tree) => /^[0-9a-f]{40,64}$/.test(tree))) throw new Error('Not a tree id');
+    const out = await this.git(sandboxId, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', fromTree, toTree]);
+    return out.split('\0').filter((p) => p !== '');
+  }
+
   /** A new repository for a new sandbox, its files as the first version. */
   async init(sandboxId: string): Promise<void> {
     const gitDir = await this.gitDir(sandboxId);

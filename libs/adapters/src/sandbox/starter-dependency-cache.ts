@@ -1,11 +1,13 @@
 import { randomBytes, createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dependencySetFromPackageJson } from '@kiln/domain';
 import { type DependencyCache, dependencySetKey, TEMP_PREFIX } from './dependency-cache.js';
 
 /** The Kiln-owned script that starts Vite inside a sandbox (dev server and build). */
 export const VITE_LAUNCHER_RELATIVE_PATH = 'libs/adapters/src/sandbox/runtime/vite-launcher.mjs';
+/** The modules the launcher imports from its own folder (installed beside it). */
+export const LAUNCHER_COMPANIONS: readonly string[] = ['warm-checks.mjs'];
 
 export interface PreparedStarter {
   /** The cache folder, real path (bound read-only inside bubblewrap). */
@@ -62,17 +64,32 @@ export class StarterDependencyCache {
     return { cacheDir, key: dependencySetKey(set.value), nodeModules, launcher };
   }
 
-  /** Content-addressed, so versions side by side never overwrite one another. */
+  /**
+   * The launcher and the modules it imports, in one folder `runtime/vite-launcher-<hash>/` named by
+   * their content, so versions side by side never overwrite one another; written under a temporary
+   * name and renamed, so nobody runs half a folder.
+   */
   private async installLauncher(cacheDir: string): Promise<string> {
-    const source = await readFile(this.options.launcherFile);
-    const dir = path.join(cacheDir, 'runtime');
-    const target = path.join(dir, `vite-launcher-${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`);
-    if (await isFile(target)) return target;
-    await mkdir(dir, { recursive: true });
-    const temp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
-    await writeFile(temp, source);
-    await rename(temp, target);
-    return target;
+    const sourceDir = path.dirname(this.options.launcherFile);
+    const names = [path.basename(this.options.launcherFile), ...LAUNCHER_COMPANIONS];
+    const sources = await Promise.all(names.map((name) => readFile(path.join(sourceDir, name))));
+    const hash = createHash('sha256');
+    for (const [i, source] of sources.entries()) hash.update(`${names[i]}\0${source.length}\0`).update(source);
+    const runtimeDir = path.join(cacheDir, 'runtime');
+    const target = path.join(runtimeDir, `vite-launcher-${hash.digest('hex').slice(0, 16)}`);
+    const launcher = path.join(target, names[0] as string);
+    if (await isFile(launcher)) return launcher;
+    const temp = path.join(runtimeDir, `${TEMP_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+    await mkdir(temp, { recursive: true });
+    await Promise.all(sources.map((source, i) => writeFile(path.join(temp, names[i] as string), source)));
+    try {
+      await rename(temp, target);
+    } catch (e) {
+      // Another process installed the same folder first.
+      await rm(temp, { recursive: true, force: true });
+      if (!(await isFile(launcher))) throw e;
+    }
+    return launcher;
   }
 }
 

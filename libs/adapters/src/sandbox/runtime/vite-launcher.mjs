@@ -3,7 +3,9 @@
 //
 //   node vite-launcher.mjs dev <projectRoot> <fd>     the dev server behind the live preview, serving
 //                                                     on the listening Unix socket Kiln passed as <fd>
-//   node vite-launcher.mjs build <projectRoot>        a build for find-errors
+//   node vite-launcher.mjs build <projectRoot>        a build for find-errors (when no dev server
+//                                                     runs: a running one answers find-errors
+//                                                     itself, warm, on stdin: warm-checks.mjs)
 //   node vite-launcher.mjs warm <projectRoot> <fd> <nodeModules> <package>...
 //                                                     a dev server started ahead of its project:
 //                                                     imports Vite and the named plugins from
@@ -22,6 +24,7 @@ import { accessSync, constants, existsSync, mkdirSync, realpathSync } from 'node
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { devServerVouches, serveChecks } from './warm-checks.mjs';
 
 /** printed on stdout once the dev server listens */
 const READY_MARKER = 'KILN_DEV_SERVER_READY';
@@ -197,8 +200,13 @@ async function warm() {
 async function dev() {
   const fd = Number(fdArg);
   if (!Number.isInteger(fd) || fd < 3) throw new Error(`Bad listening socket: ${fdArg}`);
+  // find-errors, warm: the type-checker (on its own thread, making its first program while Vite
+  // starts here) and Vite stay loaded between checks. Kiln asks only once the server is ready.
+  let server = null;
+  const checks = serveChecks(process.stdin, process.stdout, { root, build: warmBuild, vouchFiles: (paths) => devServerVouches(server, root, paths) });
+  checks.warmUp();
   const { createServer } = await loadVite();
-  const server = await createServer(common(true));
+  server = await createServer(common(true));
   // A server listening on an inherited Unix socket has no address object; Vite reads `.port` of it.
   const address = server.httpServer.address.bind(server.httpServer);
   server.httpServer.address = () => {
@@ -233,6 +241,19 @@ function describeBuildError(e) {
     loc: x?.loc && typeof x.loc === 'object' ? { file: x.loc.file, line: x.loc.line, column: x.loc.column } : undefined,
     plugin: typeof x?.plugin === 'string' ? x.plugin : undefined,
   }));
+}
+
+/** A build in the dev server's process, for find-errors: { ok: true } or { errors } with project-relative paths. */
+async function warmBuild() {
+  const vite = await loadVite();
+  try {
+    await vite.build({ ...common(false), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    return { ok: true };
+  } catch (e) {
+    // The answer is one line Kiln reads (at most 64 KiB): the first errors, their messages cut.
+    const errors = describeBuildError(e).slice(0, 20).map((error) => relativeError({ ...error, message: error.message.slice(0, 2000) }, root, nodeModules));
+    return { errors };
+  }
 }
 
 async function build() {
