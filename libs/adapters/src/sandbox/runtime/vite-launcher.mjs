@@ -9,7 +9,9 @@
 //   node vite-launcher.mjs warm <projectRoot> <fd> <nodeModules> <package>...
 //                                                     a dev server started ahead of its project:
 //                                                     imports Vite and the named plugins from
-//                                                     <nodeModules>, then waits for a `go` line on
+//                                                     <nodeModules> (and has find-errors' type-check
+//                                                     thread parse the types a new project needs),
+//                                                     then waits for a `go` line on
 //                                                     stdin (the project's files are in place) and
 //                                                     goes on as `dev`
 //
@@ -24,7 +26,7 @@ import { accessSync, constants, existsSync, mkdirSync, realpathSync } from 'node
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { devServerVouches, serveChecks } from './warm-checks.mjs';
+import { devServerVouches, serveChecks, TypeCheckThread } from './warm-checks.mjs';
 
 /** printed on stdout once the dev server listens */
 const READY_MARKER = 'KILN_DEV_SERVER_READY';
@@ -180,6 +182,9 @@ async function warm() {
       // not in this tree: the project's config will say what is missing
     }
   }
+  // find-errors' type-check thread parses what the project will need meanwhile (on its own thread).
+  typeThread = new TypeCheckThread();
+  typeThread.preload(path.resolve(treeArg)).catch(() => undefined);
   await new Promise((resolve) => {
     let input = '';
     const onData = (chunk) => {
@@ -203,7 +208,7 @@ async function dev() {
   // find-errors, warm: the type-checker (on its own thread, making its first program while Vite
   // starts here) and Vite stay loaded between checks. Kiln asks only once the server is ready.
   let server = null;
-  const checks = serveChecks(process.stdin, process.stdout, { root, build: warmBuild, vouchFiles: (paths) => devServerVouches(server, root, paths) });
+  const checks = serveChecks(process.stdin, process.stdout, { root, build: warmBuild, vouchFiles: (paths) => devServerVouches(server, root, paths), typeThread });
   checks.warmUp();
   const { createServer } = await loadVite();
   server = await createServer(common(true));
@@ -242,6 +247,9 @@ function describeBuildError(e) {
     plugin: typeof x?.plugin === 'string' ? x.plugin : undefined,
   }));
 }
+
+/** find-errors' type-check thread when warm mode started it ahead, else null. */
+let typeThread = null;
 
 /** A build in the dev server's process, for find-errors: { ok: true } or { errors } with project-relative paths. */
 async function warmBuild() {
