@@ -3,26 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ErrorScanUnavailable, unavailableReasonOf } from '@kiln/domain';
 import { TYPE_CHECK_DID_NOT_RUN } from './local-error-scans.js';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
+import { APP_WITH_TYPE_ERROR, CountingHost } from './testing/find-errors-fixtures.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 
 const hasBwrap = existsSync(DEFAULT_BWRAP_PATH);
 
-const APP_WITH_TYPE_ERROR = `export function App() {
-  const count: number = 'three';
-  return <h1>Welcome to your Kiln app {count}</h1>;
-}
-`;
 
 const label = hasBwrap ? 'in bubblewrap' : 'without bubblewrap';
 
-/** Counts the commands find-errors runs (tsc, the build). */
-class CountingHost extends LocalSandboxHost {
-  commands = 0;
-  override runCommand(...args: Parameters<LocalSandboxHost['runCommand']>): ReturnType<LocalSandboxHost['runCommand']> {
-    this.commands += 1;
-    return super.runCommand(...args);
-  }
-}
 
 describe(`LocalSandboxHost find-errors (${label})`, () => {
   let close: () => Promise<void>;

@@ -3,26 +3,14 @@ import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
+import { DEFAULT_BWRAP_PATH } from './local-sandbox-host.adapter.js';
+import { APP_WITH_TYPE_ERROR, CountingHost } from './testing/find-errors-fixtures.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
 import { waitFor } from './testing/wait-for.js';
 
 const label = existsSync(DEFAULT_BWRAP_PATH) ? 'in bubblewrap' : 'without bubblewrap';
 
-const APP_WITH_TYPE_ERROR = `export function App() {
-  const count: number = 'three';
-  return <h1>Welcome to your Kiln app {count}</h1>;
-}
-`;
 
-/** Counts the sandboxed commands find-errors starts (the cold way: tsc, the build). */
-class CountingHost extends LocalSandboxHost {
-  commands = 0;
-  override runCommand(...args: Parameters<LocalSandboxHost['runCommand']>): ReturnType<LocalSandboxHost['runCommand']> {
-    this.commands += 1;
-    return super.runCommand(...args);
-  }
-}
 
 describe(`LocalSandboxHost find-errors answered by the running dev server, warm (${label})`, () => {
   let close: () => Promise<void>;
