@@ -10,22 +10,11 @@ import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapt
 import { socketAccepts } from './dev-servers.js';
 import { VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
+import { getOverSocket as get } from './testing/unix-http.js';
 import { waitFor } from './testing/wait-for.js';
 
 const hasBwrap = existsSync(DEFAULT_BWRAP_PATH);
 
-/** A GET over the dev server's Unix socket (the way the preview proxy reaches it). */
-function get(socketPath: string, urlPath: string, host = 'localhost'): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ socketPath, path: urlPath, headers: { host }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-  });
-}
 
 /** A websocket (Vite's HMR protocol) over the Unix socket; `received` gathers the server's text frames. */
 function hmrClient(socketPath: string, token: string): Promise<{ socket: Socket; received: () => string }> {

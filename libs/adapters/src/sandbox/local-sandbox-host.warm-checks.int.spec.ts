@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEFAULT_BWRAP_PATH } from './local-sandbox-host.adapter.js';
 import { APP_WITH_TYPE_ERROR, CountingHost } from './testing/find-errors-fixtures.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
+import { getOverSocket } from './testing/unix-http.js';
 import { waitFor } from './testing/wait-for.js';
 
 const label = existsSync(DEFAULT_BWRAP_PATH) ? 'in bubblewrap' : 'without bubblewrap';
@@ -111,16 +111,7 @@ describe(`LocalSandboxHost find-errors answered by the running dev server, warm 
     await host.writeFile(id, 'src/App.tsx', APP_WITH_TYPE_ERROR.replace("'three'", '5'));
     expect((await host.findErrors(id)).errorCount).toBe(0);
     const socketPath = (await host.devServer(id)).socketPath as string;
-    const served = await new Promise<string>((resolve, reject) => {
-      http
-        .get({ socketPath, path: '/src/App.tsx', headers: { host: 'localhost' }, agent: false }, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve(body));
-        })
-        .on('error', reject);
-    });
+    const served = (await getOverSocket(socketPath, '/src/App.tsx')).body;
     expect(served).toContain('jsxDEV');
     expect(served).toContain('/@react-refresh');
   }, 90_000);

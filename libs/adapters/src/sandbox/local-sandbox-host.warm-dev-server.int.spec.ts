@@ -1,27 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DevServerState } from '@kiln/domain';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
+import { getOverSocket as get } from './testing/unix-http.js';
 import { waitFor } from './testing/wait-for.js';
 
 const STARTER_TEXT = 'Welcome to your Kiln app';
 
-function get(socketPath: string, urlPath: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ socketPath, path: urlPath, headers: { host: 'localhost' }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-  });
-}
 
 /** pid and command line of every process whose command line mentions `text`. */
 function processesMentioning(text: string): { pid: number; args: string }[] {
