@@ -44,9 +44,7 @@ export const PricingView = observer(function PricingView() {
       <header className="mx-auto max-w-3xl text-center">
         <p className="text-sm font-medium text-brand">Pricing</p>
         <h1 className="mt-2 text-4xl font-semibold tracking-tight text-balance sm:text-5xl">Plans that grow with your app</h1>
-        <p className="mt-4 text-base text-muted-foreground sm:text-lg">
-          Start free. Upgrade when you need more prompts, unlimited projects and publishing.
-        </p>
+        <p className="mt-4 text-base text-muted-foreground sm:text-lg">{vm.subtitle}</p>
       </header>
 
       {vm.hasIntervalChoice ? (

@@ -198,6 +198,12 @@ describe('PricingVm: current plan and actions', () => {
       ['pro_monthly', true],
     ]);
     expect(vm.cards[0]?.action).toEqual({ kind: 'link', label: 'Manage plan', to: '/settings?tab=plan' });
+    expect(vm.subtitle).toBe("You're on Pro Monthly. Switch plans or add credits whenever you need to.");
+  });
+
+  it('invites to start free only people who are not paying', async () => {
+    expect((await loaded()).vm.subtitle).toMatch(/^Start free\./);
+    expect((await loaded({ status: 'signed-in' })).vm.subtitle).toMatch(/^Start free\./);
   });
 
   it('checkout sends the plan id and goes to the returned URL, busy until the page leaves', async () => {

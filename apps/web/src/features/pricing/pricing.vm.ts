@@ -129,6 +129,13 @@ export class PricingVm {
     return this.signedIn ? (this.subscription.currentPlan?.id ?? null) : null;
   }
 
+  /** The line under the heading: "Start free" is for people not yet paying (issue #14 item 15). */
+  get subtitle(): string {
+    const plan = this.signedIn ? this.subscription.currentPlan : null;
+    if (plan !== null && plan.billing_interval !== null) return `You're on ${plan.name}. Switch plans or add credits whenever you need to.`;
+    return 'Start free. Upgrade when you need more prompts, unlimited projects and publishing.';
+  }
+
   get signedIn(): boolean {
     return this.session.status === 'signed-in';
   }
