@@ -17,3 +17,4 @@ export * from './in-memory-vector-index.js';
 export * from './in-memory-turn-repository.js';
 export * from './in-memory-turn-undo-journal.js';
 export * from './assistant-stream-checks.js';
+export * from './in-memory-hosting.js';
