@@ -6,6 +6,9 @@ import { type BuilderPreferencesStore, type HttpClient, type KeyValueStorage, ty
 import { HttpSandboxApi } from './api/sandbox.api';
 import { FetchSandboxFeed, type SandboxFeed, browserFeedScheduler } from './api/sandbox-feed';
 import { HttpAiApi } from './api/ai.api';
+import { HttpHostingApi } from './api/hosting.api';
+import { ProjectPreviewVm } from './features/hosting/project-preview.vm';
+import { PublishVm } from './features/hosting/publish.vm';
 import { StoredBuilderPreferences } from './features/builder/builder-preferences';
 import { StoredChatPreferences } from './features/builder/chat/chat-preferences';
 import { ChatVm } from './features/builder/chat/chat.vm';
@@ -99,6 +102,11 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind(TYPES.AiApi).to(HttpAiApi).inSingletonScope();
   container.bind(TYPES.ChatPreferences).to(StoredChatPreferences).inSingletonScope();
   container.bind(ChatVm).toSelf();
+
+  // ── Publishing: the builder's Publish dialog and the public /project-preview/{slug} ───────
+  container.bind(TYPES.HostingApi).to(HttpHostingApi).inSingletonScope();
+  container.bind(PublishVm).toSelf();
+  container.bind(ProjectPreviewVm).toSelf();
 
   // ── Auth, routing, referral capture ─────────────────────────────────────────────────────
   container.bind(ReferralCapture).toSelf().inSingletonScope();

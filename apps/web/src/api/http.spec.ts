@@ -72,6 +72,17 @@ describe('FetchHttpClient', () => {
     await expect(http.get('/x')).resolves.toBeUndefined();
   });
 
+  it('sends a DELETE body as JSON when one is given (the hosting routes take one)', async () => {
+    const { fetch, requests } = scriptedFetch(json(200, { status: 'unpublished' }), new Response(null, { status: 204 }));
+    const { http } = client(fetch);
+    await expect(http.delete('/api/fly/destroy-app', { body: { project_id: 'p1' } })).resolves.toEqual({ status: 'unpublished' });
+    expect(requests[0]?.init.method).toBe('DELETE');
+    expect(requests[0]?.init.body).toBe('{"project_id":"p1"}');
+    expect(requests[0]?.init.headers).toHaveProperty('Content-Type', 'application/json');
+    await http.delete('/api/projects/1');
+    expect(requests[1]?.init.body).toBeUndefined();
+  });
+
   it('retries network failures and 5xx replies: 3 tries in total, then succeeds', async () => {
     const { fetch, requests } = scriptedFetch(networkError(), json(503, { code: 'UNAVAILABLE', detail: 'down' }), json(200, { n: 3 }));
     const { http, sleeps } = client(fetch);

@@ -1,4 +1,4 @@
-import { ApiError, type HttpClient, type RequestOptions, type StreamingHttpClient } from '../app/ports';
+import { ApiError, type DeleteOptions, type HttpClient, type RequestOptions, type StreamingHttpClient } from '../app/ports';
 
 /** SPEC §7: a failed request is tried up to 3 times in total, then logged and rethrown. */
 export const MAX_TRIES = 3;
@@ -50,8 +50,8 @@ export class FetchHttpClient implements HttpClient, StreamingHttpClient {
     return this.request<T>('PATCH', path, body, options);
   }
 
-  delete<T>(path: string, options?: RequestOptions): Promise<T> {
-    return this.request<T>('DELETE', path, undefined, options);
+  delete<T>(path: string, options?: DeleteOptions): Promise<T> {
+    return this.request<T>('DELETE', path, options?.body, options);
   }
 
   /**

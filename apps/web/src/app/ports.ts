@@ -27,6 +27,8 @@ export const TYPES = {
   StreamingHttp: Symbol.for('StreamingHttpClient'),
   AiApi: Symbol.for('AiApi'),
   ChatPreferences: Symbol.for('ChatPreferencesStore'),
+  // added with publishing
+  HostingApi: Symbol.for('HostingApi'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */
@@ -34,7 +36,8 @@ export interface HttpClient {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   patch<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
-  delete<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** `options.body`: the SPEC's hosting routes (DELETE /api/fly/destroy-app…) take a JSON body. */
+  delete<T>(path: string, options?: DeleteOptions): Promise<T>;
 }
 export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
@@ -46,6 +49,9 @@ export interface RequestOptions {
    * must not run twice, like an AI turn). Default true (SPEC §7: 3 tries in total).
    */
   readonly retry?: boolean;
+}
+export interface DeleteOptions extends RequestOptions {
+  readonly body?: unknown;
 }
 /** What a failed call throws: the reply's `detail` (or `message`), else 'Request failed'. */
 export class ApiError extends Error {
