@@ -42,10 +42,10 @@ export function dnsCheckMessage(check: DnsCheckDto, records: readonly DnsRecordD
   const missing: string[] = [];
   const txt = records.find((r) => r.type === 'TXT');
   const target = targetRecord(records);
-  if (!check.txt_found) missing.push(txt === undefined ? 'the TXT record was not found' : `the TXT record ${txt.name} was not found`);
-  if (!check.target_found) missing.push(target === null ? 'the address record was not found' : `${target.name} does not point to ${target.value}`);
-  const sentence = missing.length === 0 ? 'The domain is not verified yet' : missing.join(', and ');
-  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}. ${PROPAGATION_HINT}`;
+  if (!check.txt_found) missing.push(txt === undefined ? 'The TXT record was not found.' : `The TXT record ${txt.name} was not found.`);
+  if (!check.target_found) missing.push(target === null ? 'The address record was not found.' : `${target.name} does not point to ${target.value} yet.`);
+  if (missing.length === 0) missing.push('The domain is not verified yet.');
+  return `${missing.join(' ')} ${PROPAGATION_HINT}`;
 }
 
 /**

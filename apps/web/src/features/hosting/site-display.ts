@@ -82,8 +82,10 @@ export function targetRecord(records: readonly DnsRecordDto[]): DnsRecordDto | n
  */
 export function normaliseDomainInput(input: string): string {
   let value = input.trim().toLowerCase();
-  value = value.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
-  value = value.split(/[/?#]/, 1)[0] ?? '';
-  value = value.replace(/:\d+$/, '').replace(/\.$/, '');
-  return value;
+  // Repeated until nothing changes: 'x:1.' loses its dot, then its port.
+  for (;;) {
+    const next = (value.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').split(/[/?#]/, 1)[0] ?? '').replace(/:\d+$/, '').replace(/\.+$/, '').trim();
+    if (next === value) return value;
+    value = next;
+  }
 }
