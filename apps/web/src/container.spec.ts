@@ -19,6 +19,8 @@ import { CreationVm } from './features/creation/creation.vm';
 import { BuilderVm } from './features/builder/builder.vm';
 import { ChatVm } from './features/builder/chat/chat.vm';
 import { HomeVm } from './features/home/home.vm';
+import { ProjectPreviewVm } from './features/hosting/project-preview.vm';
+import { PublishVm } from './features/hosting/publish.vm';
 import { PricingVm } from './features/pricing/pricing.vm';
 import { SettingsVm } from './features/settings/settings.vm';
 import { ReferralCapture } from './features/referral-capture/referral-capture';
@@ -57,6 +59,8 @@ describe('createContainer', () => {
     ['ChatVm', ChatVm],
     ['BillingActionsVm', BillingActionsVm],
     ['CheckoutReturnFlow', CheckoutReturnFlow],
+    ['PublishVm', PublishVm],
+    ['ProjectPreviewVm', ProjectPreviewVm],
   ] as const)('resolves %s with all its ports', (_name, vm) => {
     const c = container();
     expect(c.get<unknown>(vm)).toBeInstanceOf(vm);

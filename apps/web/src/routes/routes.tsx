@@ -17,10 +17,10 @@ import {
   NotFoundPage,
   PitchDeckPage,
   PrivacyPolicyPage,
-  ProjectPreviewPage,
   TermsOfServicePage,
   WizardPage,
 } from '../features/pages';
+import { ProjectPreviewView } from '../features/hosting/project-preview.view';
 import { PricingView } from '../features/pricing/pricing.view';
 import { SettingsView } from '../features/settings/settings.view';
 import { AuthLayout, BuilderLayout, DefaultLayout, EmptyLayout, GradientLayout, GuestLayout, PreviewLayout } from '../layouts';
@@ -93,7 +93,7 @@ export const routes: RouteObject[] = [
           },
           {
             element: <PreviewLayout />,
-            children: [{ path: 'project-preview/:slug', element: <ProjectPreviewPage /> }],
+            children: [{ path: 'project-preview/:slug', element: <ProjectPreviewView /> }],
           },
           // No layout at all.
           { path: 'pitch-deck-gbm-jh-sss', element: <PitchDeckPage /> },

@@ -32,6 +32,8 @@
  *   "Cancel" and "Yes, restore"
  * - toolbar button "Theme" opens the dialog "Theme builder" (names at the top of
  *   theme/theme-builder.view.tsx)
+ * - toolbar button "Publish" opens the dialog "Publish your app" (names at the top of
+ *   ../hosting/publish.view.tsx)
  */
 import { ChevronDown, ChevronUp, Code2, Eye, PanelLeftOpen, PanelRightOpen, SquareTerminal, TerminalSquare, Trash2 } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
@@ -44,6 +46,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { Tooltip } from '../../ui/tooltip';
 import { useVm } from '../../use-vm';
 import { ColorModeStore } from '../color-mode/color-mode.store';
+import { PublishVm } from '../hosting/publish.vm';
+import { PublishButton, PublishDialog } from '../hosting/publish.view';
 import { type BuilderTab, BuilderVm, type DockTab } from './builder.vm';
 import { ChatVm } from './chat/chat.vm';
 import { CodePane } from './code-pane';
@@ -67,6 +71,7 @@ export const BuilderView = observer(function BuilderView() {
   const vm = useVm(BuilderVm);
   const chat = useVm(ChatVm);
   const colorMode = useVm(ColorModeStore);
+  const publish = useVm(PublishVm);
   const dark = colorMode.resolved === 'dark';
 
   useEffect(() => {
@@ -79,6 +84,12 @@ export const BuilderView = observer(function BuilderView() {
     void chat.start(projectId, vm);
     return () => chat.dispose();
   }, [chat, vm, projectId]);
+
+  // Publishing follows the same project (the toolbar shows whether it is live).
+  useEffect(() => {
+    publish.setProject(projectId);
+    return () => publish.dispose();
+  }, [publish, projectId]);
 
   // Narrow screens start with the bottom panel closed, so the preview keeps some room.
   useEffect(() => {
@@ -107,7 +118,7 @@ export const BuilderView = observer(function BuilderView() {
   const prefs = vm.preferences;
   return (
     <Tabs value={vm.activeTab} onValueChange={(value) => vm.setTab(value as BuilderTab)} className="flex h-full min-h-0 flex-col">
-      <Toolbar vm={vm} chat={chat} />
+      <Toolbar vm={vm} chat={chat} publish={publish} />
       {vm.isolationWarning !== null && (
         <div role="alert" aria-label="Sandbox not isolated" className="shrink-0 border-b border-destructive/40 bg-destructive/10 px-3 py-1.5 text-sm text-destructive">
           {vm.isolationWarning}
@@ -127,11 +138,12 @@ export const BuilderView = observer(function BuilderView() {
       </div>
       <RestoreDialog versions={vm.versions} />
       <ThemeBuilderDialog vm={vm.theme} />
+      <PublishDialog vm={publish} />
     </Tabs>
   );
 });
 
-const Toolbar = observer(function Toolbar({ vm, chat }: { vm: BuilderVm; chat: ChatVm }) {
+const Toolbar = observer(function Toolbar({ vm, chat, publish }: { vm: BuilderVm; chat: ChatVm; publish: PublishVm }) {
   const prefs = vm.preferences;
   const SidebarIcon = prefs.sidebarPosition === 'left' ? PanelLeftOpen : PanelRightOpen;
   return (
@@ -190,6 +202,7 @@ const Toolbar = observer(function Toolbar({ vm, chat }: { vm: BuilderVm; chat: C
             <SidebarIcon className="size-4" aria-hidden />
           </button>
         </Tooltip>
+        <PublishButton vm={publish} />
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import { Globe, Pencil, Trash2 } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import { type FormEvent, useEffect, useId } from 'react';
 import { Link } from 'react-router-dom';
+import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { Input } from '../../ui/input';
@@ -59,28 +60,40 @@ export const ProjectsSection = observer(function ProjectsSection() {
 
 function ProjectItem({ card, onRename, onDelete }: { card: ProjectCard; onRename: () => void; onDelete: () => void }) {
   return (
-    <li className="group relative flex min-w-0 items-start justify-between gap-3 rounded-xl border border-border bg-card p-5 shadow-xs transition-[border-color,box-shadow] focus-within:border-ring hover:border-foreground/20 hover:shadow-sm">
-      <div className="min-w-0">
-        <Link to={card.href} className="block truncate font-medium after:absolute after:inset-0 after:rounded-xl focus-visible:outline-none" title={card.name}>
-          {card.name}
-        </Link>
-        <p className="mt-1 flex items-center gap-1.5 text-sm text-muted-foreground">
-          {card.edited}
+    <li className="group relative flex min-w-0 flex-col overflow-hidden rounded-xl border border-border bg-card shadow-xs transition-[border-color,box-shadow] focus-within:border-ring hover:border-foreground/20 hover:shadow-sm">
+      {card.thumbnail !== null && (
+        // Decorative: the card's link names the project.
+        <img src={card.thumbnail} alt="" loading="lazy" className="aspect-video w-full border-b border-border bg-muted object-cover object-top" />
+      )}
+      <div className="flex min-w-0 items-start justify-between gap-3 p-5">
+        <div className="min-w-0">
+          <Link to={card.href} className="block truncate font-medium after:absolute after:inset-0 after:rounded-xl focus-visible:outline-none" title={card.name}>
+            {card.name}
+          </Link>
+          <p className="mt-1 text-sm text-muted-foreground">{card.edited}</p>
           {card.published && (
-            <span className="inline-flex items-center gap-1 text-success">
-              · <Globe className="size-3.5" aria-hidden /> Published
-            </span>
+            <p className="mt-2 flex min-w-0 items-center gap-2 text-sm">
+              <Badge tone="success" className="shrink-0">
+                <Globe aria-hidden /> Live
+              </Badge>
+              {card.liveUrl !== null && card.liveHost !== null && (
+                // Above the card-wide link, so it opens the site rather than the builder.
+                <a href={card.liveUrl} target="_blank" rel="noopener noreferrer" className="relative z-10 truncate font-mono text-xs text-muted-foreground hover:text-foreground hover:underline" title={card.liveUrl}>
+                  {card.liveHost}
+                </a>
+              )}
+            </p>
           )}
-        </p>
-      </div>
-      {/* Above the card-wide link, so they stay clickable. */}
-      <div className="relative z-10 -mt-1 -mr-2 flex shrink-0 gap-0.5">
-        <Button variant="ghost" size="icon-sm" onClick={onRename} aria-label={`Rename ${card.name}`} title="Rename">
-          <Pencil />
-        </Button>
-        <Button variant="ghost" size="icon-sm" onClick={onDelete} aria-label={`Delete ${card.name}`} title="Delete" className="hover:text-destructive">
-          <Trash2 />
-        </Button>
+        </div>
+        {/* Above the card-wide link, so they stay clickable. */}
+        <div className="relative z-10 -mt-1 -mr-2 flex shrink-0 gap-0.5">
+          <Button variant="ghost" size="icon-sm" onClick={onRename} aria-label={`Rename ${card.name}`} title="Rename">
+            <Pencil />
+          </Button>
+          <Button variant="ghost" size="icon-sm" onClick={onDelete} aria-label={`Delete ${card.name}`} title="Delete" className="hover:text-destructive">
+            <Trash2 />
+          </Button>
+        </div>
       </div>
     </li>
   );

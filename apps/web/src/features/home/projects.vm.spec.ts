@@ -64,10 +64,25 @@ describe('ProjectsVm (home: your projects)', () => {
     const { vm } = setup();
     await vm.load();
     expect(vm.cards).toEqual([
-      { id: 'p2', name: 'Streaks', href: '/builder/p2', edited: 'Edited 3 minutes ago', published: true },
-      { id: 'p1', name: 'Chores', href: '/builder/p1', edited: 'Edited 2 hours ago', published: false },
+      { id: 'p2', name: 'Streaks', href: '/builder/p2', edited: 'Edited 3 minutes ago', published: true, liveUrl: null, liveHost: null, thumbnail: null },
+      { id: 'p1', name: 'Chores', href: '/builder/p1', edited: 'Edited 2 hours ago', published: false, liveUrl: null, liveHost: null, thumbnail: null },
     ]);
     expect(vm.loaded).toBe(true);
+  });
+
+  it('a published project shows its live address and screenshot when the list carries them (no request per card)', async () => {
+    const { api, vm } = setup();
+    api.projects = [
+      { ...project('p3', 'Pantry', 1, 'pantry.apps.localhost'), published_url: 'http://pantry.apps.localhost:3000', screenshot_url: '/api/hosting/sites/pantry/screenshot.png' },
+      { ...project('p4', 'Evil', 2), published_url: 'javascript:alert(1)', screenshot_url: '//evil.example/x.png' },
+    ];
+    await vm.load();
+    expect(api.lists).toBe(1);
+    expect(vm.cards.map(({ published, liveUrl, liveHost, thumbnail }) => ({ published, liveUrl, liveHost, thumbnail }))).toEqual([
+      { published: true, liveUrl: 'http://pantry.apps.localhost:3000/', liveHost: 'pantry.apps.localhost:3000', thumbnail: '/api/hosting/sites/pantry/screenshot.png' },
+      // Addresses that are not http(s) never reach a link or an image.
+      { published: false, liveUrl: null, liveHost: null, thumbnail: null },
+    ]);
   });
 
   it('fetches nothing and shows nothing for a signed-out visitor', async () => {

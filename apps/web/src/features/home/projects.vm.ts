@@ -5,6 +5,7 @@ import { type SessionService, type Timers, type Toasts, TYPES } from '../../app/
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
 import { errorText } from '../../app/error-text';
 import { relativeTime } from '../../app/relative-time';
+import { displayUrl, safeHttpUrl, safeImageUrl } from '../hosting/site-display';
 
 export interface ProjectCard {
   readonly id: string;
@@ -13,6 +14,28 @@ export interface ProjectCard {
   /** 'Edited 3 minutes ago' */
   readonly edited: string;
   readonly published: boolean;
+  /** The live site's address (http/https only), when the API sends it. */
+  readonly liveUrl: string | null;
+  /** 'chores.apps.localhost:3000'. */
+  readonly liveHost: string | null;
+  /** The published site's screenshot, when one was taken. */
+  readonly thumbnail: string | null;
+}
+
+/** A project as its home card shows it. */
+export function projectCard(p: ProjectDto, now: number): ProjectCard {
+  const liveUrl = safeHttpUrl(p.published_url);
+  return {
+    id: p.id,
+    name: p.name,
+    href: `/builder/${p.id}`,
+    edited: `Edited ${relativeTime(p.updated_at, now)}`,
+    // SPEC §3: a non-null domain means published; published_url says the same where the API sends it.
+    published: p.domain !== null || liveUrl !== null,
+    liveUrl,
+    liveHost: liveUrl === null ? null : displayUrl(liveUrl),
+    thumbnail: safeImageUrl(p.screenshot_url),
+  };
 }
 
 type Dialog = { readonly kind: 'rename'; readonly project: ProjectDto; readonly name: string } | { readonly kind: 'delete'; readonly project: ProjectDto } | null;
@@ -50,7 +73,7 @@ export class ProjectsVm {
     const now = this.timers.now();
     return [...this.projects]
       .sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at))
-      .map((p) => ({ id: p.id, name: p.name, href: `/builder/${p.id}`, edited: `Edited ${relativeTime(p.updated_at, now)}`, published: p.domain !== null }));
+      .map((p) => projectCard(p, now));
   }
 
   get renameError(): string | null {

@@ -3,7 +3,6 @@ import { Wand2 } from 'lucide-react';
 import { useParams } from 'react-router-dom';
 import { ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
-import { LogoMark } from '../../ui/logo';
 
 function Placeholder({ icon, title, text, children }: { icon: ReactNode; title: string; text: string; children?: ReactNode }) {
   return (
@@ -25,19 +24,5 @@ export function WizardPage() {
     <Placeholder icon={<Wand2 className="size-6" aria-hidden />} title="Project setup" text={`The setup wizard for project ${projectId} comes with the builder.`}>
       <ButtonLink to={`/builder/${projectId}`}>Open builder</ButtonLink>
     </Placeholder>
-  );
-}
-
-/** /project-preview/:slug (preview layout). */
-export function ProjectPreviewPage() {
-  const { slug = '' } = useParams();
-  return (
-    <div className="flex min-h-dvh flex-col items-center justify-center bg-muted/40 px-4 text-center">
-      <LogoMark className="size-10 opacity-80" />
-      <h1 className="mt-6 text-2xl font-semibold tracking-tight">
-        <span className="font-mono">{slug}</span>
-      </h1>
-      <p className="mt-2 max-w-sm text-muted-foreground">This project&apos;s preview is not available yet.</p>
-    </div>
   );
 }
