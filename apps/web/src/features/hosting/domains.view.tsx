@@ -86,10 +86,11 @@ const DomainItem = observer(function DomainItem({ vm, row }: { vm: DomainsVm; ro
       {row.records.length > 0 && (
         <div className="grid gap-2">
           <p className="text-sm text-muted-foreground">Create these records at your DNS provider:</p>
-          <div className="overflow-x-auto rounded-lg border border-border">
-            <table className="w-full min-w-[28rem] text-left text-sm">
+          {/* A table from 640 px; on phones each record stacks, its cells labelled. */}
+          <div className="rounded-lg border border-border">
+            <table className="w-full text-left text-sm max-sm:block">
               <caption className="sr-only">DNS records for {row.domain}</caption>
-              <thead className="bg-muted/60 text-xs text-muted-foreground">
+              <thead className="bg-muted/60 text-xs text-muted-foreground max-sm:hidden">
                 <tr>
                   <th scope="col" className="px-3 py-2 font-medium">
                     Type
@@ -102,14 +103,16 @@ const DomainItem = observer(function DomainItem({ vm, row }: { vm: DomainsVm; ro
                   </th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-border">
+              <tbody className="divide-y divide-border max-sm:block">
                 {row.records.map((record) => (
-                  <tr key={`${record.type} ${record.name}`}>
-                    <td className="px-3 py-2 align-top font-mono text-xs font-semibold">{record.type}</td>
-                    <td className="px-3 py-2 align-top">
+                  <tr key={`${record.type} ${record.name}`} className="max-sm:grid max-sm:gap-1.5 max-sm:p-3">
+                    <td className="px-3 py-2 align-top font-mono text-xs font-semibold max-sm:p-0">{record.type}</td>
+                    <td className="px-3 py-2 align-top max-sm:p-0">
+                      <span className="text-xs text-muted-foreground sm:hidden">Name</span>
                       <CopyCell text={record.name} label={`Copy name of the ${record.type} record`} onCopy={() => void vm.copy(record.name, 'Name')} />
                     </td>
-                    <td className="px-3 py-2 align-top">
+                    <td className="px-3 py-2 align-top max-sm:p-0">
+                      <span className="text-xs text-muted-foreground sm:hidden">Value</span>
                       <CopyCell text={record.value} label={`Copy value of the ${record.type} record`} onCopy={() => void vm.copy(record.value, 'Value')} />
                     </td>
                   </tr>

@@ -62,7 +62,7 @@ function PublishedSite({ site }: { site: ShownSite }) {
     <div className="flex h-dvh flex-col">
       <header className="flex shrink-0 flex-wrap items-center gap-x-4 gap-y-2 border-b border-border bg-background px-4 py-3">
         {site.screenshotUrl !== null && (
-          <img src={site.screenshotUrl} alt={`Screenshot of ${site.name}`} className="hidden aspect-video h-12 rounded-md border border-border object-cover object-top sm:block" />
+          <img src={site.screenshotUrl} alt={`Screenshot of ${site.name}`} className="aspect-video h-10 shrink-0 rounded-md border border-border object-cover object-top sm:h-12" />
         )}
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-base font-semibold tracking-tight" title={site.name}>

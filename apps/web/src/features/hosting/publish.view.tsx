@@ -106,12 +106,13 @@ const PublishTabContent = observer(function PublishTabContent({ vm }: { vm: Publ
         </div>
       )}
 
-      {vm.steps !== null && <Progress steps={vm.steps} elapsed={vm.phase === 'building' || vm.phase === 'live' ? vm.elapsed : null} />}
+      {vm.steps !== null && <Progress steps={vm.steps} elapsed={vm.phase === 'building' ? vm.elapsed : vm.phase === 'live' ? `in ${vm.elapsed}` : null} />}
 
       {vm.phase === 'build-failed' && (
         <div className="grid gap-3">
           <Alert tone="destructive" title="The build failed">
-            Nothing was published and no credits were charged. Fix the errors in the log (or ask the assistant to), then publish again.
+            Nothing was published and no credits were charged{vm.isLive ? '; your live app is unchanged' : ''}. Fix the errors in the log (or ask the
+            assistant to), then publish again.
           </Alert>
           <pre
             role="region"
