@@ -57,3 +57,4 @@ export * from './hosting/node-dns-resolver.adapter.js';
 export * from './hosting/caddy-edge.js';
 export * from './hosting/caddy-certificate-authority.adapter.js';
 export * from './hosting/no-tls-certificate-authority.adapter.js';
+export * from './hosting/chromium-site-screenshotter.adapter.js';
