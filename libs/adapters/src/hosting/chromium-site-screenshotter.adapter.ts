@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { SiteScreenshotter } from '@kiln/domain';
-import { type Browser, chromium, type Route } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 
 export interface ChromiumSiteScreenshotterOptions {
   /** Whether a host is a published site's (its Kiln subdomain or an active custom domain): nothing else is ever opened. */
@@ -115,14 +115,17 @@ export class ChromiumSiteScreenshotter implements SiteScreenshotter {
     if (this.browser === null) {
       this.launches += 1;
       const root = process.getuid?.() === 0;
-      const starting = chromium.launch({
-        executablePath: this.options.executablePath ?? '/usr/bin/chromium',
-        headless: true,
-        // Chromium's sandbox cannot start as root; the page still runs in its own renderer process.
-        chromiumSandbox: !root,
-        args: FLAGS,
-        timeout: 30_000,
-      });
+      // Loaded on first use: the API imports this module whether or not screenshots are taken.
+      const starting = import('playwright-core').then(({ chromium }) =>
+        chromium.launch({
+          executablePath: this.options.executablePath ?? '/usr/bin/chromium',
+          headless: true,
+          // Chromium's sandbox cannot start as root; the page still runs in its own renderer process.
+          chromiumSandbox: !root,
+          args: FLAGS,
+          timeout: 30_000,
+        }),
+      );
       this.browser = starting;
       starting.then(
         (browser) => browser.on('disconnected', () => this.browser === starting && (this.browser = null)),
