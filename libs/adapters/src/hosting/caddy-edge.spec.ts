@@ -45,9 +45,12 @@ describe('caddyConfig', () => {
     ]);
   });
 
-  it('refuses an admin URL it could not keep', () => {
+  it('refuses an admin URL it could not keep, a relative folder, bad ports and a bad ask URL', () => {
     expect(() => caddyConfig({ ...base, adminUrl: 'https://127.0.0.1:2019' })).toThrow(/CADDY_ADMIN_URL/);
     expect(() => caddyConfig({ ...base, adminUrl: 'http://127.0.0.1:2019/x' })).toThrow(/CADDY_ADMIN_URL/);
+    expect(() => caddyConfig({ ...base, hostingRoot: '.data/hosting' })).toThrow(/absolute/);
+    expect(() => caddyConfig({ ...base, httpsPort: 0 })).toThrow(/Not a port/);
+    expect(() => caddyConfig({ ...base, askUrl: '127.0.0.1:3000/api/hosting/tls-allowed' })).toThrow(/TLS_ASK_URL/);
   });
 });
 

@@ -92,6 +92,10 @@ function siteRoutes(hostingRoot: string): Json[] {
 export function caddyConfig(options: CaddyEdgeOptions): Json {
   const admin = new URL(options.adminUrl);
   if (admin.protocol !== 'http:' || admin.pathname !== '/') throw new Error(`CADDY_ADMIN_URL must be http://host:port, got ${options.adminUrl}`);
+  // Caddy resolves a relative root against its own working directory, not Kiln's.
+  if (!path.isAbsolute(options.hostingRoot)) throw new Error(`The hosting folder must be an absolute path for Caddy, got ${options.hostingRoot}`);
+  for (const port of [options.httpPort, options.httpsPort]) if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Not a port: ${port}`);
+  if (!/^https?:\/\//.test(options.askUrl)) throw new Error(`TLS_ASK_URL must be an http(s) URL, got ${options.askUrl}`);
   const issuer: Json = { module: 'acme' };
   if (options.acme?.directoryUrl) issuer.ca = options.acme.directoryUrl;
   if (options.acme?.email) issuer.email = options.acme.email;
