@@ -51,3 +51,10 @@ export type { IsolationStatus } from './sandbox/isolation/isolation-probe.js';
 // AI (the offline generator, the default when no provider is configured, is @kiln/offline-assistant)
 export * from './ai/ai-sdk/ai-sdk-assistant.adapter.js';
 export * from './ai/ai-sdk/providers.js';
+
+// Hosting: the production edge (Caddy), DNS, certificates, screenshots
+export * from './hosting/node-dns-resolver.adapter.js';
+export * from './hosting/caddy-edge.js';
+export * from './hosting/caddy-certificate-authority.adapter.js';
+export * from './hosting/no-tls-certificate-authority.adapter.js';
+export * from './hosting/chromium-site-screenshotter.adapter.js';

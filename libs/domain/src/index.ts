@@ -188,3 +188,8 @@ export * from './ai/engine/stop-turn.use-case.js';
 export * from './ai/engine/running-turns.js';
 export * from './ai/engine/replace-app-rule.js';
 export * from './ai/engine/recover-interrupted-turns.use-case.js';
+
+// Hosting (ports the edge adapters implement)
+export * from './hosting/dns-resolver.port.js';
+export * from './hosting/certificate-authority.port.js';
+export * from './hosting/site-screenshotter.port.js';
