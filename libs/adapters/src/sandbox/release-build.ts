@@ -58,7 +58,6 @@ export function releaseLog(text: string, hide: readonly string[]): string {
     if (dir === '' || dir === '/') continue;
     out = out.split(`${dir}/`).join(i === 0 ? '' : '…/').split(dir).join(i === 0 ? '.' : '…');
   }
-  // eslint-disable-next-line no-control-regex -- ANSI colours and stray control bytes out
   out = out.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
   return out.length > RELEASE_LOG_MAX_CHARS ? `[…]\n${out.slice(-RELEASE_LOG_MAX_CHARS)}` : out;
 }

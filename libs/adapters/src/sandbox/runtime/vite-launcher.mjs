@@ -284,7 +284,9 @@ async function build() {
 /** The release build: Vite's own log (file sizes) on stdout, its errors on stderr, server paths taken out. */
 async function release() {
   const vite = await loadVite();
-  const say = (stream) => (msg) => stream.write(`${projectRelative(stripAnsi(msg), root, nodeModules)}\n`);
+  const say = (stream) => (msg) => {
+    stream.write(`${projectRelative(stripAnsi(msg), root, nodeModules)}\n`);
+  };
   const logger = vite.createLogger('info', { allowClearScreen: false });
   logger.info = say(process.stdout);
   logger.warn = say(process.stderr);
