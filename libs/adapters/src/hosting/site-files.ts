@@ -84,15 +84,16 @@ export interface LargeSiteFile {
   readonly cacheControl: string;
 }
 
-export type SiteLookup = SiteFile | LargeSiteFile | { readonly kind: 'missing' };
+/** `route`: a path without an extension that is no file: a client-side route, answered with index.html. */
+export type SiteLookup = SiteFile | LargeSiteFile | { readonly kind: 'missing' } | { readonly kind: 'route' };
 
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_REVALIDATE = 'no-cache';
 
 /**
  * What `segments` (decoded, checked names) of the release folder `releaseDir` serve: the file; the
- * folder's index.html for a folder; the release's index.html for a path without an extension
- * (a client-side route: the SPA fallback); else missing. Never through a link: each folder on the
+ * folder's index.html for a folder; `route` for a path without an extension (a client-side route:
+ * the caller answers the release's index.html, the SPA fallback); else missing. Never through a link: each folder on the
  * way is checked with lstat, the file opened with O_NOFOLLOW and checked again with fstat.
  */
 export async function loadSiteFile(releaseDir: string, segments: readonly string[]): Promise<SiteLookup> {
@@ -104,9 +105,8 @@ export async function loadSiteFile(releaseDir: string, segments: readonly string
     return read(direct, segments[segments.length - 1] ?? '', segments);
   }
   const last = segments[segments.length - 1] ?? '';
-  if (last.includes('.')) return { kind: 'missing' };
-  const index = await regularFile(releaseDir, ['index.html']);
-  return index === null || index === 'folder' ? { kind: 'missing' } : read(index, 'index.html', ['index.html']);
+  if (last.includes('.') || segments.length === 0) return { kind: 'missing' };
+  return { kind: 'route' };
 }
 
 /** The file's path when every step is a real folder and the last a regular file; 'folder'; or null. */
