@@ -73,8 +73,9 @@ export class LocalHostingProvider implements HostingProvider {
         await removeReadOnlyTree(temp);
         return { kind: 'failed', log: appendLine(out.log, 'The build produced no index.html: there is no page to publish.') };
       }
-      await rename(temp, target);
+      // The id's entry first: once the folder is in place the release can be activated.
       await this.remember(input.releaseId, input.projectId);
+      await rename(temp, target);
       const skipped =
         copy.skipped.length === 0
           ? ''
