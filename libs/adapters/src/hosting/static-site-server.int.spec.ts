@@ -170,6 +170,13 @@ describe('StaticSiteServer over HTTP', () => {
     expect(route.body.toString()).not.toContain('root:');
   });
 
+  it('tells which hosts it serves now', async () => {
+    const sites = new StaticSiteServer({ hostingRoot: path.join(base, 'hosting'), isSiteHost: () => false });
+    expect(sites.serves(SITE)).toBe(true);
+    expect(sites.serves('nothing-here.apps.localhost')).toBe(false);
+    expect(sites.serves('../hosting')).toBe(false);
+  });
+
   it('answers a site host that serves nothing with a 404 page', async () => {
     const r = await get('/', {}, 'GET', 'nothing-here.apps.localhost');
     expect(r.status).toBe(404);

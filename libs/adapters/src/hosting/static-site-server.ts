@@ -62,6 +62,14 @@ export class StaticSiteServer {
     return host !== null && this.options.isSiteHost(host);
   }
 
+  /**
+   * Whether a release is served on this host now (its pointer exists). For `isSiteHost` of custom
+   * domains: the provider only points hosts the domain rules accepted (never Kiln's own).
+   */
+  serves(host: string): boolean {
+    return isValidSiteHost(host) && this.releaseOf(host) !== null;
+  }
+
   /** Answers one request; never throws. */
   handle(req: IncomingMessage, res: ServerResponse): void {
     // Before anything else: nothing below may see a credential of Kiln's origin.
