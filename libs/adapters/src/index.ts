@@ -47,6 +47,13 @@ export { ProjectFiles, projectSize, type WriteFileOptions } from './sandbox/file
 export { DEV_SERVER_RUNNING_MESSAGE } from './sandbox/dev-servers.js';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, sandboxLimits } from './sandbox/isolation/sandbox-limits.js';
 export type { IsolationStatus } from './sandbox/isolation/isolation-probe.js';
+export type { ReleaseBuildOutput } from './sandbox/release-build.js';
+
+// Hosting (published sites)
+export * from './hosting/local-hosting-provider.adapter.js';
+export { StaticSiteServer, type StaticSiteServerOptions } from './hosting/static-site-server.js';
+export { DEFAULT_RELEASE_COPY_LIMITS, type ReleaseCopyLimits } from './hosting/release-copy.js';
+export { isValidSiteHost } from './hosting/hosting-paths.js';
 
 // AI (the offline generator, the default when no provider is configured, is @kiln/offline-assistant)
 export * from './ai/ai-sdk/ai-sdk-assistant.adapter.js';

@@ -189,7 +189,14 @@ export * from './ai/engine/running-turns.js';
 export * from './ai/engine/replace-app-rule.js';
 export * from './ai/engine/recover-interrupted-turns.use-case.js';
 
-// Hosting (ports the edge adapters implement)
+// Hosting (publish)
+export * from './hosting/release.entity.js';
+export * from './hosting/published-site.entity.js';
+export * from './hosting/custom-domain.entity.js';
+export * from './hosting/hosting.errors.js';
+export * from './hosting/hosting-repository.port.js';
+export * from './hosting/hosting-provider.port.js';
 export * from './hosting/dns-resolver.port.js';
 export * from './hosting/certificate-authority.port.js';
 export * from './hosting/site-screenshotter.port.js';
+export * from './hosting/published-urls.js';

@@ -4,6 +4,7 @@ import { type CodeError, type CommandResult, type ErrorScan, errorScanFrom, Erro
 import { buildErrorsFrom, parseTscOutput, parseViteBuildErrors } from './error-output-parsers.js';
 import { KeyedQueue } from './keyed-queue.js';
 import type { DependencySync } from './project-dependencies.js';
+import { type ReleaseBuildOutput, runReleaseBuild } from './release-build.js';
 import { parseWarmCheckReply, warmCheckMayVouchFor, type WarmCheckMode } from './warm-checks.js';
 
 /** find-errors results kept per host (by the files, dependencies and launcher they were made from). */
@@ -60,6 +61,8 @@ interface ScanOutcome {
 export class LocalErrorScans implements SandboxDiagnostics {
   /** One scan at a time per sandbox: scans share the build folder. */
   private readonly scans = new KeyedQueue();
+  /** One release build at a time per sandbox. */
+  private readonly releases = new KeyedQueue();
   /** Scan results by scanKey, most recent last. */
   private readonly scanResults = new Map<string, ScanOutcome>();
   /** Per sandbox, the files of its last scan whose build passed. */
@@ -91,6 +94,14 @@ export class LocalErrorScans implements SandboxDiagnostics {
       const scan = await this.scanOrReuse(sandboxId, projectDir).catch(() => null);
       return errorScanFrom([problem, ...(scan?.errors ?? [])]);
     });
+  }
+
+  /**
+   * The production build a release is copied from (release-build.ts), one at a time per sandbox
+   * (it has one output folder), beside find-errors (which builds into another).
+   */
+  buildForRelease(sandboxId: string): Promise<ReleaseBuildOutput> {
+    return this.releases.run(sandboxId, () => runReleaseBuild(this.options, sandboxId));
   }
 
   private async scanOrReuse(sandboxId: string, projectDir: string): Promise<ErrorScan> {

@@ -34,6 +34,7 @@ import { type IsolationStatus, probeIsolation } from './isolation/isolation-prob
 import { ProjectVolumes } from './isolation/project-volumes.js';
 import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
 import { LocalErrorScans } from './local-error-scans.js';
+import type { ReleaseBuildOutput } from './release-build.js';
 import type { LocalSandboxHostOptions } from './local-sandbox-host.options.js';
 import { ProjectDependencies } from './project-dependencies.js';
 import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
@@ -458,6 +459,11 @@ export class LocalSandboxHost implements SandboxHost {
 
   findErrors(sandboxId: string): Promise<ErrorScan> {
     return this.errorScans.findErrors(sandboxId);
+  }
+
+  /** `vite build` for a release, sandboxed (release-build.ts); LocalHostingProvider copies its output. */
+  buildForRelease(sandboxId: string): Promise<ReleaseBuildOutput> {
+    return this.errorScans.buildForRelease(sandboxId);
   }
 
   async restartDev(sandboxId: string): Promise<void> {

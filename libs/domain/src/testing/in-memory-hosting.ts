@@ -3,20 +3,38 @@ import { type DnsResolver, DnsUnavailable } from '../hosting/dns-resolver.port.j
 import type { HostingProvider, ReleaseBuild, SiteRoute } from '../hosting/hosting-provider.port.js';
 import type { SiteScreenshotter } from '../hosting/site-screenshotter.port.js';
 
+/** A host name as the local provider takes it: lower-case LDH labels (punycode for IDN), nothing that is a path. */
+const SITE_HOST = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+function siteHost(host: string): string {
+  const lower = host.toLowerCase();
+  if (!SITE_HOST.test(lower)) throw new Error(`Not a host name Kiln serves: ${JSON.stringify(host)}`);
+  return lower;
+}
+
 /**
- * The hosting provider in memory: a "build" succeeds unless the test says it fails (buildFails),
- * releases are remembered by id, and `served(host)` tells which release a host serves.
+ * The hosting provider in memory: a "build" succeeds unless the test says it fails (buildFails for
+ * every build, failBuildsOf for one sandbox's), releases are remembered by id, and `served(host)`
+ * tells which release a host serves. Host names are checked as the local provider checks them.
  */
 export class InMemoryHostingProvider implements HostingProvider {
   private readonly releases = new Map<string, { projectId: string; sizeBytes: number; fileCount: number }>();
   private readonly routes = new Map<string, string>();
+  private readonly failingSandboxes = new Map<string, string>();
   /** Set to a log to make the next builds fail with it. */
   buildFails: string | null = null;
   readonly builds: { sandboxId: string; projectId: string; releaseId: string }[] = [];
 
+  /** Builds of this sandbox fail with `log` (its code has errors). */
+  failBuildsOf(sandboxId: string, log: string): void {
+    this.failingSandboxes.set(sandboxId, log);
+  }
+
   async buildRelease(input: { sandboxId: string; projectId: string; releaseId: string }): Promise<ReleaseBuild> {
     this.builds.push({ ...input });
     if (this.buildFails !== null) return { kind: 'failed', log: this.buildFails };
+    const failing = this.failingSandboxes.get(input.sandboxId);
+    if (failing !== undefined) return { kind: 'failed', log: failing };
     if (this.releases.has(input.releaseId)) throw new Error(`Release ${input.releaseId} already exists`);
     const release = { projectId: input.projectId, sizeBytes: 1024, fileCount: 3 };
     this.releases.set(input.releaseId, release);
@@ -24,12 +42,13 @@ export class InMemoryHostingProvider implements HostingProvider {
   }
 
   async activate(route: SiteRoute): Promise<void> {
+    const hosts = route.hosts.map(siteHost); // all checked before any changes
     if (!this.releases.has(route.releaseId)) throw new Error(`No release ${route.releaseId}`);
-    for (const host of route.hosts) this.routes.set(host.toLowerCase(), route.releaseId);
+    for (const host of hosts) this.routes.set(host, route.releaseId);
   }
 
   async deactivate(hosts: readonly string[]): Promise<void> {
-    for (const host of hosts) this.routes.delete(host.toLowerCase());
+    for (const host of hosts.map(siteHost)) this.routes.delete(host);
   }
 
   async discardReleases(projectId: string): Promise<void> {

@@ -6,6 +6,10 @@
 //   node vite-launcher.mjs build <projectRoot>        a build for find-errors (when no dev server
 //                                                     runs: a running one answers find-errors
 //                                                     itself, warm, on stdin: warm-checks.mjs)
+//   node vite-launcher.mjs release <projectRoot>      the production build a release is copied
+//                                                     from, into .kiln-build/release (its own
+//                                                     folder: a find-errors build never empties
+//                                                     it meanwhile), with Vite's log
 //   node vite-launcher.mjs warm <projectRoot> <fd> <nodeModules> <package>...
 //                                                     a dev server started ahead of its project:
 //                                                     imports Vite and the named plugins from
@@ -41,6 +45,7 @@ const [mode, rootArg, fdArg, ...warmArgs] = process.argv.slice(2);
 let root;
 let cacheDir;
 let outDir;
+let releaseDir;
 let configFile;
 // The shared, read-only dependency tree the project's node_modules links to.
 let nodeModules;
@@ -49,6 +54,7 @@ function readProject() {
   root = realpathSync(path.resolve(rootArg ?? '.'));
   cacheDir = path.join(root, TEMP_BUILD_DIR, 'vite');
   outDir = path.join(root, TEMP_BUILD_DIR, 'dist');
+  releaseDir = path.join(root, TEMP_BUILD_DIR, 'release');
   configFile = CONFIG_FILES.map((name) => path.join(root, name)).find((file) => existsSync(file)) ?? false;
   nodeModules = existsSync(path.join(root, 'node_modules')) ? realpathSync(path.join(root, 'node_modules')) : null;
 }
@@ -127,7 +133,7 @@ export function hideServerPaths(server, rootDir, modulesDir = null) {
 }
 
 /** Runs after the project's own plugins' config hooks: what it sets cannot be moved elsewhere. */
-function kilnLock(serve) {
+function kilnLock(serve, buildDir = outDir) {
   return {
     name: 'kiln:lock',
     enforce: 'post',
@@ -139,7 +145,7 @@ function kilnLock(serve) {
       // Never Vite's default node_modules/.vite: the shared node_modules is read-only.
       config.cacheDir = cacheDir;
       config.build ??= {};
-      config.build.outDir = outDir;
+      config.build.outDir = buildDir;
       config.build.emptyOutDir = true;
       if (!serve) return;
       const server = (config.server ??= {});
@@ -163,8 +169,8 @@ function kilnLock(serve) {
   };
 }
 
-function common(serve) {
-  return { root, configFile, configLoader: configLoader(), cacheDir, clearScreen: false, plugins: [kilnLock(serve)] };
+function common(serve, buildDir = outDir) {
+  return { root, configFile, configLoader: configLoader(), cacheDir, clearScreen: false, plugins: [kilnLock(serve, buildDir)] };
 }
 
 /**
@@ -275,12 +281,31 @@ async function build() {
   }
 }
 
+/** The release build: Vite's own log (file sizes) on stdout, its errors on stderr, server paths taken out. */
+async function release() {
+  const vite = await loadVite();
+  const say = (stream) => (msg) => {
+    stream.write(`${projectRelative(stripAnsi(msg), root, nodeModules)}\n`);
+  };
+  const logger = vite.createLogger('info', { allowClearScreen: false });
+  logger.info = say(process.stdout);
+  logger.warn = say(process.stderr);
+  logger.warnOnce = say(process.stderr);
+  logger.error = say(process.stderr);
+  try {
+    await vite.build({ ...common(false, releaseDir), customLogger: logger, logLevel: 'info', build: { outDir: releaseDir, emptyOutDir: true } });
+  } catch (e) {
+    say(process.stderr)(e?.message ?? String(e));
+    process.exitCode = 1;
+  }
+}
+
 async function main() {
   try {
     if (mode === 'warm') await warm();
-    else if (mode === 'dev' || mode === 'build') {
+    else if (mode === 'dev' || mode === 'build' || mode === 'release') {
       readProject();
-      await (mode === 'dev' ? dev() : build());
+      await (mode === 'dev' ? dev() : mode === 'build' ? build() : release());
     }
     else throw new Error(`Unknown mode: ${mode}`);
   } catch (e) {

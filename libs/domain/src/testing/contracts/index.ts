@@ -21,3 +21,4 @@ export * from './turn-undo-journal.contract.js';
 export * from './rate-limiter.contract.js';
 export * from './project-turn-lock.contract.js';
 export * from './dns-resolver.contract.js';
+export * from './hosting-provider.contract.js';

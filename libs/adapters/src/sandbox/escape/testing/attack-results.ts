@@ -1,8 +1,8 @@
 // What attacks.mjs reports, attack by attack (the shapes it writes as JSON). Any attack may
 // instead report `{ crashed }` (it threw or ran past its time).
 
-/** Where project code runs: a run-command, the dev server's config, find-errors' build. */
-export type AttackSource = 'run-command' | 'dev-server' | 'build';
+/** Where project code runs: a run-command, the dev server's config, find-errors' build, a release build (publish). */
+export type AttackSource = 'run-command' | 'dev-server' | 'build' | 'release';
 
 /** The host files the attacker tries to read. */
 export type ReadName = 'dataDirKey' | 'otherProject' | 'shadow' | 'checkout' | 'hostTmp';

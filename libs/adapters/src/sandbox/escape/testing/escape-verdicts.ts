@@ -8,6 +8,7 @@ const FROM: Record<AttackSource, string> = {
   'run-command': 'a run-command',
   'dev-server': "the dev server's vite.config",
   build: "the build's vite.config (find-errors)",
+  release: "the release build's vite.config (publish)",
 };
 
 const READ_WORDS: Record<ReadName, string> = {
