@@ -1,0 +1,60 @@
+import type { OwnedProjects } from '../../projects/owned-projects.js';
+import type { ProjectNotFound } from '../../projects/project.errors.js';
+import type { Clock } from '../../shared/clock.port.js';
+import type { IdGenerator } from '../../shared/ids.port.js';
+import type { RandomSource } from '../../shared/random.port.js';
+import { type Result, err, ok } from '../../shared/result.js';
+import type { CheckPublishAllowed } from '../check-publish-allowed.use-case.js';
+import type { CustomDomain, DnsRecordToCreate } from '../custom-domain.entity.js';
+import { dnsRecordsFor, newCustomDomain, verificationToken } from '../custom-domain-lifecycle.js';
+import { parseCustomDomain } from '../domain-name.js';
+import type { HostingRepository } from '../hosting-repository.port.js';
+import type { DomainTaken, InvalidDomain } from '../hosting.errors.js';
+import type { PublishedUrls } from '../published-urls.js';
+import type { PublishError } from '../publishing.errors.js';
+import { rejectedWith } from './site-hosts.js';
+
+export const domainTaken = (host: string): DomainTaken => ({ code: 'HOSTING.DOMAIN_TAKEN', message: `${host} is already connected to a Kiln site.` });
+
+/**
+ * Connects a custom domain to a project's site (SPEC §5/§8: the same check as publishing — a
+ * plan without published projects gets "doesn't include domain connections"). The domain starts
+ * pending, with a random token; the answer lists the DNS records to create.
+ */
+export class AddCustomDomain {
+  constructor(
+    private readonly owned: OwnedProjects,
+    private readonly checkPublishAllowed: CheckPublishAllowed,
+    private readonly hosting: HostingRepository,
+    private readonly urls: PublishedUrls,
+    private readonly random: RandomSource,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: {
+    userId: string;
+    projectId: string;
+    domainName: string;
+  }): Promise<Result<{ domain: CustomDomain; records: DnsRecordToCreate[] }, ProjectNotFound | PublishError | InvalidDomain | DomainTaken>> {
+    const found = await this.owned.find(input.userId, input.projectId);
+    if (!found.ok) return found;
+    const host = parseCustomDomain(input.domainName, this.urls);
+    if (!host.ok) return host;
+    const allowed = await this.checkPublishAllowed.execute({ userId: input.userId, projectId: input.projectId });
+    if (!allowed.ok) return allowed;
+    if (await this.hosting.findDomainByHost(host.value)) return err(domainTaken(host.value));
+    const domain = newCustomDomain(
+      { id: this.ids.next(), projectId: input.projectId, host: host.value, verificationToken: verificationToken(this.random) },
+      this.clock.now(),
+    );
+    try {
+      await this.hosting.addDomain(domain);
+    } catch (error) {
+      // Two concurrent adds of one host: the repository's unique index lets one win.
+      if (rejectedWith(error, 'HOSTING.DOMAIN_TAKEN')) return err(domainTaken(host.value));
+      throw error;
+    }
+    return ok({ domain, records: dnsRecordsFor(domain, this.urls.target) });
+  }
+}
