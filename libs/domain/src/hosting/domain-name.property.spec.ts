@@ -9,10 +9,11 @@ const host = (input: string) => {
   const r = parseDomainName(input);
   return r.ok ? r.value : null;
 };
-/** The platform's own IDNA (UTS 46) conversion, as a second opinion. */
+/** The platform's own IDNA (UTS 46) conversion, as a second opinion (the domain's types know no URL). */
+const PlatformUrl = (globalThis as unknown as { URL: new (input: string) => { hostname: string } }).URL;
 const platform = (input: string): string | null => {
   try {
-    return new URL(`http://${input}/`).hostname;
+    return new PlatformUrl(`http://${input}/`).hostname;
   } catch {
     return null;
   }

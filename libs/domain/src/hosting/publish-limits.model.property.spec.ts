@@ -2,13 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { PlanCatalog } from '../plans/plan-catalog.js';
 import { DAY_MS } from '../testing/fixed-clock.js';
-import { type TestKit, createTestKit, signUp } from '../testing/test-kit.js';
+import { type HostingKit, createHostingKit } from '../testing/hosting-kit.js';
+import { signUp } from '../testing/test-kit.js';
 
 /**
- * Publish limits as a command model (STYLE.md "Tests"): the real system is the test kit with a
- * catalog that includes two upper tiers; the model is the plan, which projects have a domain
- * and which are deleted. Every step compares the real decision (allowed or not, and the error
- * code) with the model's, and time passing must never change it.
+ * Publish limits as a command model (STYLE.md "Tests"): the real system is the hosting kit (the
+ * hosting use cases over in-memory adapters) with a catalog that includes two upper tiers; the
+ * model is the plan, which sites are live, which projects are deleted and how many custom
+ * domains each has. Every publish, unpublish and domain add compares the real outcome (allowed
+ * or not, and the error code) with the model's; after every step the published count, what the
+ * hosts serve and the domains match it, and time passing never changes a decision.
  */
 
 type PlanId = 'free' | 'basic' | 'starter' | 'pro_monthly';
@@ -20,96 +23,139 @@ const USER = 'ana';
 
 interface Model {
   plan: PlanId;
-  published: boolean[];
+  live: boolean[];
   deleted: boolean[];
+  domains: string[][];
 }
 
 interface Real {
-  kit: TestKit;
+  k: HostingKit;
   projectIds: string[];
-  domains: number;
+  nextDomain: number;
 }
 
-const isPublished = (m: Model, i: number): boolean => !m.deleted[i] && m.published[i] === true;
-const publishedCount = (m: Model): number => m.published.filter((_, i) => isPublished(m, i)).length;
+const isLive = (m: Model, i: number): boolean => !m.deleted[i] && m.live[i] === true;
+const liveCount = (m: Model): number => m.live.filter((_, i) => isLive(m, i)).length;
 
-/** What the model says a publish check gives: ok with the limit, or the error code. */
-function expected(m: Model, projectIdx: number | null): { ok: true; limit: number | 'unlimited' } | { ok: false; code: string } {
+type Outcome = { ok: true } | { ok: false; code: string };
+
+/** What the model says the publish / custom-domain check gives for a project (SPEC §5). */
+function allowed(m: Model, i: number): Outcome {
+  if (m.deleted[i]) return { ok: false, code: 'PROJECTS.NOT_FOUND' };
   const limit = LIMIT[m.plan];
-  if (limit === null) return { ok: true, limit: 'unlimited' };
-  if (projectIdx !== null && isPublished(m, projectIdx)) return { ok: true, limit };
+  if (limit === null || isLive(m, i)) return { ok: true };
   if (limit === 0) return { ok: false, code: 'PUBLISHING.NOT_INCLUDED' };
-  if (publishedCount(m) >= limit) return { ok: false, code: 'PUBLISHING.LIMIT_REACHED' };
-  return { ok: true, limit };
+  if (liveCount(m) >= limit) return { ok: false, code: 'PUBLISHING.LIMIT_REACHED' };
+  return { ok: true };
 }
 
-async function checkAgainstModel(m: Model, r: Real, projectIdx: number | null) {
-  const actual = await r.kit.checkPublishAllowed.execute(projectIdx === null ? { userId: USER } : { userId: USER, projectId: r.projectIds[projectIdx] });
-  const want = expected(m, projectIdx);
-  expect(actual.ok ? { ok: true, limit: actual.value.limit } : { ok: false, code: actual.error.code }).toEqual(want);
-  return want.ok;
-}
+const outcomeOf = (r: { ok: boolean; error?: { code: string } }): Outcome => (r.ok ? { ok: true } : { ok: false, code: (r.error as { code: string }).code });
 
-async function project(r: Real, i: number) {
-  const p = await r.kit.projects.findById(r.projectIds[i]!);
-  if (!p) throw new Error(`project ${i} is missing`);
-  return p;
-}
-
-/** After every command the real published count and plan match the model. */
+/** After every command: the published count, the plan, what the hosts serve and the domains follow the model. */
 async function checkState(m: Model, r: Real) {
-  expect(await r.kit.projects.countPublishedByCreator(USER)).toBe(publishedCount(m));
-  expect((await r.kit.profiles.findById(USER))?.subscriptionPlan).toBe(m.plan);
+  expect(await r.k.projects.countPublishedByCreator(USER)).toBe(liveCount(m));
+  expect((await r.k.profiles.findById(USER))?.subscriptionPlan).toBe(m.plan);
+  for (let i = 0; i < PROJECTS; i += 1) {
+    const id = r.projectIds[i] as string;
+    const site = await r.k.hosting.findSite(id);
+    if (m.deleted[i]) continue;
+    expect(site !== null && r.k.provider.served(r.k.urls.hostFor(site.slug)) !== null).toBe(m.live[i]);
+    expect((await r.k.hosting.listDomains(id)).map((d) => d.host)).toEqual(m.domains[i]);
+  }
 }
 
-class Publish implements fc.AsyncCommand<Model, Real> {
+abstract class Step implements fc.AsyncCommand<Model, Real> {
   constructor(readonly idx: number) {}
-  check = (m: Readonly<Model>) => !m.deleted[this.idx];
+  check(m: Readonly<Model>): boolean {
+    return m.live.length === PROJECTS;
+  }
+  abstract run(m: Model, r: Real): Promise<void>;
+  abstract toString(): string;
+  protected id = (r: Real) => r.projectIds[this.idx] as string;
+}
+
+class Publish extends Step {
   async run(m: Model, r: Real) {
-    const allowed = await checkAgainstModel(m, r, this.idx);
-    if (allowed) {
-      r.domains += 1;
-      await r.kit.projects.update({ ...(await project(r, this.idx)), domain: `site${r.domains}.example.com`, updatedAt: r.kit.clock.now() });
-      m.published[this.idx] = true;
-    }
+    const want = allowed(m, this.idx);
+    expect(outcomeOf(await r.k.publish.execute({ userId: USER, projectId: this.id(r) }))).toEqual(want);
+    if (want.ok) m.live[this.idx] = true;
     await checkState(m, r);
   }
-  toString = () => `Publish(${this.idx})`;
+  override toString() {
+    return `Publish(${this.idx})`;
+  }
 }
 
-class Unpublish implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly idx: number) {}
-  check = () => true;
+class Unpublish extends Step {
   async run(m: Model, r: Real) {
-    await r.kit.projects.update({ ...(await project(r, this.idx)), domain: null, updatedAt: r.kit.clock.now() });
-    m.published[this.idx] = false;
+    const want: Outcome = m.deleted[this.idx]
+      ? { ok: false, code: 'PROJECTS.NOT_FOUND' }
+      : m.live[this.idx]
+        ? { ok: true }
+        : { ok: false, code: 'HOSTING.NOT_PUBLISHED' };
+    expect(outcomeOf(await r.k.unpublish.execute({ userId: USER, projectId: this.id(r) }))).toEqual(want);
+    if (want.ok) m.live[this.idx] = false;
     await checkState(m, r);
   }
-  toString = () => `Unpublish(${this.idx})`;
+  override toString() {
+    return `Unpublish(${this.idx})`;
+  }
 }
 
-class DeleteProject implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly idx: number) {}
-  check = (m: Readonly<Model>) => !m.deleted[this.idx];
+class AddDomain extends Step {
+  async run(m: Model, r: Real) {
+    const want = allowed(m, this.idx);
+    r.nextDomain += 1;
+    const host = `site${r.nextDomain}.example.com`;
+    expect(outcomeOf(await r.k.addDomain.execute({ userId: USER, projectId: this.id(r), domainName: host }))).toEqual(want);
+    if (want.ok) m.domains[this.idx]?.push(host);
+    await checkState(m, r);
+  }
+  override toString() {
+    return `AddDomain(${this.idx})`;
+  }
+}
+
+class RemoveDomain extends Step {
+  async run(m: Model, r: Real) {
+    const host = m.domains[this.idx]?.[0] ?? 'none.example.com';
+    const want: Outcome = m.deleted[this.idx]
+      ? { ok: false, code: 'PROJECTS.NOT_FOUND' }
+      : m.domains[this.idx]?.length
+        ? { ok: true }
+        : { ok: false, code: 'HOSTING.DOMAIN_NOT_FOUND' };
+    expect(outcomeOf(await r.k.removeDomain.execute({ userId: USER, projectId: this.id(r), domainName: host }))).toEqual(want);
+    if (want.ok) m.domains[this.idx]?.shift();
+    await checkState(m, r);
+  }
+  override toString() {
+    return `RemoveDomain(${this.idx})`;
+  }
+}
+
+class DeleteProject extends Step {
+  override check(m: Readonly<Model>): boolean {
+    return !m.deleted[this.idx];
+  }
   async run(m: Model, r: Real) {
     // The domain stays on the row: a deleted project with a domain must no longer count.
-    await r.kit.projects.update({ ...(await project(r, this.idx)), status: 'deleted', updatedAt: r.kit.clock.now() });
+    expect(await r.k.projects.markDeleted(this.id(r), r.k.clock.now())).toBe(true);
     m.deleted[this.idx] = true;
     await checkState(m, r);
   }
-  toString = () => `DeleteProject(${this.idx})`;
+  override toString() {
+    return `DeleteProject(${this.idx})`;
+  }
 }
 
 class ChangePlan implements fc.AsyncCommand<Model, Real> {
   constructor(readonly planId: PlanId) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const result = await r.kit.changePlan.execute({ userId: USER, planId: this.planId });
-    expect(result.ok).toBe(true);
-    if (result.ok) expect(result.value.planChanged).toBe(m.plan !== this.planId);
+    const result = await r.k.changePlan.execute({ userId: USER, planId: this.planId });
+    expect(result.ok && result.value.planChanged).toBe(m.plan !== this.planId);
     m.plan = this.planId;
     await checkState(m, r);
-    await checkAgainstModel(m, r, null);
   }
   toString = () => `ChangePlan(${this.planId})`;
 }
@@ -118,24 +164,23 @@ class AdvanceClock implements fc.AsyncCommand<Model, Real> {
   constructor(readonly days: number) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const before = await r.kit.checkPublishAllowed.execute({ userId: USER });
-    r.kit.clock.advance(this.days * DAY_MS);
+    const before = await r.k.checkPublishAllowed.execute({ userId: USER });
+    r.k.clock.advance(this.days * DAY_MS);
     // Rolling the allowance cycle forward must not touch publishing either.
-    expect((await r.kit.grantMonthlyAllowance.execute({ userId: USER })).ok).toBe(true);
-    expect(await r.kit.checkPublishAllowed.execute({ userId: USER })).toEqual(before);
-    await checkAgainstModel(m, r, null);
+    expect((await r.k.grantMonthlyAllowance.execute({ userId: USER })).ok).toBe(true);
+    expect(await r.k.checkPublishAllowed.execute({ userId: USER })).toEqual(before);
     await checkState(m, r);
   }
   toString = () => `AdvanceClock(${this.days}d)`;
 }
 
-class Check implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly idx: number | null) {}
-  check = () => true;
+class Check extends Step {
   async run(m: Model, r: Real) {
-    await checkAgainstModel(m, r, this.idx);
+    expect(outcomeOf(await r.k.checkProjectPublish.execute({ userId: USER, projectId: this.id(r) }))).toEqual(allowed(m, this.idx));
   }
-  toString = () => `Check(${this.idx ?? '-'})`;
+  override toString() {
+    return `Check(${this.idx})`;
+  }
 }
 
 const idx = fc.integer({ min: 0, max: PROJECTS - 1 });
@@ -143,10 +188,12 @@ const commands = fc.commands(
   [
     idx.map((i) => new Publish(i)),
     idx.map((i) => new Unpublish(i)),
+    idx.map((i) => new AddDomain(i)),
+    idx.map((i) => new RemoveDomain(i)),
     idx.map((i) => new DeleteProject(i)),
     fc.constantFrom(...PLANS).map((p) => new ChangePlan(p)),
     fc.integer({ min: 0, max: 400 }).map((d) => new AdvanceClock(d)),
-    fc.option(idx, { nil: null }).map((i) => new Check(i)),
+    idx.map((i) => new Check(i)),
   ],
   { maxCommands: 40 },
 );
@@ -161,78 +208,86 @@ function catalog(): PlanCatalog {
   return r.value;
 }
 
-/** One user with PROJECTS projects, none published, on `plan`. */
+/** One user with PROJECTS projects (each with a sandbox), none published, on `plan`. */
 async function setUp(plan: PlanId): Promise<{ model: Model; real: Real }> {
-  const kit = createTestKit({ plans: catalog() });
-  kit.clock.set(new Date('2026-01-15T10:00:00Z'));
-  await signUp(kit, USER);
-  kit.clock.advance(DAY_MS);
-  if (!(await kit.changePlan.execute({ userId: USER, planId: 'pro_monthly' })).ok) throw new Error('set-up: upgrade failed');
+  const k = createHostingKit({ plans: catalog() });
+  k.clock.set(new Date('2026-01-15T10:00:00Z'));
+  await signUp(k, USER);
+  k.clock.advance(DAY_MS);
+  if (!(await k.changePlan.execute({ userId: USER, planId: 'pro_monthly' })).ok) throw new Error('set-up: upgrade failed');
   const projectIds: string[] = [];
   for (let i = 0; i < PROJECTS; i += 1) {
-    const p = await kit.createProject.execute({ creatorId: USER, name: `Site ${i}` });
+    const p = await k.createProject.execute({ creatorId: USER, name: `Site ${i}` });
     if (!p.ok) throw new Error(`set-up: ${p.error.message}`);
+    await k.sandboxes.ensure(p.value.id);
     projectIds.push(p.value.id);
   }
-  kit.clock.advance(DAY_MS);
-  if (!(await kit.changePlan.execute({ userId: USER, planId: plan })).ok) throw new Error('set-up: plan change failed');
+  k.clock.advance(DAY_MS);
+  if (!(await k.changePlan.execute({ userId: USER, planId: plan })).ok) throw new Error('set-up: plan change failed');
+  const fill = <T>(value: () => T) => Array.from({ length: PROJECTS }, value);
   return {
-    model: { plan, published: Array<boolean>(PROJECTS).fill(false), deleted: Array<boolean>(PROJECTS).fill(false) },
-    real: { kit, projectIds, domains: 0 },
+    model: { plan, live: fill(() => false), deleted: fill(() => false), domains: fill(() => []) },
+    real: { k, projectIds, nextDomain: 0 },
   };
 }
 
-describe('publish limits — command model', () => {
-  it('every publish decision (allowed or denied, and the error code) matches the model', async () => {
+describe('publish limits — command model over the hosting use cases', () => {
+  it('every publish, unpublish and domain decision (allowed or denied, and the error code) matches the model', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...PLANS), commands, async (plan, cmds) => {
         const { model, real } = await setUp(plan);
         await fc.asyncModelRun(() => ({ model, real }), cmds);
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 
   it('the model reaches every outcome (so the property above is not vacuous)', async () => {
-    // A fixed walk through the interesting states, run through the same commands.
     const { model, real } = await setUp('starter');
-    const walk = [
-      new Publish(0),
-      new Publish(1),
-      new Publish(2), // denied: limit 2 reached
-      new Publish(0), // allowed: already published
-      new DeleteProject(0), // frees a slot although its domain stays
-      new Publish(2),
-      new ChangePlan('basic'), // 2 published on a 1-project plan
-      new Publish(3), // denied: limit reached
-      new Publish(1), // allowed: already published
-      new ChangePlan('free'),
-      new Publish(3), // denied: not included
-      new Publish(2), // allowed: already published
-      new AdvanceClock(45),
-      new ChangePlan('pro_monthly'),
-      new Publish(3), // unlimited
-    ];
     const outcomes: string[] = [];
-    for (const c of walk) {
-      if (c instanceof Publish) {
-        const want = expected(model, c.idx);
-        outcomes.push(want.ok ? `ok:${want.limit}` : want.code);
+    const run = async (c: Step | ChangePlan | AdvanceClock) => {
+      if (c instanceof Publish || c instanceof AddDomain) {
+        const want = allowed(model, c.idx);
+        outcomes.push(want.ok ? 'ok' : want.code);
       }
       await c.run(model, real);
-    }
+    };
+    await run(new Publish(0));
+    await run(new Publish(1));
+    await run(new Publish(2)); // denied: limit 2 reached
+    await run(new AddDomain(2)); // denied: limit 2 reached
+    await run(new AddDomain(0)); // allowed: already published
+    await run(new Publish(0)); // allowed: already published (release 2)
+    await run(new DeleteProject(0)); // frees a slot although its domain stays
+    await run(new Publish(2));
+    await run(new ChangePlan('basic')); // 2 published on a 1-project plan
+    await run(new Publish(3)); // denied: limit reached
+    await run(new Publish(1)); // allowed: already published
+    await run(new ChangePlan('free'));
+    await run(new Publish(3)); // denied: not included
+    await run(new AddDomain(3)); // denied: not included
+    await run(new Unpublish(2));
+    await run(new Publish(2)); // denied now: free
+    await run(new AdvanceClock(45));
+    await run(new ChangePlan('pro_monthly'));
+    await run(new Publish(3)); // unlimited
+    await run(new Publish(0)); // deleted
     expect(outcomes).toEqual([
-      'ok:2',
-      'ok:2',
+      'ok',
+      'ok',
       'PUBLISHING.LIMIT_REACHED',
-      'ok:2',
-      'ok:2',
       'PUBLISHING.LIMIT_REACHED',
-      'ok:1',
+      'ok',
+      'ok',
+      'ok',
+      'PUBLISHING.LIMIT_REACHED',
+      'ok',
       'PUBLISHING.NOT_INCLUDED',
-      'ok:0',
-      'ok:unlimited',
+      'PUBLISHING.NOT_INCLUDED',
+      'PUBLISHING.NOT_INCLUDED',
+      'ok',
+      'PROJECTS.NOT_FOUND',
     ]);
-    expect(await real.kit.projects.countPublishedByCreator(USER)).toBe(3);
+    expect(await real.k.projects.countPublishedByCreator(USER)).toBe(2);
   });
 });

@@ -20,3 +20,4 @@ export * from './turn-repository.contract.js';
 export * from './turn-undo-journal.contract.js';
 export * from './rate-limiter.contract.js';
 export * from './project-turn-lock.contract.js';
+export * from './hosting-repository.contract.js';
