@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CheckPublishAllowed, CreateProject, DeleteProject, ListProjects, OwnedProjects, PublishProject, RenameProject } from '@kiln/domain';
+import { CheckProjectPublish, CheckPublishAllowed, CreateProject, DeleteProject, ListProjects, OwnedProjects, RenameProject } from '@kiln/domain';
 import { useCase } from '../common/use-case.provider.js';
 import { CLOCK, ID_GENERATOR, PLAN_CATALOG, PROFILE_REPOSITORY, PROJECT_REPOSITORY } from '../tokens.js';
 import { ProjectsController } from './projects.controller.js';
@@ -14,7 +14,7 @@ import { ProjectsController } from './projects.controller.js';
     useCase(RenameProject, [OwnedProjects, PROJECT_REPOSITORY, CLOCK]),
     useCase(DeleteProject, [OwnedProjects, PROJECT_REPOSITORY, CLOCK]),
     useCase(CheckPublishAllowed, [PROFILE_REPOSITORY, PROJECT_REPOSITORY, PLAN_CATALOG]),
-    useCase(PublishProject, [OwnedProjects, PROJECT_REPOSITORY, CheckPublishAllowed, CLOCK]),
+    useCase(CheckProjectPublish, [OwnedProjects, CheckPublishAllowed]),
   ],
   exports: [CheckPublishAllowed, OwnedProjects],
 })

@@ -5,13 +5,13 @@ import type { IdGenerator } from '../../shared/ids.port.js';
 import type { RandomSource } from '../../shared/random.port.js';
 import { type Result, err, ok } from '../../shared/result.js';
 import type { CheckPublishAllowed } from '../check-publish-allowed.use-case.js';
-import type { CustomDomain, DnsRecordToCreate } from '../custom-domain.entity.js';
-import { dnsRecordsFor, newCustomDomain, verificationToken } from '../custom-domain-lifecycle.js';
+import { newCustomDomain, verificationToken } from '../custom-domain-lifecycle.js';
 import { parseCustomDomain } from '../domain-name.js';
 import type { HostingRepository } from '../hosting-repository.port.js';
 import type { DomainTaken, InvalidDomain } from '../hosting.errors.js';
 import type { PublishedUrls } from '../published-urls.js';
 import type { PublishError } from '../publishing.errors.js';
+import { type DomainStatus, domainStatusOf } from './get-publish-status.use-case.js';
 import { rejectedWith } from './site-hosts.js';
 
 export const domainTaken = (host: string): DomainTaken => ({ code: 'HOSTING.DOMAIN_TAKEN', message: `${host} is already connected to a Kiln site.` });
@@ -36,7 +36,7 @@ export class AddCustomDomain {
     userId: string;
     projectId: string;
     domainName: string;
-  }): Promise<Result<{ domain: CustomDomain; records: DnsRecordToCreate[] }, ProjectNotFound | PublishError | InvalidDomain | DomainTaken>> {
+  }): Promise<Result<DomainStatus, ProjectNotFound | PublishError | InvalidDomain | DomainTaken>> {
     const found = await this.owned.find(input.userId, input.projectId);
     if (!found.ok) return found;
     const host = parseCustomDomain(input.domainName, this.urls);
@@ -55,6 +55,6 @@ export class AddCustomDomain {
       if (rejectedWith(error, 'HOSTING.DOMAIN_TAKEN')) return err(domainTaken(host.value));
       throw error;
     }
-    return ok({ domain, records: dnsRecordsFor(domain, this.urls.target) });
+    return ok(domainStatusOf(domain, this.urls));
   }
 }

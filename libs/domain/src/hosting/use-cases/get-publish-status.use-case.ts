@@ -29,6 +29,13 @@ export interface PublishStatus {
   readonly screenshotTakenAt: Date | null;
 }
 
+/** A custom domain as the dialog shows it: with its URL and the records to create. */
+export const domainStatusOf = (domain: CustomDomain, urls: PublishedUrls): DomainStatus => ({
+  domain,
+  url: urls.urlFor(domain.host),
+  records: dnsRecordsFor(domain, urls.target),
+});
+
 /** A project's site as the publish dialog shows it: status, URL, releases, domains and their records. */
 export class GetPublishStatus {
   constructor(
@@ -54,7 +61,7 @@ export class GetPublishStatus {
       url: live && site ? this.urls.urlFor(this.urls.hostFor(site.slug)) : null,
       currentRelease: releases.find((r) => r.id === site?.currentReleaseId) ?? null,
       releases,
-      domains: domains.map((domain) => ({ domain, url: this.urls.urlFor(domain.host), records: dnsRecordsFor(domain, this.urls.target) })),
+      domains: domains.map((domain) => domainStatusOf(domain, this.urls)),
       screenshotTakenAt: screenshot?.takenAt ?? null,
     });
   }

@@ -141,13 +141,13 @@ describe('custom domains', () => {
     // Only the TXT: not verified, failed with a reason, nothing served.
     k.dns.setTxt('_kiln-challenge.shop.example.com', domain.verificationToken);
     const early = await k.verifyDomain.execute({ userId: 'ana', domainName: 'shop.example.com' });
-    expect(early.ok && early.value).toMatchObject({ verified: false, txtFound: true, targetFound: false, domain: { status: 'failed' } });
-    expect(early.ok && early.value.domain.failureReason).toContain('apps.kiln.test');
+    expect(early.ok && early.value).toMatchObject({ verified: false, txtFound: true, targetFound: false, domain: { domain: { status: 'failed' } } });
+    expect(early.ok && early.value.domain.domain.failureReason).toContain('apps.kiln.test');
     expect(await k.tlsAllowed.execute('shop.example.com')).toBe(false);
 
     k.dns.setCname('shop.example.com', 'apps.kiln.test.');
     const done = await k.verifyDomain.execute({ userId: 'ana', domainName: 'shop.example.com' });
-    expect(done.ok && done.value).toMatchObject({ verified: true, domain: { status: 'active', failureReason: null } });
+    expect(done.ok && done.value).toMatchObject({ verified: true, domain: { domain: { status: 'active', failureReason: null }, url: 'http://shop.example.com' } });
     expect(k.certificates.requested).toEqual(['shop.example.com']);
     expect(k.provider.served('shop.example.com')).toBe(release.id);
     expect(await k.tlsAllowed.execute('shop.example.com')).toBe(true);
@@ -171,7 +171,7 @@ describe('custom domains', () => {
     expect((await k.verifyDomain.execute({ userId: 'ana', domainName: 'example.org' })).ok && k.provider.served('example.org')).toBeNull();
     k.dns.setAddresses('example.org', '203.0.113.7');
     const r = await k.verifyDomain.execute({ userId: 'ana', domainName: 'example.org' });
-    expect(r.ok && r.value.domain.status).toBe('active');
+    expect(r.ok && r.value.domain.domain.status).toBe('active');
   });
 
   it('a failed certificate leaves the domain failed with the reason; verifying again can succeed', async () => {
@@ -183,10 +183,10 @@ describe('custom domains', () => {
     k.dns.setCname('www.example.net', 'apps.kiln.test');
     k.certificates.outcome = { kind: 'failed', reason: 'rate limited' };
     const failed = await k.verifyDomain.execute({ userId: 'ana', domainName: 'www.example.net' });
-    expect(failed.ok && failed.value.domain).toMatchObject({ status: 'failed', failureReason: 'The certificate could not be issued: rate limited' });
+    expect(failed.ok && failed.value).toMatchObject({ verified: false, domain: { domain: { status: 'failed', failureReason: 'The certificate could not be issued: rate limited' } } });
     k.certificates.outcome = { kind: 'not-needed' };
     const again = await k.verifyDomain.execute({ userId: 'ana', domainName: 'www.example.net' });
-    expect(again.ok && again.value.domain.status).toBe('active');
+    expect(again.ok && again.value.domain.domain.status).toBe('active');
   });
 
   it('DNS unavailable is an error to retry, and changes nothing', async () => {

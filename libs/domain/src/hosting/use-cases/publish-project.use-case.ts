@@ -29,6 +29,8 @@ export type PublishProjectError = ProjectNotFound | PublishError | InvalidSlug |
 
 /** The commit a release records when the sandbox has no saved version yet. */
 export const WORKING_TREE = 'working-tree';
+/** The end of a failed build's log that the person is shown (the errors are at its end). */
+const MAX_LOG_CHARS = 64 * 1024;
 /** Attempts at a release number when concurrent publishes of one project take the same one. */
 const NUMBER_ATTEMPTS = 5;
 
@@ -109,7 +111,8 @@ export class PublishProject {
       const commit = history[0]?.hash ?? WORKING_TREE;
       const build = await this.provider.buildRelease({ sandboxId: projectId, projectId, releaseId });
       if (build.kind === 'failed') {
-        return err({ code: 'HOSTING.BUILD_FAILED', message: 'The app did not build, so nothing was published. See the build log.', log: build.log });
+        const log = build.log.length > MAX_LOG_CHARS ? `…${build.log.slice(-MAX_LOG_CHARS)}` : build.log;
+        return err({ code: 'HOSTING.BUILD_FAILED', message: 'The app did not build, so nothing was published. See the build log.', log });
       }
       return ok({ build, commit });
     } catch (error) {

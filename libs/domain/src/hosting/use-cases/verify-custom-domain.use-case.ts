@@ -11,6 +11,7 @@ import type { HostingProvider } from '../hosting-provider.port.js';
 import type { HostingRepository } from '../hosting-repository.port.js';
 import type { DomainNotFound } from '../hosting.errors.js';
 import type { PublishedUrls } from '../published-urls.js';
+import { type DomainStatus, domainStatusOf } from './get-publish-status.use-case.js';
 import { domainNotFound } from './remove-custom-domain.use-case.js';
 import { serveRelease } from './site-hosts.js';
 
@@ -21,7 +22,7 @@ export interface DomainVerification {
   readonly verified: boolean;
   readonly txtFound: boolean;
   readonly targetFound: boolean;
-  readonly domain: CustomDomain;
+  readonly domain: DomainStatus;
 }
 
 const sameSet = (actual: readonly string[], allowed: readonly string[]): boolean => actual.length > 0 && actual.every((a) => allowed.includes(a.toLowerCase()));
@@ -63,13 +64,14 @@ export class VerifyCustomDomain {
       }
       throw error;
     }
-    if (domain.status === 'active') return ok({ verified: txtFound && targetFound, txtFound, targetFound, domain });
+    if (domain.status === 'active') return ok({ verified: txtFound && targetFound, txtFound, targetFound, domain: domainStatusOf(domain, this.urls) });
     if (!txtFound || !targetFound) {
       const failed = markFailed(domain, this.dnsReason(domain, txtFound), this.clock.now());
       await this.hosting.saveDomain(failed);
-      return ok({ verified: false, txtFound, targetFound, domain: failed });
+      return ok({ verified: false, txtFound, targetFound, domain: domainStatusOf(failed, this.urls) });
     }
-    return ok({ verified: true, txtFound, targetFound, domain: await this.certify(markVerified(domain, this.clock.now())) });
+    const certified = await this.certify(markVerified(domain, this.clock.now()));
+    return ok({ verified: certified.status === 'active', txtFound, targetFound, domain: domainStatusOf(certified, this.urls) });
   }
 
   private async pointsAtKiln(host: string): Promise<boolean> {
