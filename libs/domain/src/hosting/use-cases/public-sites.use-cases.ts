@@ -29,10 +29,11 @@ export class IsTlsAllowed {
   ) {}
 
   async execute(domain: string): Promise<boolean> {
+    // Kiln's own hosts may sit under names a custom domain never could (`*.apps.localhost`).
+    const slug = domain.length <= 300 ? this.urls.slugOf(domain.trim().toLowerCase().replace(/\.$/, '')) : null;
+    if (slug !== null) return (await liveSite(this.hosting, this.projects, slug)) !== null;
     const host = parseDomainName(domain);
     if (!host.ok) return false;
-    const slug = this.urls.slugOf(host.value);
-    if (slug !== null) return (await liveSite(this.hosting, this.projects, slug)) !== null;
     const custom = await this.hosting.findDomainByHost(host.value);
     if (!custom || !TLS_ALLOWED_STATUSES.has(custom.status)) return false;
     const site = await this.hosting.findSite(custom.projectId);
