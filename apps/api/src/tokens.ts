@@ -90,3 +90,5 @@ export const CERTIFICATE_AUTHORITY = Symbol('CertificateAuthority');
 export const SITE_SCREENSHOTTER = Symbol('SiteScreenshotter');
 /** PublishedUrls: where published sites live, built from PUBLISHED_URL_TEMPLATE (hosting/published-urls.ts). */
 export const PUBLISHED_URLS = Symbol('PublishedUrls');
+/** ProjectTakedown: a deleted project's site stops being served (hosting's TakeDownSite, bound by HostingModule). */
+export const PROJECT_TAKEDOWN = Symbol('ProjectTakedown');

@@ -59,6 +59,7 @@ export * from './projects/list-projects.use-case.js';
 export * from './projects/rename-project.use-case.js';
 export * from './projects/delete-project.use-case.js';
 export * from './projects/project-ownership.js';
+export * from './projects/project-takedown.port.js';
 
 // hosting: publishing, releases, custom domains (docs/hosting.md)
 export * from './hosting/publishing.errors.js';
@@ -90,6 +91,7 @@ export * from './hosting/use-cases/remove-custom-domain.use-case.js';
 export * from './hosting/use-cases/get-publish-status.use-case.js';
 export * from './hosting/use-cases/take-site-screenshot.use-case.js';
 export * from './hosting/use-cases/public-sites.use-cases.js';
+export * from './hosting/use-cases/take-down-site.js';
 
 // small rules and ports of other contexts
 export * from './analytics/tracking-event.js';

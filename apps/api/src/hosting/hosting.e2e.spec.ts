@@ -161,6 +161,19 @@ describe('hosting routes (e2e)', () => {
     expect((await t.http().delete(`/api/fly/certificates/${id}`).set(user.auth).send({ domain_name: 'shop.example.com' })).status).toBe(404);
   });
 
+  it('deleting a published project takes its site down (hosts, TLS, public page)', async () => {
+    const { user, id } = await projectOf();
+    const site = (await publish(user, id).expect(200)).body;
+    const host = `${site.slug}.apps.localhost`;
+    expect(hosting.provider.served(host)).not.toBeNull();
+    await t.http().delete(`/api/projects/${id}`).set(user.auth).expect(204);
+    expect(hosting.provider.served(host)).toBeNull();
+    expect(hosting.provider.hasRelease(site.current_release.id)).toBe(false);
+    expect((await tls(host)).status).toBe(404);
+    expect((await t.http().get(`/api/hosting/sites/${site.slug}`)).status).toBe(404);
+    expect((await usage(user)).published_projects_count).toBe(0);
+  });
+
   it('takes a screenshot of the live site and serves it publicly', async () => {
     const { user, id } = await projectOf();
     expect((await t.http().post('/api/fly/take-screenshot').set(user.auth).send({ project_id: id })).body.code).toBe('HOSTING.NOT_PUBLISHED');

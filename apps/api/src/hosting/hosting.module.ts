@@ -15,6 +15,7 @@ import {
   RestartSite,
   RollbackRelease,
   type SiteScreenshotter,
+  TakeDownSite,
   TakeSiteScreenshot,
   UnpublishProject,
   VerifyCustomDomain,
@@ -31,6 +32,7 @@ import {
   HOSTING_REPOSITORY,
   ID_GENERATOR,
   PROJECT_REPOSITORY,
+  PROJECT_TAKEDOWN,
   PUBLISHED_URLS,
   RANDOM_SOURCE,
   SANDBOX_HOST,
@@ -48,12 +50,17 @@ export interface HostingAdapters {
   readonly screenshotter: SiteScreenshotter;
 }
 
-/** Publishing, releases and custom domains (docs/hosting.md); HOSTING_REPOSITORY comes from the persistence module. */
+/**
+ * Publishing, releases and custom domains (docs/hosting.md); HOSTING_REPOSITORY comes from the
+ * persistence module. Global for PROJECT_TAKEDOWN, which the projects' delete needs (the
+ * projects context cannot import hosting: hosting depends on it).
+ */
 @Module({})
 export class HostingModule {
   static forRoot(adapters: HostingAdapters): DynamicModule {
     return {
       module: HostingModule,
+      global: true,
       imports: [ProjectsModule],
       controllers: [FlyController, PublicSitesController],
       providers: [
@@ -89,8 +96,10 @@ export class HostingModule {
         useCase(IsTlsAllowed, [HOSTING_REPOSITORY, PROJECT_REPOSITORY, PUBLISHED_URLS]),
         useCase(GetPublicSite, [HOSTING_REPOSITORY, PROJECT_REPOSITORY, PUBLISHED_URLS]),
         useCase(GetPublicSiteScreenshot, [HOSTING_REPOSITORY, PROJECT_REPOSITORY]),
+        useCase(TakeDownSite, [HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS, CLOCK]),
+        { provide: PROJECT_TAKEDOWN, useExisting: TakeDownSite },
       ],
-      exports: [PUBLISHED_URLS, HOSTING_PROVIDER, IsTlsAllowed],
+      exports: [PUBLISHED_URLS, HOSTING_PROVIDER, IsTlsAllowed, PROJECT_TAKEDOWN],
     };
   }
 }

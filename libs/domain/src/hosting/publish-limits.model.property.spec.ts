@@ -138,8 +138,11 @@ class DeleteProject extends Step {
     return !m.deleted[this.idx];
   }
   async run(m: Model, r: Real) {
-    // The domain stays on the row: a deleted project with a domain must no longer count.
-    expect(await r.k.projects.markDeleted(this.id(r), r.k.clock.now())).toBe(true);
+    // The domain stays on the row: a deleted project with a domain must no longer count, and its hosts stop answering.
+    const site = await r.k.hosting.findSite(this.id(r));
+    expect((await r.k.deleteProject.execute(USER, this.id(r))).ok).toBe(true);
+    if (site) expect(r.k.provider.served(r.k.urls.hostFor(site.slug))).toBeNull();
+    for (const host of m.domains[this.idx] ?? []) expect(r.k.provider.served(host)).toBeNull();
     m.deleted[this.idx] = true;
     await checkState(m, r);
   }

@@ -14,11 +14,12 @@ async function setUp() {
   await signUp(kit, 'bob');
   const owned = new OwnedProjects(kit.projects, kit.clock);
   const rename = new RenameProject(owned, kit.projects, kit.clock);
-  const remove = new DeleteProject(owned, kit.projects, kit.clock);
+  const takenDown: string[] = [];
+  const remove = new DeleteProject(owned, kit.projects, kit.clock, { takeDown: async (id) => void takenDown.push(id) });
   const list = new ListProjects(kit.projects);
   const created = await kit.createProject.execute({ creatorId: 'ana', name: 'Shop' });
   if (!created.ok) throw new Error('setup');
-  return { kit, owned, rename, remove, list, project: created.value };
+  return { kit, owned, rename, remove, list, takenDown, project: created.value };
 }
 
 describe('OwnedProjects', () => {
@@ -42,11 +43,12 @@ describe('OwnedProjects', () => {
   });
 
   it('publishes on pro, and a deleted project disappears from the list and the counts', async () => {
-    const { kit, remove, list, project } = await setUp();
+    const { kit, remove, list, takenDown, project } = await setUp();
     await kit.changePlan.execute({ userId: 'ana', planId: 'pro_monthly' });
     expect(await kit.projects.updateWithinPublishLimit({ ...project, domain: 'shop.apps.kiln.test' }, null)).toBe(true);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(1);
     expect((await remove.execute('ana', project.id)).ok).toBe(true);
+    expect(takenDown).toEqual([project.id]);
     expect(await list.execute('ana')).toEqual([]);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(0);
     expect((await remove.execute('ana', project.id)).ok).toBe(false);
@@ -102,7 +104,7 @@ describe('OwnedProjects', () => {
       error: { code: 'PROJECTS.NOT_FOUND', message: `Record with id ${project.id} not found` },
     });
     expect(await repo.findById(project.id)).toMatchObject({ name: 'Shop', status: 'deleted' });
-    expect((await new DeleteProject(owned, racing, kit.clock).execute('ana', project.id)).ok).toBe(false);
+    expect((await new DeleteProject(owned, racing, kit.clock, { takeDown: async () => undefined }).execute('ana', project.id)).ok).toBe(false);
   });
 
   it('lists the caller’s live projects newest first, and nobody else’s', async () => {

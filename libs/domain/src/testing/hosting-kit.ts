@@ -9,7 +9,9 @@ import { RollbackRelease } from '../hosting/use-cases/rollback-release.use-case.
 import { TakeSiteScreenshot } from '../hosting/use-cases/take-site-screenshot.use-case.js';
 import { UnpublishProject } from '../hosting/use-cases/unpublish-project.use-case.js';
 import { VerifyCustomDomain } from '../hosting/use-cases/verify-custom-domain.use-case.js';
+import { DeleteProject } from '../projects/delete-project.use-case.js';
 import { OwnedProjects } from '../projects/owned-projects.js';
+import { TakeDownSite } from '../hosting/use-cases/take-down-site.js';
 import { InMemoryCertificateAuthority, InMemoryDnsResolver, InMemoryHostingProvider, InMemorySiteScreenshotter } from './in-memory-hosting.js';
 import { InMemoryHostingRepository, TestPublishedUrls } from './in-memory-hosting-repository.js';
 import { InMemorySandboxHost } from './in-memory-sandbox-host.js';
@@ -52,6 +54,7 @@ export function createHostingKit(options: TestKitOptions & { kit?: TestKit } = {
     tlsAllowed: new IsTlsAllowed(hosting, kit.projects, urls),
     publicSite: new GetPublicSite(hosting, kit.projects, urls),
     publicScreenshot: new GetPublicSiteScreenshot(hosting, kit.projects),
+    deleteProject: new DeleteProject(owned, kit.projects, kit.clock, new TakeDownSite(hosting, provider, urls, kit.clock)),
   };
 }
 

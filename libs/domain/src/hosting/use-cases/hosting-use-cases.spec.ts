@@ -218,6 +218,26 @@ describe('custom domains', () => {
   });
 });
 
+describe('deleting a published project', () => {
+  it('takes its site down everywhere: hosts, custom domains, TLS, the public page, the release folders', async () => {
+    const { k, projectId } = await setUp();
+    const { site, release } = await published(k, projectId);
+    const added = await k.addDomain.execute({ userId: 'ana', projectId, domainName: 'shop.example.com' });
+    if (!added.ok) throw new Error(added.error.code);
+    k.dns.setTxt('_kiln-challenge.shop.example.com', added.value.domain.verificationToken);
+    k.dns.setCname('shop.example.com', 'apps.kiln.test');
+    expect((await k.verifyDomain.execute({ userId: 'ana', domainName: 'shop.example.com' })).ok).toBe(true);
+    expect(k.provider.served('shop.example.com')).toBe(release.id);
+    expect((await k.deleteProject.execute('ana', projectId)).ok).toBe(true);
+    expect(k.provider.served(`${site.slug}.apps.kiln.test`)).toBeNull();
+    expect(k.provider.served('shop.example.com')).toBeNull();
+    expect(k.provider.hasRelease(release.id)).toBe(false);
+    expect(await k.tlsAllowed.execute('shop.example.com')).toBe(false);
+    expect(await k.publicSite.execute(site.slug)).toBeNull();
+    expect(await k.kit.projects.countPublishedByCreator('ana')).toBe(0);
+  });
+});
+
 describe('public questions', () => {
   it('the TLS ask allows a live Kiln host only; a public site and its screenshot only while live', async () => {
     const { k, projectId } = await setUp();
