@@ -84,6 +84,7 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'HOSTING.NOT_PUBLISHED': { status: HttpStatus.CONFLICT },
   'HOSTING.NOTHING_TO_PUBLISH': { status: HttpStatus.CONFLICT },
   'HOSTING.DNS_NOT_READY': { status: HttpStatus.CONFLICT },
+  'HOSTING.TOO_MANY_DOMAINS': { status: HttpStatus.CONFLICT },
   'HOSTING.RELEASE_NOT_FOUND': { status: HttpStatus.NOT_FOUND },
   'HOSTING.DOMAIN_NOT_FOUND': { status: HttpStatus.NOT_FOUND },
   'HOSTING.BUILD_FAILED': { status: HttpStatus.UNPROCESSABLE_ENTITY, fieldNames: { log: 'build_log' } },

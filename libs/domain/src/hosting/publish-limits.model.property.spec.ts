@@ -4,6 +4,7 @@ import { PlanCatalog } from '../plans/plan-catalog.js';
 import { DAY_MS } from '../testing/fixed-clock.js';
 import { type HostingKit, createHostingKit } from '../testing/hosting-kit.js';
 import { signUp } from '../testing/test-kit.js';
+import { MAX_DOMAINS_PER_PROJECT } from './use-cases/add-custom-domain.use-case.js';
 
 /**
  * Publish limits as a command model (STYLE.md "Tests"): the real system is the hosting kit (the
@@ -104,7 +105,8 @@ class Unpublish extends Step {
 
 class AddDomain extends Step {
   async run(m: Model, r: Real) {
-    const want = allowed(m, this.idx);
+    const check = allowed(m, this.idx);
+    const want: Outcome = check.ok && (m.domains[this.idx]?.length ?? 0) >= MAX_DOMAINS_PER_PROJECT ? { ok: false, code: 'HOSTING.TOO_MANY_DOMAINS' } : check;
     r.nextDomain += 1;
     const host = `site${r.nextDomain}.example.com`;
     expect(outcomeOf(await r.k.addDomain.execute({ userId: USER, projectId: this.id(r), domainName: host }))).toEqual(want);

@@ -2,6 +2,7 @@ import type { OwnedProjects } from '../../projects/owned-projects.js';
 import type { ProjectNotFound } from '../../projects/project.errors.js';
 import type { Clock } from '../../shared/clock.port.js';
 import type { IdGenerator } from '../../shared/ids.port.js';
+import type { DomainError } from '../../shared/domain-error.js';
 import type { RandomSource } from '../../shared/random.port.js';
 import { type Result, err, ok } from '../../shared/result.js';
 import type { CheckPublishAllowed } from '../check-publish-allowed.use-case.js';
@@ -13,6 +14,12 @@ import type { PublishedUrls } from '../published-urls.js';
 import type { PublishError } from '../publishing.errors.js';
 import { type DomainStatus, domainStatusOf } from './get-publish-status.use-case.js';
 import { rejectedWith } from './site-hosts.js';
+
+/** Custom domains one project may have: enough for apex + www and a few more, bounded so one project cannot fill the edge's routes. */
+export const MAX_DOMAINS_PER_PROJECT = 10;
+
+/** The project already has MAX_DOMAINS_PER_PROJECT domains (409). */
+export type TooManyDomains = DomainError<'HOSTING.TOO_MANY_DOMAINS'> & { readonly limit: number };
 
 export const domainTaken = (host: string): DomainTaken => ({ code: 'HOSTING.DOMAIN_TAKEN', message: `${host} is already connected to a Kiln site.` });
 
@@ -36,7 +43,7 @@ export class AddCustomDomain {
     userId: string;
     projectId: string;
     domainName: string;
-  }): Promise<Result<DomainStatus, ProjectNotFound | PublishError | InvalidDomain | DomainTaken>> {
+  }): Promise<Result<DomainStatus, ProjectNotFound | PublishError | InvalidDomain | DomainTaken | TooManyDomains>> {
     const found = await this.owned.find(input.userId, input.projectId);
     if (!found.ok) return found;
     const host = parseCustomDomain(input.domainName, this.urls);
@@ -44,6 +51,13 @@ export class AddCustomDomain {
     const allowed = await this.checkPublishAllowed.execute({ userId: input.userId, projectId: input.projectId });
     if (!allowed.ok) return allowed;
     if (await this.hosting.findDomainByHost(host.value)) return err(domainTaken(host.value));
+    if ((await this.hosting.listDomains(input.projectId)).length >= MAX_DOMAINS_PER_PROJECT) {
+      return err({
+        code: 'HOSTING.TOO_MANY_DOMAINS',
+        limit: MAX_DOMAINS_PER_PROJECT,
+        message: `A site can have at most ${MAX_DOMAINS_PER_PROJECT} custom domains. Remove one to add another.`,
+      });
+    }
     const domain = newCustomDomain(
       { id: this.ids.next(), projectId: input.projectId, host: host.value, verificationToken: verificationToken(this.random) },
       this.clock.now(),

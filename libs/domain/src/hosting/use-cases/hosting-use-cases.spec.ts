@@ -189,6 +189,23 @@ describe('custom domains', () => {
     expect(again.ok && again.value.domain.domain.status).toBe('active');
   });
 
+  it('a verification interrupted after "verified" carries on to active; a project has at most 10 domains', async () => {
+    const { k, projectId } = await setUp();
+    await published(k, projectId);
+    const added = await k.addDomain.execute({ userId: 'ana', projectId, domainName: 'a.example.com' });
+    if (!added.ok) throw new Error(added.error.code);
+    await k.hosting.saveDomain({ ...added.value.domain, status: 'verified' });
+    k.dns.setTxt('_kiln-challenge.a.example.com', added.value.domain.verificationToken);
+    k.dns.setCname('a.example.com', 'apps.kiln.test');
+    const r = await k.verifyDomain.execute({ userId: 'ana', domainName: 'a.example.com' });
+    expect(r.ok && r.value.domain.domain.status).toBe('active');
+    for (let i = 1; i < 10; i += 1) expect((await k.addDomain.execute({ userId: 'ana', projectId, domainName: `d${i}.example.com` })).ok).toBe(true);
+    expect(await k.addDomain.execute({ userId: 'ana', projectId, domainName: 'one-more.example.com' })).toMatchObject({
+      ok: false,
+      error: { code: 'HOSTING.TOO_MANY_DOMAINS', limit: 10 },
+    });
+  });
+
   it('DNS unavailable is an error to retry, and changes nothing', async () => {
     const { k, projectId } = await setUp();
     const added = await k.addDomain.execute({ userId: 'ana', projectId, domainName: 'shop.example.com' });

@@ -70,7 +70,9 @@ export class VerifyCustomDomain {
       await this.hosting.saveDomain(failed);
       return ok({ verified: false, txtFound, targetFound, domain: domainStatusOf(failed, this.urls) });
     }
-    const certified = await this.certify(markVerified(domain, this.clock.now()));
+    // A domain left verified or certificate_issued (a step interrupted before) carries on from there.
+    const verified = domain.status === 'pending' || domain.status === 'failed' ? markVerified(domain, this.clock.now()) : domain;
+    const certified = await this.certify(verified);
     return ok({ verified: certified.status === 'active', txtFound, targetFound, domain: domainStatusOf(certified, this.urls) });
   }
 
@@ -93,14 +95,19 @@ export class VerifyCustomDomain {
 
   /** Verified → the certificate → active (and served when the site is live), or failed with the reason. */
   private async certify(verified: CustomDomain): Promise<CustomDomain> {
-    await this.hosting.saveDomain(verified);
-    const outcome = await this.certificates.requestCertificate(verified.host);
-    if (outcome.kind === 'failed') {
-      const failed = markFailed(verified, `The certificate could not be issued: ${outcome.reason}`, this.clock.now());
-      await this.hosting.saveDomain(failed);
-      return failed;
+    let issued = verified;
+    if (verified.status === 'verified') {
+      // Saved first: the TLS edge asks Kiln (tls-allowed) before it requests the certificate.
+      await this.hosting.saveDomain(verified);
+      const outcome = await this.certificates.requestCertificate(verified.host);
+      if (outcome.kind === 'failed') {
+        const failed = markFailed(verified, `The certificate could not be issued: ${outcome.reason}`, this.clock.now());
+        await this.hosting.saveDomain(failed);
+        return failed;
+      }
+      issued = markCertificateIssued(verified, this.clock.now());
     }
-    const active = markActive(markCertificateIssued(verified, this.clock.now()), this.clock.now());
+    const active = markActive(issued, this.clock.now());
     await this.hosting.saveDomain(active);
     const site = await this.hosting.findSite(active.projectId);
     if (site && site.status === 'live' && site.currentReleaseId !== null) {
