@@ -68,9 +68,9 @@ export class PublishProject {
     if (!allowed.ok) return allowed;
 
     const previous = await this.hosting.findSite(project.id);
-    const slug = input.slug === undefined ? (previous?.slug ?? defaultSiteSlug(project.slug)) : parseSiteSlug(input.slug);
-    if (typeof slug !== 'string' && !slug.ok) return slug;
-    const chosen = typeof slug === 'string' ? slug : slug.value;
+    const slug = input.slug === undefined ? ok(previous?.slug ?? defaultSiteSlug(project.slug)) : parseSiteSlug(input.slug);
+    if (!slug.ok) return slug;
+    const chosen = slug.value;
     const holder = await this.hosting.findSiteBySlug(chosen);
     if (holder && holder.projectId !== project.id) return err(slugTaken(chosen));
 
