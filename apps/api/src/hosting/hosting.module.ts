@@ -37,6 +37,7 @@ import {
   RANDOM_SOURCE,
   SANDBOX_HOST,
   SITE_SCREENSHOTTER,
+  TURN_LOCK,
 } from '../tokens.js';
 import { FlyController } from './fly.controller.js';
 import { PublicSitesController } from './public-sites.controller.js';
@@ -84,6 +85,7 @@ export class HostingModule {
           PUBLISHED_URLS,
           ID_GENERATOR,
           CLOCK,
+          TURN_LOCK,
         ]),
         useCase(UnpublishProject, [OwnedProjects, PROJECT_REPOSITORY, HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS, CLOCK]),
         useCase(RestartSite, [OwnedProjects, HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS]),

@@ -11,6 +11,7 @@ import { UnpublishProject } from '../hosting/use-cases/unpublish-project.use-cas
 import { VerifyCustomDomain } from '../hosting/use-cases/verify-custom-domain.use-case.js';
 import { DeleteProject } from '../projects/delete-project.use-case.js';
 import { OwnedProjects } from '../projects/owned-projects.js';
+import { InProcessTurnLock } from '../ai/engine/project-turn-lock.js';
 import { TakeDownSite } from '../hosting/use-cases/take-down-site.js';
 import { InMemoryCertificateAuthority, InMemoryDnsResolver, InMemoryHostingProvider, InMemorySiteScreenshotter } from './in-memory-hosting.js';
 import { InMemoryHostingRepository, TestPublishedUrls } from './in-memory-hosting-repository.js';
@@ -30,6 +31,7 @@ export function createHostingKit(options: TestKitOptions & { kit?: TestKit } = {
   const sandboxes = new InMemorySandboxHost(kit.clock);
   const urls = new TestPublishedUrls();
   const ids = new SequentialIds('hosting');
+  const lock = new InProcessTurnLock();
   return {
     ...kit,
     kit,
@@ -41,8 +43,9 @@ export function createHostingKit(options: TestKitOptions & { kit?: TestKit } = {
     screenshotter,
     sandboxes,
     urls,
+    lock,
     checkProjectPublish: new CheckProjectPublish(owned, kit.checkPublishAllowed),
-    publish: new PublishProject(owned, kit.projects, kit.checkPublishAllowed, hosting, provider, sandboxes, urls, ids, kit.clock),
+    publish: new PublishProject(owned, kit.projects, kit.checkPublishAllowed, hosting, provider, sandboxes, urls, ids, kit.clock, lock),
     unpublish: new UnpublishProject(owned, kit.projects, hosting, provider, urls, kit.clock),
     rollback: new RollbackRelease(owned, hosting, provider, urls, kit.clock),
     restart: new RestartSite(owned, hosting, provider, urls),

@@ -59,6 +59,17 @@ describe('PublishProject', () => {
     expect(k.provider.served(`${first.site.slug}.apps.kiln.test`)).toBe(first.release.id);
   });
 
+  it('while an AI turn holds the project, publishing is PROJECTS.BUSY and builds nothing', async () => {
+    const { k, projectId } = await setUp();
+    let release: () => void = () => undefined;
+    const turn = k.lock.run(projectId, () => new Promise<void>((resolve) => (release = resolve)));
+    expect(await k.publish.execute({ userId: 'ana', projectId })).toMatchObject({ ok: false, error: { code: 'PROJECTS.BUSY' } });
+    expect(k.provider.builds).toEqual([]);
+    release();
+    await turn;
+    expect((await k.publish.execute({ userId: 'ana', projectId })).ok).toBe(true);
+  });
+
   it('a never-published project whose build fails stays never published', async () => {
     const { k, projectId } = await setUp();
     k.provider.buildFails = 'boom';

@@ -1,7 +1,8 @@
+import type { ProjectTurnLock } from '../../ai/engine/project-turn-lock.js';
 import type { IdGenerator } from '../../shared/ids.port.js';
 import type { OwnedProjects } from '../../projects/owned-projects.js';
 import { type Project, isPublished } from '../../projects/project.entity.js';
-import type { ProjectNotFound } from '../../projects/project.errors.js';
+import { type ProjectBusy, type ProjectNotFound, projectBusy } from '../../projects/project.errors.js';
 import type { ProjectRepository } from '../../projects/project-repository.port.js';
 import type { SandboxVersions } from '../../sandbox/sandbox-versions.port.js';
 import { isSandboxMissing } from '../../sandbox/sandbox-missing.js';
@@ -25,7 +26,7 @@ export interface PublishProjectInput {
   readonly slug?: string;
 }
 
-export type PublishProjectError = ProjectNotFound | PublishError | InvalidSlug | SlugTaken | BuildFailed | NothingToPublish;
+export type PublishProjectError = ProjectNotFound | ProjectBusy | PublishError | InvalidSlug | SlugTaken | BuildFailed | NothingToPublish;
 
 /** The commit a release records when the sandbox has no saved version yet. */
 export const WORKING_TREE = 'working-tree';
@@ -58,6 +59,8 @@ export class PublishProject {
     private readonly urls: PublishedUrls,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    /** The AI turns' lock (as ApplyProjectTheme takes it). */
+    private readonly lock: Pick<ProjectTurnLock, 'tryRun'>,
   ) {}
 
   async execute(input: PublishProjectInput): Promise<Result<{ site: PublishedSite; release: Release }, PublishProjectError>> {
@@ -67,8 +70,23 @@ export class PublishProject {
     const allowed = await this.checkPublishAllowed.execute({ userId: input.userId, projectId: project.id });
     if (!allowed.ok) return allowed;
 
+    if (input.slug !== undefined) {
+      const chosen = parseSiteSlug(input.slug);
+      if (!chosen.ok) return chosen;
+    }
+    // Under the project's turn lock, without waiting: never a build of files an AI turn is
+    // halfway through changing, never two publishes of one project interleaved.
+    const attempt = await this.lock.tryRun(project.id, () => this.publishLocked(project, input.slug, allowed.value.limit));
+    return attempt.ran ? attempt.value : err(projectBusy());
+  }
+
+  private async publishLocked(
+    project: Project,
+    wanted: string | undefined,
+    limit: number | 'unlimited',
+  ): Promise<Result<{ site: PublishedSite; release: Release }, PublishProjectError>> {
     const previous = await this.hosting.findSite(project.id);
-    const slug = input.slug === undefined ? ok(previous?.slug ?? defaultSiteSlug(project.slug)) : parseSiteSlug(input.slug);
+    const slug = wanted === undefined ? ok(previous?.slug ?? defaultSiteSlug(project.slug)) : parseSiteSlug(wanted);
     if (!slug.ok) return slug;
     const chosen = slug.value;
     const holder = await this.hosting.findSiteBySlug(chosen);
@@ -81,7 +99,7 @@ export class PublishProject {
 
     // The slot is claimed atomically before anything is served.
     const host = this.urls.hostFor(chosen);
-    const claimed = await this.claim(project, host, allowed.value.limit);
+    const claimed = await this.claim(project, host, limit);
     if (!claimed.ok) return claimed;
     try {
       const release = await this.addRelease({ id: releaseId, projectId: project.id, commit, sizeBytes: build.sizeBytes, fileCount: build.fileCount });
