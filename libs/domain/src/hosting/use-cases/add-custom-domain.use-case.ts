@@ -6,6 +6,7 @@ import type { DomainError } from '../../shared/domain-error.js';
 import type { RandomSource } from '../../shared/random.port.js';
 import { type Result, err, ok } from '../../shared/result.js';
 import type { CheckPublishAllowed } from '../check-publish-allowed.use-case.js';
+import type { CustomDomain } from '../custom-domain.entity.js';
 import { newCustomDomain, verificationToken } from '../custom-domain-lifecycle.js';
 import { parseCustomDomain } from '../domain-name.js';
 import type { HostingRepository } from '../hosting-repository.port.js';
@@ -14,6 +15,9 @@ import type { PublishedUrls } from '../published-urls.js';
 import type { PublishError } from '../publishing.errors.js';
 import { type DomainStatus, domainStatusOf } from './get-publish-status.use-case.js';
 import { rejectedWith } from './site-hosts.js';
+
+/** An unverified claim on a host (pending or failed) lapses after this long, when another project adds the host. */
+export const STALE_CLAIM_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Custom domains one project may have: enough for apex + www and a few more, bounded so one project cannot fill the edge's routes. */
 export const MAX_DOMAINS_PER_PROJECT = 10;
@@ -50,7 +54,12 @@ export class AddCustomDomain {
     if (!host.ok) return host;
     const allowed = await this.checkPublishAllowed.execute({ userId: input.userId, projectId: input.projectId });
     if (!allowed.ok) return allowed;
-    if (await this.hosting.findDomainByHost(host.value)) return err(domainTaken(host.value));
+    const existing = await this.hosting.findDomainByHost(host.value);
+    if (existing) {
+      if (!this.isStaleClaim(existing, input.projectId)) return err(domainTaken(host.value));
+      // Nobody proved control of it for a week: the claim lapses, so a name cannot be squatted.
+      await this.hosting.removeDomain(existing.id);
+    }
     if ((await this.hosting.listDomains(input.projectId)).length >= MAX_DOMAINS_PER_PROJECT) {
       return err({
         code: 'HOSTING.TOO_MANY_DOMAINS',
@@ -70,5 +79,14 @@ export class AddCustomDomain {
       throw error;
     }
     return ok(domainStatusOf(domain, this.urls));
+  }
+
+  /** Another project's claim that never proved control of the host (pending or failed) and is older than STALE_CLAIM_MS. */
+  private isStaleClaim(existing: CustomDomain, projectId: string): boolean {
+    return (
+      existing.projectId !== projectId &&
+      (existing.status === 'pending' || existing.status === 'failed') &&
+      this.clock.now().getTime() - existing.createdAt.getTime() >= STALE_CLAIM_MS
+    );
   }
 }

@@ -217,6 +217,29 @@ describe('custom domains', () => {
     });
   });
 
+  it("another project's unverified claim on a host lapses after 7 days; a verified one never does", async () => {
+    const { k, projectId } = await setUp();
+    const bobs = await k.createProject.execute({ creatorId: 'bob', name: 'Squat' });
+    if (!bobs.ok) throw new Error('setup');
+    expect((await k.addDomain.execute({ userId: 'bob', projectId: bobs.value.id, domainName: 'shop.example.com' })).ok).toBe(true);
+    k.clock.advance(6 * DAY_MS);
+    expect(await k.addDomain.execute({ userId: 'ana', projectId, domainName: 'shop.example.com' })).toMatchObject({ ok: false, error: { code: 'HOSTING.DOMAIN_TAKEN' } });
+    k.clock.advance(DAY_MS);
+    const taken = await k.addDomain.execute({ userId: 'ana', projectId, domainName: 'shop.example.com' });
+    expect(taken.ok && taken.value.domain.projectId).toBe(projectId);
+    expect(await k.hosting.listDomains(bobs.value.id)).toEqual([]);
+    // Ana verifies it: from now on nobody else can take it, however old.
+    if (!taken.ok) throw new Error('setup');
+    k.dns.setTxt('_kiln-challenge.shop.example.com', taken.value.domain.verificationToken);
+    k.dns.setCname('shop.example.com', 'apps.kiln.test');
+    expect((await k.verifyDomain.execute({ userId: 'ana', domainName: 'shop.example.com' })).ok).toBe(true);
+    k.clock.advance(30 * DAY_MS);
+    expect(await k.addDomain.execute({ userId: 'bob', projectId: bobs.value.id, domainName: 'shop.example.com' })).toMatchObject({
+      ok: false,
+      error: { code: 'HOSTING.DOMAIN_TAKEN' },
+    });
+  });
+
   it('DNS unavailable is an error to retry, and changes nothing', async () => {
     const { k, projectId } = await setUp();
     const added = await k.addDomain.execute({ userId: 'ana', projectId, domainName: 'shop.example.com' });
