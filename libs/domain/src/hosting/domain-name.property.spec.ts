@@ -145,6 +145,43 @@ describe('parseDomainName', () => {
     );
   });
 
+  const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,20}[a-z0-9])?$/).filter((l) => l.slice(2, 4) !== '--');
+
+  it("no name under Kiln's own hosts, in any case or with a trailing dot, is ever a custom domain", () => {
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 0, maxLength: 3 }), fc.constantFrom('kiln.test', 'apps.kiln.test'), fc.boolean(), (labels, parent, upper) => {
+        const name = [...labels, parent].join('.') + (upper ? '.' : '');
+        const r = parseCustomDomain(upper ? name.toUpperCase() : name, urls);
+        expect(!r.ok && r.error.code).toBe('HOSTING.INVALID_DOMAIN');
+      }),
+    );
+  });
+
+  it('a label of 64 to 300 characters is refused wherever it stands', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 64, max: 300 }), fc.integer({ min: 0, max: 2 }), (length, at) => {
+        const labels = ['shop', 'example', 'com'];
+        labels.splice(at, 0, 'a'.repeat(length));
+        expect(parseDomainName(labels.join('.')).ok).toBe(false);
+      }),
+    );
+  });
+
+  it('a name with a look-alike letter from another script is kept only as punycode, never as the name it imitates', () => {
+    const homoglyphs: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', x: 'х', y: 'у', i: 'і' };
+    fc.assert(
+      fc.property(fc.stringMatching(/^[aeopcxyi][a-z]{2,12}$/), fc.constantFrom('com', 'net', 'org'), (word, tld) => {
+        const fake = `${homoglyphs[word[0] as string]}${word.slice(1)}.${tld}`;
+        const r = parseDomainName(fake);
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        expect(r.value).not.toBe(`${word}.${tld}`);
+        expect(r.value).toMatch(/^xn--[a-z0-9-]+\.(com|net|org)$/);
+        expect(r.value).toBe(platform(fake));
+      }),
+    );
+  });
+
   it('apex: exactly two labels', () => {
     expect(isApex('example.com')).toBe(true);
     expect(isApex('www.example.com')).toBe(false);

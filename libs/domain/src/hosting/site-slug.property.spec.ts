@@ -51,6 +51,15 @@ describe('site slugs', () => {
     );
   });
 
+  it('a slug with a dot, slash, backslash, percent or inner space is refused (outer spaces are trimmed)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z0-9]{1,20}$/), fc.constantFrom('.', '/', '\\', '%2f', ' ', '..', '%', '?', '#', ':'), fc.stringMatching(/^[a-z0-9]{1,20}$/), (a, bad, b) => {
+        const r = parseSiteSlug(`${a}${bad}${b}`);
+        expect(!r.ok && r.error.code).toBe('HOSTING.INVALID_SLUG');
+      }),
+    );
+  });
+
   it('the default slug of any project is a valid, non-reserved slug', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 120 }), fc.uuid(), (name, id) => {
