@@ -18,7 +18,7 @@ const { AuthModule } = require('../../apps/api/dist/auth/auth.module.js');
 const { PostgresPersistenceModule } = require('../../apps/api/dist/persistence/postgres-persistence.module.js');
 const { CREDIT_LEDGER } = require('../../apps/api/dist/tokens.js');
 const { postgresAuthStores } = require('../../apps/api/dist/persistence/postgres-auth-stores.js');
-const { InMemorySandboxHost } = require('../../libs/domain/dist/testing/index.js');
+const { InMemorySandboxHost, InMemoryHostingProvider, InMemoryDnsResolver, InMemoryCertificateAuthority, InMemorySiteScreenshotter } = require('../../libs/domain/dist/testing/index.js');
 
 const URL_ = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -75,6 +75,8 @@ async function throughApi() {
     auth: AuthModule.register({ stores: postgresAuthStores, settings: { rateRules: { signup: loose, otp: loose, verify: loose, recover: loose, resend: loose, token_password: loose, token_refresh: loose } } }),
     // The bench uses no sandbox: the in-memory one stands in for it.
     sandboxHost: new InMemorySandboxHost(),
+    // Nor publishing.
+    hosting: { provider: new InMemoryHostingProvider(), dns: new InMemoryDnsResolver(), certificates: new InMemoryCertificateAuthority(), screenshotter: new InMemorySiteScreenshotter() },
     logLevel: 'silent',
   });
   await app.listen(0, '127.0.0.1');

@@ -15,6 +15,7 @@ import type { AppConfig } from './config.js';
 import { CreditsModule } from './credits/credits.module.js';
 import { DevModule } from './dev/dev.module.js';
 import { HealthModule } from './health/health.module.js';
+import { type HostingAdapters, HostingModule } from './hosting/hosting.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
 import { PlansModule } from './plans/plans.module.js';
 import { ProfilesModule } from './profiles/profiles.module.js';
@@ -49,6 +50,8 @@ export interface AppModuleOptions {
   readonly aiAssistant: AiAssistant;
   /** Where chat turns are kept (default: TURN_REPOSITORY of the persistence module). */
   readonly turnRepository?: TurnRepository;
+  /** What publishing builds, serves, resolves, certifies and photographs with (docs/hosting.md). */
+  readonly hosting: HostingAdapters;
 }
 
 /** Re-exports a module's providers to the whole application, whether or not it is @Global itself. */
@@ -127,6 +130,7 @@ export class AppModule {
           ...(options.turnRepository ? { turns: options.turnRepository } : {}),
         }),
         VectorModule,
+        HostingModule.forRoot(options.hosting),
         PaymentsModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],

@@ -12,6 +12,7 @@ import { AppModule, type LogLevel, type ModuleImport } from './app.module.js';
 import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-token-verifier.js';
 import type { AppConfig } from './config.js';
 import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
+import type { HostingAdapters } from './hosting/hosting.module.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
@@ -46,6 +47,8 @@ export interface AppParts {
   readonly aiAssistant?: AiAssistant;
   /** Where chat turns are kept (default: TURN_REPOSITORY of the persistence module). */
   readonly turnRepository?: TurnRepository;
+  /** Publishing's adapters (HostingProvider, DnsResolver, CertificateAuthority, SiteScreenshotter): main.ts the real ones, the tests the in-memory ones. */
+  readonly hosting: HostingAdapters;
 }
 
 export const OPENAPI_PATH = 'api/docs';
@@ -96,6 +99,7 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
     sandboxFeedHeartbeatMs: parts.sandboxFeedHeartbeatMs,
     aiAssistant: parts.aiAssistant ?? assistantFromConfig(config.ai),
     ...(parts.turnRepository ? { turnRepository: parts.turnRepository } : {}),
+    hosting: parts.hosting,
   });
 
   const app = await NestFactory.create<NestExpressApplication>(module, {

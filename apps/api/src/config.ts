@@ -1,6 +1,7 @@
 import { DEFAULT_SANDBOX_LIMITS } from '@kiln/adapters';
 import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
 import { LOG_FORMATS, type LogFormat } from './common/log-format.js';
+import { type HostingConfig, parseHostingConfig } from './hosting/published-urls.js';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -92,6 +93,8 @@ export interface AppConfig {
    * project id (default http://{id}.preview.localhost:<PORT>). Validated by parsePreviewUrlTemplate.
    */
   readonly previewUrlTemplate: string;
+  /** Publishing: PUBLISHED_URL_TEMPLATE, HOSTING_TARGET_CNAME, HOSTING_TARGET_ADDRESSES, DNS_SERVERS (docs/hosting.md). */
+  readonly hosting: HostingConfig;
   /**
    * What one project's sandbox may use (SANDBOX_MEMORY_MB, SANDBOX_CPU_SHARES, SANDBOX_PROCESSES,
    * SANDBOX_DISK_MB, SANDBOX_OPEN_FILES; defaults DEFAULT_SANDBOX_LIMITS, docs/security.md "Limits").
@@ -184,6 +187,7 @@ export function loadConfig(env: Env): AppConfig {
   const payments = read((report) => parsePayments(env, report));
   const publicApiUrl = read((report) => parseUrl('PUBLIC_API_URL', env['PUBLIC_API_URL'], ['http:', 'https:'], report)) ?? `http://localhost:${port}`;
   const previewUrlTemplate = read((report) => parsePreviewTemplate(env['PREVIEW_URL_TEMPLATE'], port, report));
+  const hosting = read((report) => parseHostingConfig(env, port, report));
   const previewIdleMinutes = read((report) =>
     parseWholeNumber('PREVIEW_IDLE_MINUTES', env['PREVIEW_IDLE_MINUTES'], { min: 1, max: MAX_PREVIEW_IDLE_MINUTES, fallback: DEFAULT_PREVIEW_IDLE_MINUTES, unit: 'minutes' }, report),
   );
@@ -221,6 +225,7 @@ export function loadConfig(env: Env): AppConfig {
     payments,
     publicApiUrl: publicApiUrl.replace(/\/+$/, ''),
     previewUrlTemplate,
+    hosting,
     previewIdleMinutes,
     sandboxLimits,
     previewTokenSecret,
@@ -282,9 +287,6 @@ function endpointName(baseURL: string): string {
   if (url.port === '11434') return 'ollama';
   return url.hostname;
 }
-
-
-
 
 function parsePreviewTemplate(raw: string | undefined, port: number, report: Report): string {
   const parsed = parsePreviewUrlTemplate(blankToNull(raw) ?? DEFAULT_PREVIEW_URL_TEMPLATE, port);

@@ -22,6 +22,8 @@ interface Mapping {
   readonly status: HttpStatus;
   /** The code on the wire when it differs from the domain's (auth speaks GoTrue's codes). */
   readonly wireCode?: string;
+  /** Data fields named differently on the wire (a build's `log` is `build_log`). */
+  readonly fieldNames?: Readonly<Record<string, string>>;
 }
 
 /** Errors made by the API itself (not the domain). */
@@ -74,6 +76,20 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'PUBLISHING.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },
   'PUBLISHING.CHECK_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  // Hosting (docs/hosting.md)
+  'HOSTING.INVALID_SLUG': { status: HttpStatus.BAD_REQUEST },
+  'HOSTING.INVALID_DOMAIN': { status: HttpStatus.BAD_REQUEST },
+  'HOSTING.SLUG_TAKEN': { status: HttpStatus.CONFLICT },
+  'HOSTING.DOMAIN_TAKEN': { status: HttpStatus.CONFLICT },
+  'HOSTING.NOT_PUBLISHED': { status: HttpStatus.CONFLICT },
+  'HOSTING.NOTHING_TO_PUBLISH': { status: HttpStatus.CONFLICT },
+  'HOSTING.DNS_NOT_READY': { status: HttpStatus.CONFLICT },
+  'HOSTING.TOO_MANY_DOMAINS': { status: HttpStatus.CONFLICT },
+  'HOSTING.RELEASE_NOT_FOUND': { status: HttpStatus.NOT_FOUND },
+  'HOSTING.DOMAIN_NOT_FOUND': { status: HttpStatus.NOT_FOUND },
+  'HOSTING.BUILD_FAILED': { status: HttpStatus.UNPROCESSABLE_ENTITY, fieldNames: { log: 'build_log' } },
+  'HOSTING.DNS_UNAVAILABLE': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  'HOSTING.SCREENSHOT_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
   // Sandboxes (docs/sandbox-api.md); SandboxPathRefused carries the path codes, SandboxLimitReached the limits
   'SANDBOX.PATH_OUTSIDE': { status: HttpStatus.BAD_REQUEST },
   'SANDBOX.PATH_TOO_LONG': { status: HttpStatus.BAD_REQUEST },
@@ -126,7 +142,7 @@ export const MAPPED_CODES: readonly string[] = Object.keys(MAPPINGS);
 export function httpErrorFor(error: DomainError): HttpError | null {
   const mapping = MAPPINGS[error.code];
   if (!mapping) return null;
-  return { status: mapping.status, body: { ...dataOf(error), code: mapping.wireCode ?? error.code, detail: error.message } };
+  return { status: mapping.status, body: { ...dataOf(error, mapping.fieldNames), code: mapping.wireCode ?? error.code, detail: error.message } };
 }
 
 /**
@@ -134,7 +150,8 @@ export function httpErrorFor(error: DomainError): HttpError | null {
  * an event stream, where there is no HTTP status to choose).
  */
 export function errorBodyOf(error: DomainError): ErrorBody {
-  return { ...dataOf(error), code: MAPPINGS[error.code]?.wireCode ?? error.code, detail: error.message };
+  const mapping = MAPPINGS[error.code];
+  return { ...dataOf(error, mapping?.fieldNames), code: mapping?.wireCode ?? error.code, detail: error.message };
 }
 
 /** camelCase → snake_case ('limitType' → 'limit_type'). */
@@ -143,11 +160,11 @@ export function snakeCase(key: string): string {
 }
 
 /** The error's fields besides code and message, snake-cased, dates as ISO text. */
-function dataOf(error: DomainError): Record<string, unknown> {
+function dataOf(error: DomainError, names: Readonly<Record<string, string>> = {}): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(error)) {
     if (key === 'code' || key === 'message') continue;
-    data[snakeCase(key)] = value instanceof Date ? value.toISOString() : value;
+    data[names[key] ?? snakeCase(key)] = value instanceof Date ? value.toISOString() : value;
   }
   return data;
 }

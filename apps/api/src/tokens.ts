@@ -77,3 +77,18 @@ export const PROJECT_FILES_CHANGED = Symbol('ProjectFilesChanged');
 export const COMMAND_FEED = Symbol('CommandFeed');
 /** ProblemLog: where use cases report the failures they recovered from (a Nest Logger). */
 export const PROBLEM_LOG = Symbol('ProblemLog');
+
+/** HostingRepository: published sites, releases, custom domains, screenshots (PgHostingRepository, or memory). */
+export const HOSTING_REPOSITORY = Symbol('HostingRepository');
+/** HostingProvider: builds releases in the sandbox and serves them (from createApp's caller). */
+export const HOSTING_PROVIDER = Symbol('HostingProvider');
+/** DnsResolver: custom-domain checks (from createApp's caller; DNS_SERVERS). */
+export const DNS_RESOLVER = Symbol('DnsResolver');
+/** CertificateAuthority: a verified custom domain's TLS certificate (from createApp's caller). */
+export const CERTIFICATE_AUTHORITY = Symbol('CertificateAuthority');
+/** SiteScreenshotter: pictures of published sites (from createApp's caller). */
+export const SITE_SCREENSHOTTER = Symbol('SiteScreenshotter');
+/** PublishedUrls: where published sites live, built from PUBLISHED_URL_TEMPLATE (hosting/published-urls.ts). */
+export const PUBLISHED_URLS = Symbol('PublishedUrls');
+/** ProjectTakedown: a deleted project's site stops being served (hosting's TakeDownSite, bound by HostingModule). */
+export const PROJECT_TAKEDOWN = Symbol('ProjectTakedown');

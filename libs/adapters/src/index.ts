@@ -24,6 +24,7 @@ export * from './postgres/pg-turn-undo-journal.adapter.js';
 export * from './postgres/pg-local-checkout-store.adapter.js';
 export * from './postgres/pg-rate-limiter.adapter.js';
 export * from './postgres/pg-advisory-turn-lock.adapter.js';
+export * from './postgres/pg-hosting-repository.adapter.js';
 export * from './postgres/embedded-postgres.js';
 
 // Mail

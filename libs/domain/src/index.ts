@@ -49,7 +49,7 @@ export * from './referrals/referral-codes.port.js';
 export * from './referrals/generate-referral-code.use-case.js';
 export * from './referrals/apply-referral.use-case.js';
 
-// projects and publishing
+// projects
 export * from './projects/project.entity.js';
 export * from './projects/project.errors.js';
 export * from './projects/project-repository.port.js';
@@ -59,10 +59,39 @@ export * from './projects/list-projects.use-case.js';
 export * from './projects/rename-project.use-case.js';
 export * from './projects/delete-project.use-case.js';
 export * from './projects/project-ownership.js';
-export * from './publishing/publishing.errors.js';
-export * from './publishing/publish-rule.js';
-export * from './publishing/check-publish-allowed.use-case.js';
-export * from './publishing/publish-project.use-case.js';
+export * from './projects/project-takedown.port.js';
+
+// hosting: publishing, releases, custom domains (docs/hosting.md)
+export * from './hosting/publishing.errors.js';
+export * from './hosting/publish-rule.js';
+export * from './hosting/check-publish-allowed.use-case.js';
+export * from './hosting/hosting.errors.js';
+export * from './hosting/release.entity.js';
+export * from './hosting/published-site.entity.js';
+export * from './hosting/custom-domain.entity.js';
+export * from './hosting/custom-domain-lifecycle.js';
+export * from './hosting/hosting-repository.port.js';
+export * from './hosting/hosting-provider.port.js';
+export * from './hosting/dns-resolver.port.js';
+export * from './hosting/certificate-authority.port.js';
+export * from './hosting/site-screenshotter.port.js';
+export * from './hosting/published-urls.js';
+export * from './hosting/site-slug.js';
+export * from './hosting/domain-name.js';
+export * from './hosting/punycode.js';
+export * from './hosting/use-cases/site-hosts.js';
+export * from './hosting/use-cases/check-project-publish.use-case.js';
+export * from './hosting/use-cases/publish-project.use-case.js';
+export * from './hosting/use-cases/unpublish-project.use-case.js';
+export * from './hosting/use-cases/rollback-release.use-case.js';
+export * from './hosting/use-cases/restart-site.use-case.js';
+export * from './hosting/use-cases/add-custom-domain.use-case.js';
+export * from './hosting/use-cases/verify-custom-domain.use-case.js';
+export * from './hosting/use-cases/remove-custom-domain.use-case.js';
+export * from './hosting/use-cases/get-publish-status.use-case.js';
+export * from './hosting/use-cases/take-site-screenshot.use-case.js';
+export * from './hosting/use-cases/public-sites.use-cases.js';
+export * from './hosting/use-cases/take-down-site.js';
 
 // small rules and ports of other contexts
 export * from './analytics/tracking-event.js';
@@ -189,14 +218,3 @@ export * from './ai/engine/running-turns.js';
 export * from './ai/engine/replace-app-rule.js';
 export * from './ai/engine/recover-interrupted-turns.use-case.js';
 
-// Hosting (publish)
-export * from './hosting/release.entity.js';
-export * from './hosting/published-site.entity.js';
-export * from './hosting/custom-domain.entity.js';
-export * from './hosting/hosting.errors.js';
-export * from './hosting/hosting-repository.port.js';
-export * from './hosting/hosting-provider.port.js';
-export * from './hosting/dns-resolver.port.js';
-export * from './hosting/certificate-authority.port.js';
-export * from './hosting/site-screenshotter.port.js';
-export * from './hosting/published-urls.js';

@@ -10,6 +10,7 @@ import { InMemorySandboxHost } from '@kiln/domain/testing';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../bootstrap.js';
+import { inMemoryHosting } from '../testing/e2e.js';
 import { loadConfig } from '../config.js';
 import { postgresAuthStores } from '../persistence/postgres-auth-stores.js';
 import { POSTGRES_DATA_SOURCE, PostgresPersistenceModule } from '../persistence/postgres-persistence.module.js';
@@ -37,6 +38,7 @@ describe('@supabase/auth-js against /auth/v1 on PostgreSQL', () => {
       persistence: PostgresPersistenceModule.forRoot({ url: process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, schema }),
       auth: AuthModule.register({ stores: postgresAuthStores }),
       sandboxHost: new InMemorySandboxHost(),
+      hosting: inMemoryHosting(),
     });
     await app.listen(0, '127.0.0.1');
     url = (await app.getUrl()).replace('[::1]', '127.0.0.1');

@@ -14,7 +14,7 @@ import { createApp } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { postgresAuthStores } from '../persistence/postgres-auth-stores.js';
 import { PostgresPersistenceModule } from '../persistence/postgres-persistence.module.js';
-import { type TestApp, newUser, signIn, startTestApp } from '../testing/e2e.js';
+import { type TestApp, inMemoryHosting, newUser, signIn, startTestApp } from '../testing/e2e.js';
 
 jest.setTimeout(60_000);
 
@@ -109,6 +109,7 @@ describe('a database outage under a running app (built-in auth: /auth/v1 and the
       persistence: PostgresPersistenceModule.forRoot({ url: relay.url, schema, connectTimeoutMs: 2_000 }),
       auth: AuthModule.register({ stores: postgresAuthStores, argon2: { memoryCost: 1024, timeCost: 1, parallelism: 1 } }),
       sandboxHost: new InMemorySandboxHost(),
+      hosting: inMemoryHosting(),
       logLevel: 'silent',
     });
     await app.listen(0, '127.0.0.1');

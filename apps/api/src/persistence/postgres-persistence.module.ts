@@ -10,6 +10,7 @@ import {
   PgUnitOfWork,
   PgVectorIndex,
   PgTurnRepository,
+  PgHostingRepository,
   PgTurnUndoJournal,
   PgLocalCheckoutStore,
   PgAdvisoryTurnLock,
@@ -39,6 +40,7 @@ import {
   LOCAL_CHECKOUT_STORE,
   RATE_LIMITER,
   TURN_LOCK,
+  HOSTING_REPOSITORY,
 } from '../tokens.js';
 
 /** The initialized, migrated TypeORM DataSource (for adapters that need more tables, e.g. auth's). */
@@ -115,6 +117,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: LOCAL_CHECKOUT_STORE, useFactory: (tx: PgUnitOfWork) => new PgLocalCheckoutStore(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: RATE_LIMITER, useFactory: (ds: DataSource, clock: Clock) => new PgRateLimiter(ds, clock), inject: [POSTGRES_DATA_SOURCE, CLOCK] },
       { provide: TURN_LOCK, useFactory: () => new PgAdvisoryTurnLock(connection) },
+      { provide: HOSTING_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgHostingRepository(tx), inject: [PG_UNIT_OF_WORK] },
       {
         provide: PgMailOutbox,
         useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
@@ -160,6 +163,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         LOCAL_CHECKOUT_STORE,
         RATE_LIMITER,
         TURN_LOCK,
+        HOSTING_REPOSITORY,
       ],
     };
   }

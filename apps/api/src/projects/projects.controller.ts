@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, CreateProject, DeleteProject, ListProjects, OwnedProjects, PublishProject, RenameProject } from '@kiln/domain';
+import { type AccessClaims, CheckProjectPublish, CreateProject, DeleteProject, ListProjects, OwnedProjects, RenameProject } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { unwrap } from '../error-mapping.js';
@@ -18,7 +18,7 @@ export class ProjectsController {
     @Inject(OwnedProjects) private readonly owned: OwnedProjects,
     @Inject(RenameProject) private readonly rename: RenameProject,
     @Inject(DeleteProject) private readonly deleteProject: DeleteProject,
-    @Inject(PublishProject) private readonly publish: PublishProject,
+    @Inject(CheckProjectPublish) private readonly checkPublish: CheckProjectPublish,
   ) {}
 
   @Post()
@@ -47,17 +47,13 @@ export class ProjectsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Rename, publish (domain) or unpublish (domain: null) a project' })
+  @ApiOperation({ summary: 'Rename a project (publishing is /api/fly/create-project and /api/fly/destroy-app, docs/hosting.md)' })
   @ApiOkResponse({ type: ProjectResponse })
-  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
-  @ApiResponse({ status: 402, type: ErrorResponse, description: "PUBLISHING.NOT_INCLUDED / PUBLISHING.LIMIT_REACHED, limit_type 'published'" })
+  @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED (also for a `domain` field: publishing has its own routes)' })
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
   async update(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: UpdateProjectDto): Promise<ProjectResponse> {
-    // A domain (or null) publishes, moves or unpublishes, within the plan; a name alone renames.
-    const updated =
-      body.domain === undefined
-        ? await this.renamed(user.userId, id, body.name)
-        : await this.publish.execute(user.userId, id, { domain: body.domain, name: body.name });
+    // A body without a name changes nothing: the project as it is.
+    const updated = body.name === undefined ? await this.owned.find(user.userId, id) : await this.rename.execute(user.userId, id, body.name);
     return ProjectResponse.from(unwrap(updated));
   }
 
@@ -71,19 +67,14 @@ export class ProjectsController {
     unwrap(await this.deleteProject.execute(user.userId, id));
   }
 
-  /** May this project be published (or change its custom domain)? */
+  /** May this project be published (or get a custom domain)? */
   @Get(':id/publish-check')
   @ApiOperation({ summary: 'May this project be published?' })
   @ApiOkResponse({ type: PublishCheckResponse })
   @ApiResponse({ status: 402, type: ErrorResponse, description: "PUBLISHING.NOT_INCLUDED / PUBLISHING.LIMIT_REACHED, limit_type 'published'" })
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'PROJECTS.NOT_FOUND' })
   async publishCheck(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<PublishCheckResponse> {
-    const allowed = unwrap(await this.publish.check(user.userId, id));
+    const allowed = unwrap(await this.checkPublish.execute({ userId: user.userId, projectId: id }));
     return { allowed: true, limit: allowed.limit };
-  }
-
-  /** A body without a name and a domain changes nothing: the project as it is. */
-  private renamed(userId: string, id: string, name: string | undefined) {
-    return name === undefined ? this.owned.find(userId, id) : this.rename.execute(userId, id, name);
   }
 }

@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ProfileRepository } from '@kiln/domain';
-import { InMemorySandboxHost } from '@kiln/domain/testing';
+import {
+  InMemoryCertificateAuthority,
+  InMemoryDnsResolver,
+  InMemoryHostingProvider,
+  InMemorySandboxHost,
+  InMemorySiteScreenshotter,
+} from '@kiln/domain/testing';
+import type { HostingAdapters } from '../hosting/hosting.module.js';
 import request from 'supertest';
 import { type AppParts, createApp } from '../bootstrap.js';
 import { type AppConfig, type Env, loadConfig } from '../config.js';
@@ -48,6 +55,7 @@ export async function startTestApp(options: { env?: Env; overrides?: Partial<App
       ? InMemoryPersistenceModule.forRoot()
       : PostgresPersistenceModule.forRoot({ url: process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, schema }),
     sandboxHost: new InMemorySandboxHost(options.overrides?.clock),
+    hosting: inMemoryHosting(),
     accessTokenVerifier: new TestAccessTokenVerifier(),
     ...options.overrides,
   });
@@ -64,6 +72,21 @@ export async function startTestApp(options: { env?: Env; overrides?: Partial<App
       }
       await app.close();
     },
+  };
+}
+
+/** Publishing's adapters in memory (tests reach them as `parts.hosting` through `overrides`, or keep this default). */
+export function inMemoryHosting(): HostingAdapters & {
+  provider: InMemoryHostingProvider;
+  dns: InMemoryDnsResolver;
+  certificates: InMemoryCertificateAuthority;
+  screenshotter: InMemorySiteScreenshotter;
+} {
+  return {
+    provider: new InMemoryHostingProvider(),
+    dns: new InMemoryDnsResolver(),
+    certificates: new InMemoryCertificateAuthority(),
+    screenshotter: new InMemorySiteScreenshotter(),
   };
 }
 

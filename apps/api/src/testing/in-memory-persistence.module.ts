@@ -12,6 +12,7 @@ import {
   InMemoryProcessedPaymentEvents,
   InMemorySubscriptionStateVersions,
   InMemoryVectorIndex,
+  InMemoryHostingRepository,
 } from '@kiln/domain/testing';
 import {
   CLOCK,
@@ -31,6 +32,7 @@ import {
   LOCAL_CHECKOUT_STORE,
   RATE_LIMITER,
   TURN_LOCK,
+  HOSTING_REPOSITORY,
 } from '../tokens.js';
 import { InMemoryLocalCheckoutStore } from '@kiln/adapters';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
@@ -59,6 +61,7 @@ export const PERSISTENCE_TOKENS = [
   LOCAL_CHECKOUT_STORE,
   RATE_LIMITER,
   TURN_LOCK,
+  HOSTING_REPOSITORY,
 ] as const;
 
 /**
@@ -99,6 +102,7 @@ export class InMemoryPersistenceModule {
         { provide: LOCAL_CHECKOUT_STORE, useFactory: () => new InMemoryLocalCheckoutStore() },
         { provide: RATE_LIMITER, useFactory: (clock: Clock) => new InMemoryRateLimiter(clock), inject: [CLOCK] },
         { provide: TURN_LOCK, useFactory: () => new InProcessTurnLock() },
+        { provide: HOSTING_REPOSITORY, useFactory: () => new InMemoryHostingRepository() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

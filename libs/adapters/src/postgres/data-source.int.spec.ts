@@ -45,6 +45,7 @@ describe('createDataSource and migrate', () => {
       'auth_users',
       'credit_accounts',
       'credit_entries',
+      'custom_domains',
       'local_checkout_sessions',
       'local_checkout_subscriptions',
       'mail_outbox',
@@ -52,7 +53,10 @@ describe('createDataSource and migrate', () => {
       'processed_payment_events',
       'profiles',
       'projects',
+      'published_sites',
       'rate_limit_buckets',
+      'releases',
+      'site_screenshots',
       'subscription_state_versions',
       'vector_chunks',
     ]);
@@ -100,7 +104,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(18);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(22);
     } finally {
       await other.drop();
     }

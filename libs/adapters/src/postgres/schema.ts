@@ -14,6 +14,7 @@ import { AiTurns1795660000000 } from './migrations/1795660000000-ai-turns.js';
 import { AiTurnUndoJournal1795750000000 } from './migrations/1795750000000-ai-turn-undo-journal.js';
 import { LocalCheckout1795840000000 } from './migrations/1795840000000-local-checkout.js';
 import { RateLimitBuckets1795930000000 } from './migrations/1795930000000-rate-limit-buckets.js';
+import { Hosting1796020000000 } from './migrations/1796020000000-hosting.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   AiTurnUndoJournal1795750000000,
   LocalCheckout1795840000000,
   RateLimitBuckets1795930000000,
+  Hosting1796020000000,
 ];

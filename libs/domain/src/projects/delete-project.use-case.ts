@@ -3,22 +3,26 @@ import { type Result, err, ok } from '../shared/result.js';
 import type { OwnedProjects } from './owned-projects.js';
 import { type ProjectNotFound, projectNotFound } from './project.errors.js';
 import type { ProjectRepository } from './project-repository.port.js';
+import type { ProjectTakedown } from './project-takedown.port.js';
 
 /**
  * Soft delete of one of the caller's projects: the row stays with status deleted and stops
  * counting against the plan's limits. Only the status and updated_at are written, so a rename
- * landing meanwhile cannot bring the project back.
+ * landing meanwhile cannot bring the project back. Its published site is taken down first: a
+ * deleted project is never served.
  */
 export class DeleteProject {
   constructor(
     private readonly owned: OwnedProjects,
     private readonly projects: ProjectRepository,
     private readonly clock: Clock,
+    private readonly takedown: ProjectTakedown,
   ) {}
 
   async execute(userId: string, id: string): Promise<Result<void, ProjectNotFound>> {
     const found = await this.owned.find(userId, id);
     if (!found.ok) return found;
+    await this.takedown.takeDown(id);
     if (!(await this.projects.markDeleted(id, this.clock.now()))) return err(projectNotFound(id));
     return ok(undefined);
   }

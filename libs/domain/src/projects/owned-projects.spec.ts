@@ -1,7 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import { PlanCatalog } from '../plans/plan-catalog.js';
-import { CheckPublishAllowed } from '../publishing/check-publish-allowed.use-case.js';
-import { PublishProject } from '../publishing/publish-project.use-case.js';
 import { DAY_MS } from '../testing/fixed-clock.js';
 import { createTestKit, signUp } from '../testing/test-kit.js';
 import { DeleteProject } from './delete-project.use-case.js';
@@ -16,12 +14,12 @@ async function setUp() {
   await signUp(kit, 'bob');
   const owned = new OwnedProjects(kit.projects, kit.clock);
   const rename = new RenameProject(owned, kit.projects, kit.clock);
-  const remove = new DeleteProject(owned, kit.projects, kit.clock);
+  const takenDown: string[] = [];
+  const remove = new DeleteProject(owned, kit.projects, kit.clock, { takeDown: async (id) => void takenDown.push(id) });
   const list = new ListProjects(kit.projects);
-  const publish = new PublishProject(owned, kit.projects, new CheckPublishAllowed(kit.profiles, kit.projects, kit.plans), kit.clock);
   const created = await kit.createProject.execute({ creatorId: 'ana', name: 'Shop' });
   if (!created.ok) throw new Error('setup');
-  return { kit, owned, rename, remove, list, publish, project: created.value };
+  return { kit, owned, rename, remove, list, takenDown, project: created.value };
 }
 
 describe('OwnedProjects', () => {
@@ -34,22 +32,23 @@ describe('OwnedProjects', () => {
     expect((await owned.find('ana', project.id)).ok).toBe(true);
   });
 
-  it('renames, and refuses a domain the plan does not include', async () => {
-    const { kit, rename, publish, project } = await setUp();
+  it('renames, and the plan does not include publishing it', async () => {
+    const { kit, rename, project } = await setUp();
     kit.clock.advance(DAY_MS);
     const renamed = await rename.execute('ana', project.id, 'Store');
     expect(renamed.ok && renamed.value).toMatchObject({ name: 'Store', updatedAt: kit.clock.now() });
-    const published = await publish.execute('ana', project.id, { domain: 'shop.example.com' });
-    expect(!published.ok && published.error.code).toBe('PUBLISHING.NOT_INCLUDED');
+    const allowed = await kit.checkPublishAllowed.execute({ userId: 'ana', projectId: project.id });
+    expect(!allowed.ok && allowed.error.code).toBe('PUBLISHING.NOT_INCLUDED');
     expect((await kit.projects.findById(project.id))?.domain).toBeNull();
   });
 
   it('publishes on pro, and a deleted project disappears from the list and the counts', async () => {
-    const { kit, remove, list, publish, project } = await setUp();
+    const { kit, remove, list, takenDown, project } = await setUp();
     await kit.changePlan.execute({ userId: 'ana', planId: 'pro_monthly' });
-    expect((await publish.execute('ana', project.id, { domain: 'shop.example.com' })).ok).toBe(true);
+    expect(await kit.projects.updateWithinPublishLimit({ ...project, domain: 'shop.apps.kiln.test' }, null)).toBe(true);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(1);
     expect((await remove.execute('ana', project.id)).ok).toBe(true);
+    expect(takenDown).toEqual([project.id]);
     expect(await list.execute('ana')).toEqual([]);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(0);
     expect((await remove.execute('ana', project.id)).ok).toBe(false);
@@ -105,7 +104,7 @@ describe('OwnedProjects', () => {
       error: { code: 'PROJECTS.NOT_FOUND', message: `Record with id ${project.id} not found` },
     });
     expect(await repo.findById(project.id)).toMatchObject({ name: 'Shop', status: 'deleted' });
-    expect((await new DeleteProject(owned, racing, kit.clock).execute('ana', project.id)).ok).toBe(false);
+    expect((await new DeleteProject(owned, racing, kit.clock, { takeDown: async () => undefined }).execute('ana', project.id)).ok).toBe(false);
   });
 
   it('lists the caller’s live projects newest first, and nobody else’s', async () => {

@@ -9,7 +9,7 @@ import type { ProjectRepository } from './project-repository.port.js';
  * Whose project it is (ProjectOwnership), for every use case that acts on one. Someone else's
  * project and a deleted one answer PROJECTS.NOT_FOUND, the same as a missing one, so ids leak
  * nothing. Listing, renaming and deleting are their own use cases (list-projects,
- * rename-project, delete-project); publishing is publishing/'s PublishProject.
+ * rename-project, delete-project); publishing is hosting/'s PublishProject.
  */
 export class OwnedProjects implements ProjectOwnership {
   constructor(

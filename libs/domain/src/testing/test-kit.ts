@@ -7,7 +7,7 @@ import { ChangePlan } from '../accounts/change-plan.use-case.js';
 import { PlanCatalog } from '../plans/plan-catalog.js';
 import { EnsureProfileOnSignIn } from '../accounts/ensure-profile-on-sign-in.use-case.js';
 import { CreateProject } from '../projects/create-project.use-case.js';
-import { CheckPublishAllowed } from '../publishing/check-publish-allowed.use-case.js';
+import { CheckPublishAllowed } from '../hosting/check-publish-allowed.use-case.js';
 import { ApplyReferral } from '../referrals/apply-referral.use-case.js';
 import { GenerateReferralCode } from '../referrals/generate-referral-code.use-case.js';
 import { BuyAddOnCredits } from '../billing/buy-add-on-credits.use-case.js';
@@ -73,6 +73,7 @@ export function createTestKit(options: TestKitOptions = {}) {
     cancelSubscription: new CancelSubscription(profiles, payments, handlePaymentEvent, uow, clock),
     forceUpdateSubscription: new ForceUpdateSubscription(profiles, plans, payments, handlePaymentEvent, uow, clock),
     clock,
+    random,
     plans,
     profiles,
     projects,

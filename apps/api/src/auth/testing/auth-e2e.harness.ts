@@ -7,6 +7,7 @@ import type { AccessTokenVerifier } from '@kiln/domain';
 import { FixedClock, InMemorySandboxHost } from '@kiln/domain/testing';
 import request from 'supertest';
 import { createApp } from '../../bootstrap.js';
+import { inMemoryHosting } from '../../testing/e2e.js';
 import { type AppConfig, type Env, loadConfig } from '../../config.js';
 import { inMemoryAuthStores } from '../../testing/in-memory-auth-stores.js';
 import { InMemoryPersistenceModule } from '../../testing/in-memory-persistence.module.js';
@@ -45,6 +46,7 @@ export async function startAuthApp(options: { env?: Env; auth?: Partial<AuthModu
     persistence: InMemoryPersistenceModule.forRoot(),
     auth: AuthModule.register({ stores: inMemoryAuthStores, ...options.auth }),
     sandboxHost: new InMemorySandboxHost(clock),
+    hosting: inMemoryHosting(),
     clock,
   });
   await app.listen(0, '127.0.0.1');

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_PROJECT_NAME_LENGTH, type Project } from '@kiln/domain';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsFQDN, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { iso } from '../../common/wire.js';
 
-const MAX_DOMAIN_LENGTH = 253;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class CreateProjectDto {
@@ -24,19 +23,6 @@ export class UpdateProjectDto {
   @IsNotEmpty()
   @MaxLength(MAX_PROJECT_NAME_LENGTH)
   name?: string;
-
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    example: 'app.example.com',
-    description: 'A host name publishes the project (after the publish check, 402 when the plan does not allow it); null unpublishes it',
-  })
-  @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : value))
-  @IsString()
-  @MaxLength(MAX_DOMAIN_LENGTH)
-  @IsFQDN({ require_tld: true, allow_underscores: false, allow_trailing_dot: false }, { message: 'must be a host name such as app.example.com' })
-  domain?: string | null;
 }
 
 /** SPEC §3 Project (project_id repeats id, as SPEC names both). */
@@ -47,7 +33,7 @@ export class ProjectResponse {
   @ApiProperty() name!: string;
   @ApiProperty({ example: 'my-todo-app-3f2a9c1b7d4e' }) slug!: string;
   @ApiProperty({ enum: ['active', 'archived', 'deleted'] }) status!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Non-null means published' }) domain!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "Non-null while published: the site's Kiln host (docs/hosting.md)" }) domain!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 

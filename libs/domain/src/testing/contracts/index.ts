@@ -22,3 +22,4 @@ export * from './rate-limiter.contract.js';
 export * from './project-turn-lock.contract.js';
 export * from './dns-resolver.contract.js';
 export * from './hosting-provider.contract.js';
+export * from './hosting-repository.contract.js';

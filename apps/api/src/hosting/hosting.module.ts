@@ -1,0 +1,107 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import {
+  AddCustomDomain,
+  type CertificateAuthority,
+  CheckPublishAllowed,
+  type DnsResolver,
+  GetPublicSite,
+  GetPublicSiteScreenshot,
+  GetPublishStatus,
+  type HostingProvider,
+  IsTlsAllowed,
+  OwnedProjects,
+  PublishProject,
+  RemoveCustomDomain,
+  RestartSite,
+  RollbackRelease,
+  type SiteScreenshotter,
+  TakeDownSite,
+  TakeSiteScreenshot,
+  UnpublishProject,
+  VerifyCustomDomain,
+} from '@kiln/domain';
+import { useCase } from '../common/use-case.provider.js';
+import type { AppConfig } from '../config.js';
+import { ProjectsModule } from '../projects/projects.module.js';
+import {
+  APP_CONFIG,
+  CERTIFICATE_AUTHORITY,
+  CLOCK,
+  DNS_RESOLVER,
+  HOSTING_PROVIDER,
+  HOSTING_REPOSITORY,
+  ID_GENERATOR,
+  PROJECT_REPOSITORY,
+  PROJECT_TAKEDOWN,
+  PUBLISHED_URLS,
+  RANDOM_SOURCE,
+  SANDBOX_HOST,
+  SITE_SCREENSHOTTER,
+  TURN_LOCK,
+} from '../tokens.js';
+import { FlyController } from './fly.controller.js';
+import { PublicSitesController } from './public-sites.controller.js';
+import { createPublishedUrls, ownHostsOf } from './published-urls.js';
+
+/** The adapters publishing runs on, chosen by createApp's caller (main.ts the real ones, the tests the in-memory ones). */
+export interface HostingAdapters {
+  readonly provider: HostingProvider;
+  readonly dns: DnsResolver;
+  readonly certificates: CertificateAuthority;
+  readonly screenshotter: SiteScreenshotter;
+}
+
+/**
+ * Publishing, releases and custom domains (docs/hosting.md); HOSTING_REPOSITORY comes from the
+ * persistence module. Global for PROJECT_TAKEDOWN, which the projects' delete needs (the
+ * projects context cannot import hosting: hosting depends on it).
+ */
+@Module({})
+export class HostingModule {
+  static forRoot(adapters: HostingAdapters): DynamicModule {
+    return {
+      module: HostingModule,
+      global: true,
+      imports: [ProjectsModule],
+      controllers: [FlyController, PublicSitesController],
+      providers: [
+        { provide: HOSTING_PROVIDER, useValue: adapters.provider },
+        { provide: DNS_RESOLVER, useValue: adapters.dns },
+        { provide: CERTIFICATE_AUTHORITY, useValue: adapters.certificates },
+        { provide: SITE_SCREENSHOTTER, useValue: adapters.screenshotter },
+        {
+          provide: PUBLISHED_URLS,
+          useFactory: (config: AppConfig) =>
+            createPublishedUrls(config.hosting, ownHostsOf([config.publicApiUrl, ...config.webOrigins, config.previewUrlTemplate])),
+          inject: [APP_CONFIG],
+        },
+        useCase(PublishProject, [
+          OwnedProjects,
+          PROJECT_REPOSITORY,
+          CheckPublishAllowed,
+          HOSTING_REPOSITORY,
+          HOSTING_PROVIDER,
+          SANDBOX_HOST,
+          PUBLISHED_URLS,
+          ID_GENERATOR,
+          CLOCK,
+          TURN_LOCK,
+        ]),
+        useCase(UnpublishProject, [OwnedProjects, PROJECT_REPOSITORY, HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS, CLOCK]),
+        useCase(RestartSite, [OwnedProjects, HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS]),
+        useCase(RollbackRelease, [OwnedProjects, HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS, CLOCK]),
+        useCase(AddCustomDomain, [OwnedProjects, CheckPublishAllowed, HOSTING_REPOSITORY, PUBLISHED_URLS, RANDOM_SOURCE, ID_GENERATOR, CLOCK]),
+        useCase(VerifyCustomDomain, [OwnedProjects, HOSTING_REPOSITORY, DNS_RESOLVER, CERTIFICATE_AUTHORITY, HOSTING_PROVIDER, PUBLISHED_URLS, CLOCK]),
+        useCase(RemoveCustomDomain, [OwnedProjects, HOSTING_REPOSITORY, HOSTING_PROVIDER]),
+        useCase(GetPublishStatus, [OwnedProjects, HOSTING_REPOSITORY, PUBLISHED_URLS]),
+        useCase(TakeSiteScreenshot, [OwnedProjects, HOSTING_REPOSITORY, SITE_SCREENSHOTTER, PUBLISHED_URLS, CLOCK]),
+        useCase(IsTlsAllowed, [HOSTING_REPOSITORY, PROJECT_REPOSITORY, PUBLISHED_URLS]),
+        useCase(GetPublicSite, [HOSTING_REPOSITORY, PROJECT_REPOSITORY, PUBLISHED_URLS]),
+        useCase(GetPublicSiteScreenshot, [HOSTING_REPOSITORY, PROJECT_REPOSITORY]),
+        useCase(TakeDownSite, [HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS, CLOCK]),
+        { provide: PROJECT_TAKEDOWN, useExisting: TakeDownSite },
+      ],
+      exports: [PUBLISHED_URLS, HOSTING_PROVIDER, IsTlsAllowed, PROJECT_TAKEDOWN],
+    };
+  }
+}
