@@ -14,6 +14,7 @@ import type { AppConfig } from './config.js';
 import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
 import type { HostingAdapters } from './hosting/hosting.module.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
+import { siteHostHandler } from './serving/install-host-dispatch.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
@@ -142,7 +143,9 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
   await app.init();
   // The live preview answers its own hosts before anything else runs, websockets included
   // (docs/sandbox-api.md "Live preview"): preview requests never reach helmet, CORS or Nest.
-  installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy));
+  // Published sites likewise answer their own hosts (docs/hosting.md "Local hosting").
+  const siteServer = parts.hosting.siteServer;
+  installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), siteServer === undefined ? [] : [siteHostHandler(siteServer)]);
   return app;
 }
 
