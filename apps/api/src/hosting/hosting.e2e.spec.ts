@@ -209,11 +209,14 @@ describe('hosting routes (e2e)', () => {
       expect((await status(user, id)).domains).toEqual([]);
     });
 
-    it('a Unicode look-alike of another name is kept only as punycode', async () => {
+    it('a Unicode look-alike of another name → 400 HOSTING.INVALID_DOMAIN, nothing added', async () => {
       const { user, id } = await projectOf();
-      const response = await t.http().post(`/api/fly/certificates/${id}`).set(user.auth).send({ domain_name: 'pаypal.com' });
-      expect(response.status).toBe(201);
-      expect(response.body.domain.domain).toBe('xn--pypal-4ve.com');
+      for (const fake of ['pаypal.com', 'аpple.com', 'shop.gооgle.com']) {
+        const response = await t.http().post(`/api/fly/certificates/${id}`).set(user.auth).send({ domain_name: fake });
+        expect(response.status).toBe(400);
+        expect(response.body.code).toBe('HOSTING.INVALID_DOMAIN');
+      }
+      expect((await status(user, id)).domains).toEqual([]);
     });
 
     it.each([['my.site'], ['../admin'], ['a/b'], ['www'], ['-x'], ['a'.repeat(64)], ['ünï']])('slug %j → 400 HOSTING.INVALID_SLUG', async (slug) => {
