@@ -135,7 +135,7 @@ describe('hosting routes (e2e)', () => {
     expect((await tls('shop.example.com')).status).toBe(404);
 
     const missing = await t.http().post('/api/fly/verify-dns').set(user.auth).send({ domain: 'shop.example.com', expected_target: 'apps.localhost' });
-    expect(missing.body).toMatchObject({ verified: false, txt_found: false, target_found: false, domain: { status: 'failed' } });
+    expect(missing.body).toMatchObject({ verified: false, txt_found: false, target_found: false, domain: { status: 'pending', failure_reason: expect.stringContaining('_kiln-challenge.shop.example.com') } });
     hosting.dns.setTxt('_kiln-challenge.shop.example.com', token);
     hosting.dns.setCname('shop.example.com', 'apps.localhost');
     hosting.dns.unavailable = true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseCustomDomain } from '@kiln/domain';
-import { createPublishedUrls, ownHostsOf, parseHostingConfig, parsePublishedUrlTemplate } from './published-urls.js';
+import { createPublishedUrls, ownHostsOf, parseHostingConfig, parsePublishedUrlTemplate, publishedFrameSource } from './published-urls.js';
 
 const configOf = (env: Record<string, string>, port = 3000) => {
   const problems: string[] = [];
@@ -89,5 +89,12 @@ describe('PublishedUrls from config', () => {
     }
     for (const host of ['shop.example.com', 'kiln.app.example.com', 'notkiln.app']) expect(prod.isKilnHost(host)).toBe(false);
     expect(parseCustomDomain('shop.example.com', prod)).toEqual({ ok: true, value: 'shop.example.com' });
+  });
+});
+
+describe('publishedFrameSource', () => {
+  it('is every Kiln subdomain of the template, with its port', () => {
+    expect(publishedFrameSource(configOf({}, 3000).config)).toBe('http://*.apps.localhost:3000');
+    expect(publishedFrameSource(configOf({ PUBLISHED_URL_TEMPLATE: 'https://{slug}.kiln.app' }).config)).toBe('https://*.kiln.app');
   });
 });

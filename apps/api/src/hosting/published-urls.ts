@@ -133,6 +133,14 @@ export function createPublishedUrls(hosting: HostingConfig, ownHosts: readonly s
   };
 }
 
+/** The CSP source of every Kiln subdomain site (`http://*.apps.localhost:3000`): /project-preview frames them. */
+export function publishedFrameSource(hosting: HostingConfig): string {
+  const parsed = parsePublishedUrlTemplate(hosting.publishedUrlTemplate, 0);
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const { protocol, parent, port } = parsed.value;
+  return `${protocol}//*.${parent}${port}`;
+}
+
 /** Host names of Kiln's own URLs (PUBLIC_API_URL, WEB_ORIGIN, the preview template's parent domain). */
 export function ownHostsOf(urls: readonly string[]): string[] {
   const hosts: string[] = [];
