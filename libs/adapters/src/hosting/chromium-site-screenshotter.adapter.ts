@@ -78,8 +78,10 @@ export class ChromiumSiteScreenshotter implements SiteScreenshotter {
 
   /** Whether captures run jailed here, and if not why (for the start-up log; captures check it too). */
   async isolation(): Promise<IsolationStatus> {
-    const { mode } = await this.prepare();
-    return mode.kind === 'jail' ? { isolated: true } : { isolated: false, reason: mode.reason };
+    const { mode, cgroups } = await this.prepare();
+    if (mode.kind === 'unisolated') return { isolated: false, reason: mode.reason };
+    const limits = await cgroups?.then((c) => c.describe()).catch(() => undefined);
+    return limits === undefined ? { isolated: true } : { isolated: true, limits };
   }
 
   async capture(url: string): Promise<Uint8Array> {
