@@ -33,7 +33,7 @@ export class SiteCaptureProxy {
   private readonly server: Server;
   private readonly site: StaticSiteServer;
   private readonly secure: SecureContext | null;
-  /** What was refused, `METHOD target`, for logs and tests. */
+  /** What was refused, `METHOD target` (the first 100), for logs and tests. */
   readonly refused: string[] = [];
 
   constructor(private readonly options: SiteCaptureProxyOptions) {
@@ -91,7 +91,7 @@ export class SiteCaptureProxy {
     socket.on('error', () => undefined);
     const target = /^([a-z0-9.-]+):(\d{1,5})$/i.exec(req.url ?? '');
     if (this.secure === null || target === null || target[1]!.toLowerCase() !== this.options.host) {
-      this.refused.push(`CONNECT ${req.url ?? ''}`);
+      this.note(`CONNECT ${req.url ?? ''}`);
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
@@ -103,8 +103,12 @@ export class SiteCaptureProxy {
     this.server.emit('connection', tls);
   }
 
+  private note(what: string): void {
+    if (this.refused.length < 100) this.refused.push(what.slice(0, 300));
+  }
+
   private refuse(req: IncomingMessage, res: ServerResponse): void {
-    this.refused.push(`${req.method ?? '?'} ${req.url ?? ''}`);
+    this.note(`${req.method ?? '?'} ${req.url ?? ''}`);
     res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
     res.end('Only the site being captured can be reached.\n');
   }
