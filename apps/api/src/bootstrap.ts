@@ -13,7 +13,9 @@ import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-to
 import type { AppConfig } from './config.js';
 import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
 import type { HostingAdapters } from './hosting/hosting.module.js';
+import { publishedFrameSource } from './hosting/published-urls.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
+import { siteHostHandler } from './serving/install-host-dispatch.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
@@ -135,14 +137,17 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
       : config.nodeEnv === 'test' && config.webDistDir === null
         ? null
         : resolveWebDistDir(config.webDistDir, process.cwd());
-  if (webDist !== null) serveWebApp(app, webDist, previewUrls(config).frameSource);
+  // Frames: the live previews (builder) and the published sites (/project-preview/{slug}).
+  if (webDist !== null) serveWebApp(app, webDist, `${previewUrls(config).frameSource} ${publishedFrameSource(config.hosting)}`);
   else if (config.webDistDir !== null) app.get(Logger).warn(`WEB_DIST_DIR ${config.webDistDir} has no index.html: the web app is not served`);
   app.enableShutdownHooks();
   setUpOpenApi(app);
   await app.init();
   // The live preview answers its own hosts before anything else runs, websockets included
   // (docs/sandbox-api.md "Live preview"): preview requests never reach helmet, CORS or Nest.
-  installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy));
+  // Published sites likewise answer their own hosts (docs/hosting.md "Local hosting").
+  const siteServer = parts.hosting.siteServer;
+  installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), siteServer === undefined ? [] : [siteHostHandler(siteServer)]);
   return app;
 }
 

@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import { type EmbeddedPostgres, LocalSandboxHost, startEmbeddedPostgres } from '@kiln/adapters';
 import { AuthModule } from './auth/auth.module.js';
 import { assistantFromConfig } from './ai/ai-provider.js';
-import { unconfiguredHosting } from './hosting/unconfigured-hosting.js';
+import { productionHosting } from './hosting/production-hosting.js';
 import { createApp } from './bootstrap.js';
 import { StartupLogger } from './common/log-output.js';
 import { isolationAtStart, type SandboxIsolation } from './sandbox/sandbox-isolation.js';
@@ -74,13 +74,8 @@ async function main(): Promise<void> {
       sandboxHost,
       sandboxIsolation,
       aiAssistant,
-      // ─── HOSTING ADAPTERS: plug the real ones in here ───────────────────────────────────────
-      // { provider: <the sandbox-building, atomically-switching HostingProvider>,
-      //   dns: <the node:dns Resolver adapter on config.hosting.dnsServers>,
-      //   certificates: <the Caddy / on-demand TLS CertificateAuthority>,
-      //   screenshotter: <the Playwright + Chromium SiteScreenshotter> }
-      // Until then publishing answers that it is not set up (builds fail with that log, DNS 503).
-      hosting: unconfiguredHosting(),
+      // Publishing: releases built in the sandboxes, served by Host (docs/hosting.md).
+      hosting: await productionHosting(config, sandboxHost, log),
     });
     await app.listen(config.port);
     const model = aiAssistant.model;

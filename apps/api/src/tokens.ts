@@ -92,3 +92,5 @@ export const SITE_SCREENSHOTTER = Symbol('SiteScreenshotter');
 export const PUBLISHED_URLS = Symbol('PublishedUrls');
 /** ProjectTakedown: a deleted project's site stops being served (hosting's TakeDownSite, bound by HostingModule). */
 export const PROJECT_TAKEDOWN = Symbol('ProjectTakedown');
+/** The hosting adapters as createApp's caller gave them (their shutdown). */
+export const HOSTING_ADAPTERS = Symbol('HOSTING_ADAPTERS');

@@ -89,6 +89,7 @@ export * from './hosting/use-cases/add-custom-domain.use-case.js';
 export * from './hosting/use-cases/verify-custom-domain.use-case.js';
 export * from './hosting/use-cases/remove-custom-domain.use-case.js';
 export * from './hosting/use-cases/get-publish-status.use-case.js';
+export * from './hosting/use-cases/list-published-sites.use-case.js';
 export * from './hosting/use-cases/take-site-screenshot.use-case.js';
 export * from './hosting/use-cases/public-sites.use-cases.js';
 export * from './hosting/use-cases/take-down-site.js';

@@ -4,6 +4,7 @@ import {
   type AccessClaims,
   AddCustomDomain,
   GetPublishStatus,
+  ListPublishedSites,
   PublishProject,
   RemoveCustomDomain,
   RestartSite,
@@ -27,6 +28,7 @@ import {
   RollbackDto,
   ScreenshotResponse,
   SiteStatusResponse,
+  SiteSummaryResponse,
   VerifyDnsDto,
   VerifyDnsResponse,
   screenshotUrl,
@@ -55,6 +57,7 @@ export class FlyController {
     @Inject(VerifyCustomDomain) private readonly verifyDomain: VerifyCustomDomain,
     @Inject(TakeSiteScreenshot) private readonly screenshot: TakeSiteScreenshot,
     @Inject(GetPublishStatus) private readonly status: GetPublishStatus,
+    @Inject(ListPublishedSites) private readonly sites: ListPublishedSites,
   ) {}
 
   @Post('create-project')
@@ -158,6 +161,13 @@ export class FlyController {
   @ApiOkResponse({ type: SiteStatusResponse })
   async machineStatus(@CurrentUser() user: AccessClaims, @Query('project_id', ProjectIdPipe) projectId: string): Promise<SiteStatusResponse> {
     return this.statusOf(user, projectId);
+  }
+
+  @Get('sites')
+  @ApiOperation({ summary: 'All the caller’s sites in one answer (the home page’s cards): status, URL and screenshot while live' })
+  @ApiOkResponse({ type: [SiteSummaryResponse] })
+  async listSites(@CurrentUser() user: AccessClaims): Promise<SiteSummaryResponse[]> {
+    return (await this.sites.execute(user.userId)).map(SiteSummaryResponse.from);
   }
 
   private async statusOf(user: AccessClaims, projectId: string): Promise<SiteStatusResponse> {

@@ -135,7 +135,7 @@ describe('hosting routes (e2e)', () => {
     expect((await tls('shop.example.com')).status).toBe(404);
 
     const missing = await t.http().post('/api/fly/verify-dns').set(user.auth).send({ domain: 'shop.example.com', expected_target: 'apps.localhost' });
-    expect(missing.body).toMatchObject({ verified: false, txt_found: false, target_found: false, domain: { status: 'failed' } });
+    expect(missing.body).toMatchObject({ verified: false, txt_found: false, target_found: false, domain: { status: 'pending', failure_reason: expect.stringContaining('_kiln-challenge.shop.example.com') } });
     hosting.dns.setTxt('_kiln-challenge.shop.example.com', token);
     hosting.dns.setCname('shop.example.com', 'apps.localhost');
     hosting.dns.unavailable = true;
@@ -188,6 +188,38 @@ describe('hosting routes (e2e)', () => {
     expect((await status(user, id)).screenshot_url).toBe(shot.body.screenshot_url);
   });
 
+  it("GET /api/fly/sites answers all the caller's sites at once: URL and screenshot while live; no one else's", async () => {
+    const { user, id: live } = await projectOf();
+    expect((await t.http().get('/api/fly/sites').set(user.auth).expect(200)).body).toEqual([]);
+    const more = async () => {
+      const created = await t.http().post('/api/projects').set(user.auth).send({ name: 'More' }).expect(201);
+      await t.http().post(`/api/sandbox/${created.body.id}/ensure`).set(user.auth).send({}).expect((r) => expect(r.status).toBeLessThan(300));
+      return created.body.id as string;
+    };
+    const [paused, never] = [await more(), await more()];
+    const site = (await publish(user, live).expect(200)).body;
+    const shot = (await t.http().post('/api/fly/take-screenshot').set(user.auth).send({ project_id: live }).expect(200)).body;
+    const pausedSite = (await publish(user, paused).expect(200)).body;
+    await t.http().post('/api/fly/take-screenshot').set(user.auth).send({ project_id: paused }).expect(200);
+    await t.http().delete('/api/fly/destroy-app').set(user.auth).send({ project_id: paused }).expect(200);
+    const other = await projectOf();
+    await publish(other.user, other.id).expect(200);
+
+    const sites = (await t.http().get('/api/fly/sites').set(user.auth).expect(200)).body as { project_id: string }[];
+    expect([...sites].sort((a, b) => a.project_id.localeCompare(b.project_id))).toEqual(
+      [
+        { project_id: live, status: 'live', slug: site.slug, published_url: site.published_url, screenshot_url: shot.screenshot_url },
+        { project_id: paused, status: 'unpublished', slug: pausedSite.slug, published_url: null, screenshot_url: null },
+      ].sort((a, b) => a.project_id.localeCompare(b.project_id)),
+    );
+    // The same screenshot URL as the publish dialog's status, and the picture is there.
+    expect((await status(user, live)).screenshot_url).toBe(shot.screenshot_url);
+    expect((await t.http().get(shot.screenshot_url)).status).toBe(200);
+    expect(sites.map((s) => s.project_id)).not.toContain(never);
+    expect((await t.http().get('/api/fly/sites').set(other.user.auth).expect(200)).body.map((s: { project_id: string }) => s.project_id)).toEqual([other.id]);
+    expect((await t.http().get('/api/fly/sites')).status).toBe(401);
+  });
+
   describe('hostile input: a clear 4xx, and nothing changes', () => {
     it.each([
       ['an IPv4 literal', '127.0.0.1'],
@@ -209,11 +241,14 @@ describe('hosting routes (e2e)', () => {
       expect((await status(user, id)).domains).toEqual([]);
     });
 
-    it('a Unicode look-alike of another name is kept only as punycode', async () => {
+    it('a Unicode look-alike of another name → 400 HOSTING.INVALID_DOMAIN, nothing added', async () => {
       const { user, id } = await projectOf();
-      const response = await t.http().post(`/api/fly/certificates/${id}`).set(user.auth).send({ domain_name: 'pаypal.com' });
-      expect(response.status).toBe(201);
-      expect(response.body.domain.domain).toBe('xn--pypal-4ve.com');
+      for (const fake of ['pаypal.com', 'аpple.com', 'shop.gооgle.com']) {
+        const response = await t.http().post(`/api/fly/certificates/${id}`).set(user.auth).send({ domain_name: fake });
+        expect(response.status).toBe(400);
+        expect(response.body.code).toBe('HOSTING.INVALID_DOMAIN');
+      }
+      expect((await status(user, id)).domains).toEqual([]);
     });
 
     it.each([['my.site'], ['../admin'], ['a/b'], ['www'], ['-x'], ['a'.repeat(64)], ['ünï']])('slug %j → 400 HOSTING.INVALID_SLUG', async (slug) => {

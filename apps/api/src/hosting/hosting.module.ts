@@ -1,4 +1,5 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   AddCustomDomain,
   type CertificateAuthority,
@@ -9,6 +10,7 @@ import {
   GetPublishStatus,
   type HostingProvider,
   IsTlsAllowed,
+  ListPublishedSites,
   OwnedProjects,
   PublishProject,
   RemoveCustomDomain,
@@ -28,6 +30,7 @@ import {
   CERTIFICATE_AUTHORITY,
   CLOCK,
   DNS_RESOLVER,
+  HOSTING_ADAPTERS,
   HOSTING_PROVIDER,
   HOSTING_REPOSITORY,
   ID_GENERATOR,
@@ -49,6 +52,20 @@ export interface HostingAdapters {
   readonly dns: DnsResolver;
   readonly certificates: CertificateAuthority;
   readonly screenshotter: SiteScreenshotter;
+  /** The server of published sites on the API's port, put in front of Express by Host (bootstrap.ts); none in tests that do not serve. */
+  readonly siteServer?: { matches(req: IncomingMessage): boolean; handle(req: IncomingMessage, res: ServerResponse): void };
+  /** Releases what the adapters hold (the screenshotter's browser) when the app shuts down. */
+  readonly close?: () => Promise<void>;
+}
+
+/** Closes the hosting adapters with the app. */
+@Injectable()
+class CloseHostingOnShutdown implements OnApplicationShutdown {
+  constructor(@Inject(HOSTING_ADAPTERS) private readonly adapters: HostingAdapters) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.adapters.close?.();
+  }
 }
 
 /**
@@ -65,6 +82,8 @@ export class HostingModule {
       imports: [ProjectsModule],
       controllers: [FlyController, PublicSitesController],
       providers: [
+        { provide: HOSTING_ADAPTERS, useValue: adapters },
+        CloseHostingOnShutdown,
         { provide: HOSTING_PROVIDER, useValue: adapters.provider },
         { provide: DNS_RESOLVER, useValue: adapters.dns },
         { provide: CERTIFICATE_AUTHORITY, useValue: adapters.certificates },
@@ -94,6 +113,7 @@ export class HostingModule {
         useCase(VerifyCustomDomain, [OwnedProjects, HOSTING_REPOSITORY, DNS_RESOLVER, CERTIFICATE_AUTHORITY, HOSTING_PROVIDER, PUBLISHED_URLS, CLOCK]),
         useCase(RemoveCustomDomain, [OwnedProjects, HOSTING_REPOSITORY, HOSTING_PROVIDER]),
         useCase(GetPublishStatus, [OwnedProjects, HOSTING_REPOSITORY, PUBLISHED_URLS]),
+        useCase(ListPublishedSites, [PROJECT_REPOSITORY, HOSTING_REPOSITORY, PUBLISHED_URLS]),
         useCase(TakeSiteScreenshot, [OwnedProjects, HOSTING_REPOSITORY, SITE_SCREENSHOTTER, PUBLISHED_URLS, CLOCK]),
         useCase(IsTlsAllowed, [HOSTING_REPOSITORY, PROJECT_REPOSITORY, PUBLISHED_URLS]),
         useCase(GetPublicSite, [HOSTING_REPOSITORY, PROJECT_REPOSITORY, PUBLISHED_URLS]),

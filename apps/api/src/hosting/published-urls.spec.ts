@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseCustomDomain } from '@kiln/domain';
-import { createPublishedUrls, ownHostsOf, parseHostingConfig, parsePublishedUrlTemplate } from './published-urls.js';
+import { createPublishedUrls, ownHostsOf, parseHostingConfig, parsePublishedUrlTemplate, publishedFrameSource } from './published-urls.js';
 
 const configOf = (env: Record<string, string>, port = 3000) => {
   const problems: string[] = [];
@@ -11,7 +11,7 @@ const configOf = (env: Record<string, string>, port = 3000) => {
 describe('hosting config', () => {
   it('defaults: sites at http://{slug}.apps.localhost:<port>, CNAME target apps.localhost, 127.0.0.1, system DNS', () => {
     expect(configOf({}, 4000)).toEqual({
-      config: { publishedUrlTemplate: 'http://{slug}.apps.localhost:4000', targetCname: 'apps.localhost', targetAddresses: ['127.0.0.1'], dnsServers: [] },
+      config: { publishedUrlTemplate: 'http://{slug}.apps.localhost:4000', targetCname: 'apps.localhost', targetAddresses: ['127.0.0.1'], dnsServers: [], edge: { kind: 'embedded' }, chromiumPath: '/usr/bin/chromium' },
       problems: [],
     });
   });
@@ -29,6 +29,8 @@ describe('hosting config', () => {
       targetCname: 'sites.kiln.app',
       targetAddresses: ['203.0.113.7', '2001:db8::7'],
       dnsServers: ['1.1.1.1', '8.8.8.8:53', '[2606:4700::1111]:53', '127.0.0.1:8053'],
+      edge: { kind: 'embedded' },
+      chromiumPath: '/usr/bin/chromium',
     });
   });
 
@@ -87,5 +89,12 @@ describe('PublishedUrls from config', () => {
     }
     for (const host of ['shop.example.com', 'kiln.app.example.com', 'notkiln.app']) expect(prod.isKilnHost(host)).toBe(false);
     expect(parseCustomDomain('shop.example.com', prod)).toEqual({ ok: true, value: 'shop.example.com' });
+  });
+});
+
+describe('publishedFrameSource', () => {
+  it('is every Kiln subdomain of the template, with its port', () => {
+    expect(publishedFrameSource(configOf({}, 3000).config)).toBe('http://*.apps.localhost:3000');
+    expect(publishedFrameSource(configOf({ PUBLISHED_URL_TEMPLATE: 'https://{slug}.kiln.app' }).config)).toBe('https://*.kiln.app');
   });
 });

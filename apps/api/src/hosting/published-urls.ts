@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { type PublishedUrls, parseDomainName } from '@kiln/domain';
+import { type EdgeConfig, parseEdgeConfig } from './edge-config.js';
 
 /** Default: browsers resolve `*.localhost` to loopback, so published sites work locally with no DNS set-up. */
 export const DEFAULT_PUBLISHED_URL_TEMPLATE = 'http://{slug}.apps.localhost:{port}';
@@ -15,6 +16,10 @@ export interface HostingConfig {
   readonly targetAddresses: readonly string[];
   /** DNS_SERVERS: the resolvers custom-domain checks ask, `ip` or `ip:port` (`[v6]:port`); empty: the system's. */
   readonly dnsServers: readonly string[];
+  /** HOSTING_EDGE and Caddy's variables (edge-config.ts). */
+  readonly edge: EdgeConfig;
+  /** CHROMIUM_PATH: the browser that takes screenshots of published sites. */
+  readonly chromiumPath: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -81,7 +86,10 @@ export function parseHostingConfig(env: Env, apiPort: number, report: Report): H
   for (const server of dnsServers) {
     if (!isDnsServer(server)) report(`DNS_SERVERS must be a comma-separated list of ip or ip:port ([ipv6]:port), got "${server}"`);
   }
-  return { publishedUrlTemplate: parsed.value.template, targetCname, targetAddresses, dnsServers };
+  const edge = parseEdgeConfig(env, apiPort, report);
+  const chromiumPath = blank(env['CHROMIUM_PATH']) ?? '/usr/bin/chromium';
+  if (!chromiumPath.startsWith('/')) report(`CHROMIUM_PATH must be an absolute path, got "${chromiumPath}"`);
+  return { publishedUrlTemplate: parsed.value.template, targetCname, targetAddresses, dnsServers, edge, chromiumPath };
 }
 
 const list = (raw: string) =>
@@ -123,6 +131,14 @@ export function createPublishedUrls(hosting: HostingConfig, ownHosts: readonly s
       return own.some((o) => h === o || h.endsWith(`.${o}`));
     },
   };
+}
+
+/** The CSP source of every Kiln subdomain site (`http://*.apps.localhost:3000`): /project-preview frames them. */
+export function publishedFrameSource(hosting: HostingConfig): string {
+  const parsed = parsePublishedUrlTemplate(hosting.publishedUrlTemplate, 0);
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const { protocol, parent, port } = parsed.value;
+  return `${protocol}//*.${parent}${port}`;
 }
 
 /** Host names of Kiln's own URLs (PUBLIC_API_URL, WEB_ORIGIN, the preview template's parent domain). */

@@ -56,7 +56,8 @@ export function inlineScriptHashes(html: string): string[] {
 
 /**
  * The Content-Security-Policy of the web app's pages: helmet's defaults plus the inline scripts,
- * and the project previews (their own origins, e.g. `http://*.preview.localhost:3000`) as frames.
+ * and the project previews and published sites (their own origins, e.g. `http://*.preview.localhost:3000
+ * http://*.apps.localhost:3000`) as frames.
  */
 export function webAppCsp(scriptHashes: readonly string[], previewFrameSource: string | null = null): string {
   return [

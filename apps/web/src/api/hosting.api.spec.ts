@@ -30,6 +30,7 @@ describe('HttpHostingApi', () => {
     const api = new HttpHostingApi(http);
     await api.publishCheck('p/1');
     await api.status('p 1');
+    await api.sites();
     await api.publish('p1');
     await api.unpublish('p1');
     await api.rollback('p1', 'r1');
@@ -41,6 +42,7 @@ describe('HttpHostingApi', () => {
     expect(http.calls.map(([method, path, body]) => [method, path, body])).toEqual([
       ['GET', '/api/projects/p%2F1/publish-check', undefined],
       ['GET', '/api/fly/machine-status?project_id=p%201', undefined],
+      ['GET', '/api/fly/sites', undefined],
       ['POST', '/api/fly/create-project', { project_id: 'p1', region: 'sin', publish: true }],
       ['DELETE', '/api/fly/destroy-app', { project_id: 'p1' }],
       ['POST', '/api/fly/rollback', { project_id: 'p1', release_id: 'r1' }],

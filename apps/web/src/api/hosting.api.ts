@@ -48,6 +48,16 @@ export interface SiteStatusDto {
   readonly screenshot_url: string | null;
 }
 
+/** GET /api/fly/sites: one of the caller's sites, for its home card. */
+export interface SiteSummaryDto {
+  readonly project_id: string;
+  readonly status: SiteStatus;
+  readonly slug: string;
+  /** The Kiln subdomain URL while live. */
+  readonly published_url: string | null;
+  readonly screenshot_url: string | null;
+}
+
 /** GET /api/projects/:id/publish-check when publishing is allowed (a refusal is a 402). */
 export interface PublishCheckDto {
   readonly allowed: true;
@@ -85,6 +95,8 @@ export interface HostingApi {
   publishCheck(projectId: string): Promise<PublishCheckDto>;
   /** GET /api/fly/machine-status. */
   status(projectId: string): Promise<SiteStatusDto>;
+  /** GET /api/fly/sites: every site of the caller's projects, in one request. */
+  sites(): Promise<SiteSummaryDto[]>;
   /** Builds the project's current files and publishes them (a new release). 422 with build_log on a failed build. */
   publish(projectId: string): Promise<SiteStatusDto>;
   unpublish(projectId: string): Promise<SiteStatusDto>;
@@ -109,6 +121,10 @@ export class HttpHostingApi implements HostingApi {
 
   status(projectId: string): Promise<SiteStatusDto> {
     return this.http.get<SiteStatusDto>(`/api/fly/machine-status?project_id=${encodeURIComponent(projectId)}`);
+  }
+
+  sites(): Promise<SiteSummaryDto[]> {
+    return this.http.get<SiteSummaryDto[]>('/api/fly/sites');
   }
 
   // Requests that build, switch releases or take a picture run once: a retry after a 5xx could

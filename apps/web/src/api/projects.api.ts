@@ -8,12 +8,6 @@ export interface ProjectDto {
   readonly slug: string;
   readonly status: string;
   readonly domain: string | null;
-  /**
-   * Publishing (issue 15): the live site's Kiln address and its screenshot. Optional: the web
-   * asks the API to add them to ProjectResponse so the home cards need no request per project.
-   */
-  readonly published_url?: string | null;
-  readonly screenshot_url?: string | null;
   readonly created_at: string;
   readonly updated_at: string;
 }

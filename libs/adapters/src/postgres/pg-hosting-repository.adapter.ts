@@ -1,4 +1,4 @@
-import type { CustomDomain, CustomDomainStatus, HostingRepository, PublishedSite, Release, SiteStatus } from '@kiln/domain';
+import type { CustomDomain, CustomDomainStatus, HostingRepository, PublishedSite, Release, SiteStatus, SiteWithScreenshot } from '@kiln/domain';
 import type { PgUnitOfWork } from './pg-unit-of-work.js';
 import { isUniqueViolation, sql, toSafeInteger } from './sql.js';
 
@@ -96,6 +96,18 @@ export class PgHostingRepository implements HostingRepository {
   async findSiteBySlug(slug: string): Promise<PublishedSite | null> {
     const { rows } = await this.run<SiteRow>(`SELECT ${SITE_COLUMNS} FROM published_sites WHERE slug = $1`, [slug]);
     return rows[0] ? toSite(rows[0]) : null;
+  }
+
+  async listSites(projectIds: readonly string[]): Promise<readonly SiteWithScreenshot[]> {
+    if (projectIds.length === 0) return [];
+    // One statement for a whole home page; the screenshot's bytes stay in the table.
+    const { rows } = await this.run<SiteRow & { screenshot_taken_at: Date | null }>(
+      `SELECT ${SITE_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')}, sh.taken_at AS screenshot_taken_at
+       FROM published_sites s LEFT JOIN site_screenshots sh ON sh.project_id = s.project_id
+       WHERE s.project_id = ANY($1::text[])`,
+      [[...new Set(projectIds)]],
+    );
+    return rows.map((row) => ({ site: toSite(row), screenshotTakenAt: row.screenshot_taken_at === null ? null : date(row.screenshot_taken_at) }));
   }
 
   async saveSite(site: PublishedSite): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { CustomDomainStatus } from './custom-domain.entity.js';
-import { IllegalDomainTransition, canMove, markActive, markCertificateIssued, markFailed, markVerified, newCustomDomain } from './custom-domain-lifecycle.js';
+import { IllegalDomainTransition, canMove, markActive, markCertificateIssued, markDnsMissing, markFailed, markVerified, newCustomDomain } from './custom-domain-lifecycle.js';
 
 const t = (m: number) => new Date(Date.UTC(2026, 0, 1, 0, m));
 const fresh = () => newCustomDomain({ id: 'd1', projectId: 'p1', host: 'shop.example.com', verificationToken: 'kiln-verify-x' }, t(0));
@@ -32,5 +32,12 @@ describe('the life of a custom domain', () => {
     );
     expect(canMove('active', 'failed')).toBe(false);
     expect(canMove('pending', 'active')).toBe(false);
+  });
+
+  it('DNS not found yet: a pending domain keeps waiting with the reason; a failed one stays failed', () => {
+    const domain = fresh();
+    const waiting = markDnsMissing(domain, 'no TXT yet', t(1));
+    expect(waiting).toMatchObject({ status: 'pending', failureReason: 'no TXT yet' });
+    expect(markDnsMissing(markFailed(domain, 'no certificate', t(1)), 'no TXT', t(2))).toMatchObject({ status: 'failed', failureReason: 'no TXT' });
   });
 });

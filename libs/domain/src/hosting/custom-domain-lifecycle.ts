@@ -49,6 +49,13 @@ export const markActive = (d: CustomDomain, now: Date): CustomDomain => move(d, 
 /** A step failed; `reason` is shown to the person. */
 export const markFailed = (d: CustomDomain, reason: string, now: Date): CustomDomain => move(d, 'failed', now, reason);
 
+/**
+ * A check that did not find the DNS records yet: a pending domain keeps waiting (DNS takes time
+ * to reach everyone), with what was missing as its reason; any other goes to failed.
+ */
+export const markDnsMissing = (d: CustomDomain, reason: string, now: Date): CustomDomain =>
+  d.status === 'pending' ? Object.freeze({ ...d, failureReason: reason, updatedAt: now }) : markFailed(d, reason, now);
+
 /** Statuses in which Kiln's TLS edge may ask for a certificate for the host (the ask endpoint). */
 export const TLS_ALLOWED_STATUSES: ReadonlySet<CustomDomainStatus> = new Set(['verified', 'certificate_issued', 'active']);
 

@@ -19,6 +19,26 @@ const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const NUMERIC_LABEL = /^(?:[0-9]+|0x[0-9a-f]*)$/;
 /** A Unicode label may hold letters, marks and digits of any script, and hyphens. */
 const UNICODE_LABEL_CHARS = /^[\p{L}\p{M}\p{N}-]+$/u;
+/**
+ * Cyrillic and Greek letters that look like Latin ones (Unicode's confusables for a–z). A label
+ * made only of these (`аре`, `рс`) imitates a Latin name as well as a mixed one does.
+ */
+const LATIN_LOOK_ALIKES = /^[аеорсухіјѕԁһӏԛԝοαινκρχυϲε\p{N}-]+$/u;
+const LATIN = /\p{Script=Latin}/u;
+/** Letters of a script other than Latin; digits, hyphens and combining marks belong to none. */
+const OTHER_SCRIPT = /(?!\p{Script=Latin})\p{L}/u;
+
+/**
+ * A label that imitates a Latin name (a homograph): Latin letters mixed with letters of another
+ * script (`pаypal` with a Cyrillic а), or Cyrillic/Greek letters that all look Latin (`аре`).
+ * Labels wholly in another script (`пример`, `日本語`) and Latin with accents (`bücher`) are fine.
+ */
+export function isLookAlikeLabel(label: string): boolean {
+  if (/^[\x00-\x7f]*$/.test(label)) return false;
+  if (LATIN.test(label) && OTHER_SCRIPT.test(label)) return true;
+  return !LATIN.test(label) && /\p{L}/u.test(label) && LATIN_LOOK_ALIKES.test(label);
+}
+
 /** Full stops other scripts use, which IDNA reads as dots. */
 const IDEOGRAPHIC_DOTS = /[\u3002\uff0e\uff61]/g;
 
@@ -46,9 +66,9 @@ function asciiLabel(label: string): string | null {
 
 /**
  * A custom domain as people type it → the host Kiln stores: trimmed, lower-case, one trailing
- * dot dropped, internationalised labels as punycode. Look-alike letters from another script
- * (a Cyrillic `а` in `pаypal.com`) are accepted, but only ever stored and shown as punycode
- * (`xn--pypal-4ve.com`), so nobody is shown a name that pretends to be another.
+ * dot dropped, internationalised labels as punycode. Homographs are refused: a label mixing
+ * Latin letters with another script's (a Cyrillic `а` in `pаypal.com`), or made only of
+ * Cyrillic/Greek letters that look Latin (isLookAlikeLabel).
  *
  * Refused: IP addresses in any form (dotted, decimal, hex, octal, IPv6 with or without
  * brackets), `localhost` and other names that never reach public DNS, single labels, ports,
@@ -69,6 +89,11 @@ export function parseDomainName(input: string): Result<string, InvalidDomain> {
   const ascii: string[] = [];
   for (const label of labels) {
     if (label.length > MAX_INPUT_LENGTH / 4) return invalid('Each part of a domain name can be at most 63 characters.');
+    if (isLookAlikeLabel(label)) {
+      return invalid(
+        `"${label.slice(0, 63)}" uses letters of one alphabet that look like another's (such as a Cyrillic "а" for a Latin "a"), the trick used to imitate other sites' names, so it cannot be a custom domain.`,
+      );
+    }
     const converted = asciiLabel(label);
     if (converted === null) {
       return invalid(

@@ -1,6 +1,7 @@
 import { AddCustomDomain } from '../hosting/use-cases/add-custom-domain.use-case.js';
 import { CheckProjectPublish } from '../hosting/use-cases/check-project-publish.use-case.js';
 import { GetPublishStatus } from '../hosting/use-cases/get-publish-status.use-case.js';
+import { ListPublishedSites } from '../hosting/use-cases/list-published-sites.use-case.js';
 import { GetPublicSite, GetPublicSiteScreenshot, IsTlsAllowed } from '../hosting/use-cases/public-sites.use-cases.js';
 import { PublishProject } from '../hosting/use-cases/publish-project.use-case.js';
 import { RemoveCustomDomain } from '../hosting/use-cases/remove-custom-domain.use-case.js';
@@ -53,6 +54,7 @@ export function createHostingKit(options: TestKitOptions & { kit?: TestKit } = {
     verifyDomain: new VerifyCustomDomain(owned, hosting, dns, certificates, provider, urls, kit.clock),
     removeDomain: new RemoveCustomDomain(owned, hosting, provider),
     status: new GetPublishStatus(owned, hosting, urls),
+    sites: new ListPublishedSites(kit.projects, hosting, urls),
     screenshot: new TakeSiteScreenshot(owned, hosting, screenshotter, urls, kit.clock),
     tlsAllowed: new IsTlsAllowed(hosting, kit.projects, urls),
     publicSite: new GetPublicSite(hosting, kit.projects, urls),

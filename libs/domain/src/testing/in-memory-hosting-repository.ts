@@ -1,5 +1,5 @@
 import type { CustomDomain } from '../hosting/custom-domain.entity.js';
-import type { HostingRepository } from '../hosting/hosting-repository.port.js';
+import type { HostingRepository, SiteWithScreenshot } from '../hosting/hosting-repository.port.js';
 import type { PublishedSite } from '../hosting/published-site.entity.js';
 import type { PublishedUrls } from '../hosting/published-urls.js';
 import type { Release } from '../hosting/release.entity.js';
@@ -33,6 +33,14 @@ export class InMemoryHostingRepository implements HostingRepository {
   async findSiteBySlug(slug: string): Promise<PublishedSite | null> {
     await this.pause();
     return [...this.sites.values()].find((s) => s.slug === slug) ?? null;
+  }
+
+  async listSites(projectIds: readonly string[]): Promise<readonly SiteWithScreenshot[]> {
+    await this.pause();
+    return [...new Set(projectIds)].flatMap((id) => {
+      const site = this.sites.get(id);
+      return site ? [{ site, screenshotTakenAt: this.screenshots.get(id)?.takenAt ?? null }] : [];
+    });
   }
 
   async saveSite(site: PublishedSite): Promise<void> {

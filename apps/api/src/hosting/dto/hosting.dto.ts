@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { DnsRecordToCreate, DomainStatus, PublicSite, PublishStatus, Release } from '@kiln/domain';
+import type { DnsRecordToCreate, DomainStatus, PublicSite, PublishStatus, Release, SiteSummary } from '@kiln/domain';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { iso } from '../../common/wire.js';
 
@@ -145,6 +145,25 @@ export class SiteStatusResponse {
       releases: s.releases.map(ReleaseResponse.from),
       domains: s.domains.map(DomainResponse.from),
       screenshot_url: s.status === 'live' && s.slug !== null && s.screenshotTakenAt !== null ? screenshotUrl(s.slug, s.screenshotTakenAt) : null,
+    };
+  }
+}
+
+/** GET /api/fly/sites: one of the caller's sites, as the home page's project card shows it. */
+export class SiteSummaryResponse {
+  @ApiProperty({ format: 'uuid' }) project_id!: string;
+  @ApiProperty({ enum: ['live', 'unpublished', 'never_published'] }) status!: string;
+  @ApiProperty() slug!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The Kiln subdomain URL while live' }) published_url!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'While live and once a screenshot was taken' }) screenshot_url!: string | null;
+
+  static from(s: SiteSummary): SiteSummaryResponse {
+    return {
+      project_id: s.projectId,
+      status: s.status,
+      slug: s.slug,
+      published_url: s.url,
+      screenshot_url: s.status === 'live' && s.screenshotTakenAt !== null ? screenshotUrl(s.slug, s.screenshotTakenAt) : null,
     };
   }
 }

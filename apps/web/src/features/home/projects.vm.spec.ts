@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
+import type { SiteSummaryDto } from '../../api/hosting.api';
 import { ManualTimers } from '../../testing/auth-fakes';
-import { FakeSession, FakeToasts } from '../../testing/ui-fakes';
+import { FakeSession, FakeToasts, RecordingLogger } from '../../testing/ui-fakes';
+import { FakeHostingApi } from '../hosting/hosting.fakes';
 import { ProjectsVm } from './projects.vm';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');
@@ -15,6 +17,15 @@ const project = (id: string, name: string, updatedMinutesAgo: number, domain: st
   domain,
   created_at: '2026-11-01T00:00:00Z',
   updated_at: new Date(NOW - updatedMinutesAgo * 60_000).toISOString(),
+});
+
+const site = (projectId: string, fields: Partial<SiteSummaryDto>): SiteSummaryDto => ({
+  project_id: projectId,
+  status: 'live',
+  slug: projectId,
+  published_url: null,
+  screenshot_url: null,
+  ...fields,
 });
 
 class FakeProjectsApi implements ProjectsApi {
@@ -54,9 +65,11 @@ class FakeProjectsApi implements ProjectsApi {
 
 function setup(status: 'signed-in' | 'signed-out' = 'signed-in') {
   const api = new FakeProjectsApi();
+  const hosting = new FakeHostingApi();
   const toasts = new FakeToasts();
-  const vm = new ProjectsVm(api, new FakeSession(status), new ManualTimers(NOW), toasts);
-  return { api, toasts, vm };
+  const logger = new RecordingLogger();
+  const vm = new ProjectsVm(api, hosting, new FakeSession(status), new ManualTimers(NOW), toasts, logger);
+  return { api, hosting, toasts, logger, vm };
 }
 
 describe('ProjectsVm (home: your projects)', () => {
@@ -70,26 +83,59 @@ describe('ProjectsVm (home: your projects)', () => {
     expect(vm.loaded).toBe(true);
   });
 
-  it('a published project shows its live address and screenshot when the list carries them (no request per card)', async () => {
-    const { api, vm } = setup();
-    api.projects = [
-      { ...project('p3', 'Pantry', 1, 'pantry.apps.localhost'), published_url: 'http://pantry.apps.localhost:3000', screenshot_url: '/api/hosting/sites/pantry/screenshot.png' },
-      { ...project('p4', 'Evil', 2), published_url: 'javascript:alert(1)', screenshot_url: '//evil.example/x.png' },
+  it('a published project shows Live, its address and its screenshot from one sites request beside the list (none per card)', async () => {
+    const { api, hosting, vm } = setup();
+    api.projects = [project('p3', 'Pantry', 1, 'pantry.apps.localhost'), project('p4', 'Evil', 2), project('p5', 'Paused', 3), project('p6', 'Idea', 4)];
+    hosting.sitesReply = [
+      site('p3', { slug: 'pantry', published_url: 'http://pantry.apps.localhost:3000', screenshot_url: '/api/hosting/sites/pantry/screenshot.png?v=1' }),
+      site('p4', { published_url: 'javascript:alert(1)', screenshot_url: '//evil.example/x.png' }),
+      site('p5', { status: 'unpublished', published_url: 'http://paused.apps.localhost:3000', screenshot_url: '/api/hosting/sites/paused/screenshot.png' }),
+      site('someone-elses', {}),
     ];
     await vm.load();
     expect(api.lists).toBe(1);
-    expect(vm.cards.map(({ published, liveUrl, liveHost, thumbnail }) => ({ published, liveUrl, liveHost, thumbnail }))).toEqual([
-      { published: true, liveUrl: 'http://pantry.apps.localhost:3000/', liveHost: 'pantry.apps.localhost:3000', thumbnail: '/api/hosting/sites/pantry/screenshot.png' },
-      // Addresses that are not http(s) never reach a link or an image.
-      { published: false, liveUrl: null, liveHost: null, thumbnail: null },
+    expect(hosting.calls).toEqual(['sites']);
+    expect(vm.cards.map(({ id, published, liveUrl, liveHost, thumbnail }) => ({ id, published, liveUrl, liveHost, thumbnail }))).toEqual([
+      { id: 'p3', published: true, liveUrl: 'http://pantry.apps.localhost:3000/', liveHost: 'pantry.apps.localhost:3000', thumbnail: '/api/hosting/sites/pantry/screenshot.png?v=1' },
+      // Addresses that are not http(s) (or not Kiln's own paths) never reach a link or an image.
+      { id: 'p4', published: true, liveUrl: null, liveHost: null, thumbnail: null },
+      // An unpublished site is not live: no badge, no address, no picture.
+      { id: 'p5', published: false, liveUrl: null, liveHost: null, thumbnail: null },
+      { id: 'p6', published: false, liveUrl: null, liveHost: null, thumbnail: null },
     ]);
+    await vm.load();
+    expect(hosting.calls).toEqual(['sites', 'sites']);
+  });
+
+  it('a failed or malformed sites request does not break the list: the cards just lack the live address and picture', async () => {
+    const { api, hosting, logger, vm } = setup();
+    api.projects = [project('p3', 'Pantry', 1)];
+    hosting.sitesReply = [site('p3', { published_url: 'http://pantry.apps.localhost:3000', screenshot_url: '/api/hosting/sites/pantry/screenshot.png' })];
+    hosting.fail('sites', new ApiError('Service unavailable', 503, null, null));
+    await vm.load();
+    expect(vm.error).toBeNull();
+    expect(vm.loaded).toBe(true);
+    expect(vm.cards).toEqual([{ id: 'p3', name: 'Pantry', href: '/builder/p3', edited: 'Edited 1 minute ago', published: false, liveUrl: null, liveHost: null, thumbnail: null }]);
+    expect(logger.lines).toEqual(['warn: Sites could not be loaded']);
+    // Loading again brings them back.
+    await vm.load();
+    expect(vm.cards[0]).toMatchObject({ published: true, liveHost: 'pantry.apps.localhost:3000' });
+    // Something that is not a list, or entries that are not sites, are ignored.
+    hosting.sites = async () => ({ nope: true }) as unknown as SiteSummaryDto[];
+    await vm.load();
+    expect(vm.cards[0]).toMatchObject({ published: false, liveUrl: null, thumbnail: null });
+    hosting.sites = async () => [null, 'x', { project_id: 'p3' }] as unknown as SiteSummaryDto[];
+    await vm.load();
+    expect(vm.cards[0]).toMatchObject({ published: false, liveUrl: null, thumbnail: null });
+    expect(logger.lines).toEqual(['warn: Sites could not be loaded', 'warn: Sites answer is not a list']);
   });
 
   it('fetches nothing and shows nothing for a signed-out visitor', async () => {
-    const { vm, api } = setup('signed-out');
+    const { vm, api, hosting } = setup('signed-out');
     await vm.load();
     expect(vm.visible).toBe(false);
     expect(api.lists).toBe(0);
+    expect(hosting.calls).toEqual([]);
   });
 
   it('says when the list cannot be loaded', async () => {

@@ -2,9 +2,11 @@ import { MAX_PROJECT_NAME_LENGTH } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type SessionService, type Timers, type Toasts, TYPES } from '../../app/ports';
+import type { HostingApi, SiteSummaryDto } from '../../api/hosting.api';
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
 import { errorText } from '../../app/error-text';
 import { relativeTime } from '../../app/relative-time';
+import { type Logger, UI_TYPES } from '../../app/ui-ports';
 import { displayUrl, safeHttpUrl, safeImageUrl } from '../hosting/site-display';
 
 export interface ProjectCard {
@@ -14,7 +16,7 @@ export interface ProjectCard {
   /** 'Edited 3 minutes ago' */
   readonly edited: string;
   readonly published: boolean;
-  /** The live site's address (http/https only), when the API sends it. */
+  /** The live site's address (http/https only), from GET /api/fly/sites. */
   readonly liveUrl: string | null;
   /** 'chores.apps.localhost:3000'. */
   readonly liveHost: string | null;
@@ -22,21 +24,25 @@ export interface ProjectCard {
   readonly thumbnail: string | null;
 }
 
-/** A project as its home card shows it. */
-export function projectCard(p: ProjectDto, now: number): ProjectCard {
-  const liveUrl = safeHttpUrl(p.published_url);
+/** A project as its home card shows it, with its site when it has one (GET /api/fly/sites). */
+export function projectCard(p: ProjectDto, now: number, site: SiteSummaryDto | null = null): ProjectCard {
+  const live = site?.status === 'live';
+  const liveUrl = live ? safeHttpUrl(site.published_url) : null;
   return {
     id: p.id,
     name: p.name,
     href: `/builder/${p.id}`,
     edited: `Edited ${relativeTime(p.updated_at, now)}`,
-    // SPEC §3: a non-null domain means published; published_url says the same where the API sends it.
-    published: p.domain !== null || liveUrl !== null,
+    // SPEC §3: a non-null domain means published (the API keeps it while the site is live); the site says the same.
+    published: p.domain !== null || live,
     liveUrl,
     liveHost: liveUrl === null ? null : displayUrl(liveUrl),
-    thumbnail: safeImageUrl(p.screenshot_url),
+    thumbnail: live ? safeImageUrl(site.screenshot_url) : null,
   };
 }
+
+const isSiteSummary = (s: unknown): s is SiteSummaryDto =>
+  typeof s === 'object' && s !== null && typeof (s as SiteSummaryDto).project_id === 'string' && typeof (s as SiteSummaryDto).status === 'string';
 
 type Dialog = { readonly kind: 'rename'; readonly project: ProjectDto; readonly name: string } | { readonly kind: 'delete'; readonly project: ProjectDto } | null;
 
@@ -48,6 +54,8 @@ type Dialog = { readonly kind: 'rename'; readonly project: ProjectDto; readonly 
 @injectable()
 export class ProjectsVm {
   projects: ProjectDto[] = [];
+  /** The projects' sites (GET /api/fly/sites); empty when that request failed. */
+  sites: SiteSummaryDto[] = [];
   loading = false;
   loaded = false;
   error: string | null = null;
@@ -57,11 +65,17 @@ export class ProjectsVm {
 
   constructor(
     @inject(TYPES.ProjectsApi) private readonly api: ProjectsApi,
+    @inject(TYPES.HostingApi) private readonly hosting: Pick<HostingApi, 'sites'>,
     @inject(TYPES.Session) private readonly session: SessionService,
     @inject(TYPES.Timers) private readonly timers: Timers,
     @inject(TYPES.Toasts) private readonly toasts: Toasts,
+    @inject(UI_TYPES.Logger) private readonly logger: Logger,
   ) {
-    makeAutoObservable<ProjectsVm, 'api' | 'session' | 'timers' | 'toasts'>(this, { api: false, session: false, timers: false, toasts: false }, { autoBind: true });
+    makeAutoObservable<ProjectsVm, 'api' | 'hosting' | 'session' | 'timers' | 'toasts' | 'logger'>(
+      this,
+      { api: false, hosting: false, session: false, timers: false, toasts: false, logger: false },
+      { autoBind: true },
+    );
   }
 
   get visible(): boolean {
@@ -71,9 +85,10 @@ export class ProjectsVm {
   /** Most recently edited first. */
   get cards(): ProjectCard[] {
     const now = this.timers.now();
+    const sites = new Map(this.sites.map((s) => [s.project_id, s]));
     return [...this.projects]
       .sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at))
-      .map((p) => projectCard(p, now));
+      .map((p) => projectCard(p, now, sites.get(p.id) ?? null));
   }
 
   get renameError(): string | null {
@@ -88,9 +103,11 @@ export class ProjectsVm {
     this.loading = true;
     this.error = null;
     try {
-      const projects = await this.api.list();
+      // One request for every card's site, beside the list (not one per card).
+      const [projects, sites] = await Promise.all([this.api.list(), this.loadSites()]);
       runInAction(() => {
         this.projects = projects;
+        this.sites = sites;
         this.loaded = true;
       });
     } catch (error) {
@@ -98,6 +115,18 @@ export class ProjectsVm {
     } finally {
       runInAction(() => (this.loading = false));
     }
+  }
+
+  /** The sites, or none: without them the cards only lack their live address and picture. */
+  private async loadSites(): Promise<SiteSummaryDto[]> {
+    try {
+      const sites: unknown = await this.hosting.sites();
+      if (Array.isArray(sites)) return sites.filter(isSiteSummary);
+      this.logger.warn('Sites answer is not a list');
+    } catch (error) {
+      this.logger.warn('Sites could not be loaded', error);
+    }
+    return [];
   }
 
   startRename(id: string): void {

@@ -3,20 +3,24 @@ import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import type { SiteStatusDto } from '../../api/hosting.api';
 import { ManualTimers } from '../../testing/auth-fakes';
-import { FakeClipboard, FakeToasts, RecordingLogger, flush } from '../../testing/ui-fakes';
+import type { BrowserEnvironment } from '../../app/ui-ports';
+import { FakeClipboard, FakeToasts, RecordingLogger, RecordingSink, environment, flush } from '../../testing/ui-fakes';
+import { AnalyticsService } from '../analytics/analytics.service';
 import { FakeHostingApi, FakeUpgrade, NOW, liveSite, paymentRequired, pendingDomain } from './hosting.fakes';
 import { PublishVm } from './publish.vm';
 
-async function setup(site = liveSite()) {
+async function setup(site = liveSite(), env: BrowserEnvironment = environment()) {
   const api = new FakeHostingApi();
   api.site = site;
   const upgrade = new FakeUpgrade();
   const clipboard = new FakeClipboard();
   const toasts = new FakeToasts();
-  const vm = new PublishVm(api, upgrade, clipboard, toasts, new ManualTimers(NOW), new RecordingLogger());
+  // The real Analytics port over a recording sink: its sending rules (no events from localhost unless enabled) apply.
+  const sink = new RecordingSink();
+  const vm = new PublishVm(api, upgrade, clipboard, toasts, new ManualTimers(NOW), new RecordingLogger(), new AnalyticsService(sink, env, new RecordingLogger()));
   vm.setProject('p1');
   await flush();
-  return { api, upgrade, clipboard, toasts, vm, domains: vm.domains };
+  return { api, upgrade, clipboard, toasts, sink, vm, domains: vm.domains };
 }
 
 describe('DomainsVm: adding', () => {
@@ -193,5 +197,53 @@ describe('DomainsVm: removing and copying', () => {
     const site = (): SiteStatusDto | null => vm.site;
     expect(site()?.status).toBe('never_published');
     expect(domains.rows.map((r) => r.domain)).toEqual(['www.shop.com']);
+  });
+});
+
+describe('DomainsVm: analytics (SPEC §7 "Domain Connected" / "Domain Removed")', () => {
+  const custom = (name: string, properties: Record<string, unknown>) => ({ kind: 'custom', name, properties });
+
+  it('tracks a successful add with the domain as the API stored it, and a successful removal', async () => {
+    const { domains, sink } = await setup();
+    domains.setInput(' https://WWW.Shop.com/ ');
+    await domains.add();
+    await flush();
+    expect(sink.events).toEqual([custom('Domain Connected', { project_id: 'p1', domain: 'www.shop.com' })]);
+    domains.askRemove('www.shop.com');
+    await domains.confirmRemove();
+    await flush();
+    expect(sink.events).toEqual([custom('Domain Connected', { project_id: 'p1', domain: 'www.shop.com' }), custom('Domain Removed', { project_id: 'p1', domain: 'www.shop.com' })]);
+  });
+
+  it('a refused or failed add, a 402, an empty input and a failed removal send nothing', async () => {
+    const { api, domains, sink } = await setup(liveSite({ domains: [pendingDomain('shop.org')] }));
+    domains.setInput('   ');
+    await domains.add();
+    for (const error of [new ApiError('Invalid', 400, 'HOSTING.INVALID_DOMAIN', null), paymentRequired(), new ApiError('Request failed', 503, null, null)]) {
+      api.fail('addDomain', error);
+      domains.setInput('www.shop.com');
+      await domains.add();
+    }
+    api.fail('removeDomain', new ApiError('Request failed', 503, null, null));
+    domains.askRemove('shop.org');
+    await domains.confirmRemove();
+    // Already gone on the server: the row leaves, but nothing was removed now.
+    api.fail('removeDomain', new ApiError('Domain not found', 404, 'HOSTING.DOMAIN_NOT_FOUND', null));
+    domains.askRemove('shop.org');
+    await domains.confirmRemove();
+    await flush();
+    expect(api.calls.filter((c) => c.startsWith('addDomain') || c.startsWith('removeDomain'))).toHaveLength(5);
+    expect(sink.events).toEqual([]);
+  });
+
+  it('sends nothing where analytics is off (localhost without VITE_ANALYTICS_ON_LOCALHOST), though the domain is added and removed', async () => {
+    const { api, domains, sink } = await setup(liveSite(), environment({ hostname: 'localhost' }));
+    domains.setInput('www.shop.com');
+    await domains.add();
+    domains.askRemove('www.shop.com');
+    await domains.confirmRemove();
+    await flush();
+    expect(api.calls).toEqual(expect.arrayContaining(['addDomain p1 www.shop.com', 'removeDomain p1 www.shop.com']));
+    expect(sink.events).toEqual([]);
   });
 });

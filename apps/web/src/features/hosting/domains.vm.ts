@@ -1,5 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx';
-import { ApiError, type Toasts } from '../../app/ports';
+import { type Analytics, ApiError, type Toasts } from '../../app/ports';
 import { errorText } from '../../app/error-text';
 import type { DnsCheckDto, DnsRecordDto, DomainDto, HostingApi, SiteStatusDto } from '../../api/hosting.api';
 import type { UpgradeDialogStore } from '../billing/upgrade-dialog.store';
@@ -51,7 +51,8 @@ export function dnsCheckMessage(check: DnsCheckDto, records: readonly DnsRecordD
 /**
  * The Publish dialog's Domains tab: add a custom domain, show the DNS records to create, verify
  * them (POST /api/fly/verify-dns with the CNAME/A value as the expected target), remove. A 402
- * opens the upgrade dialog for the `published` limit; 400/409 messages stay by the input.
+ * opens the upgrade dialog for the `published` limit; 400/409 messages stay by the input. A
+ * successful add or removal is tracked ("Domain Connected" / "Domain Removed", SPEC §7).
  */
 export class DomainsVm {
   input = '';
@@ -66,8 +67,13 @@ export class DomainsVm {
     private readonly api: HostingApi,
     private readonly upgrade: Pick<UpgradeDialogStore, 'openFor'>,
     private readonly toasts: Toasts,
+    private readonly analytics: Pick<Analytics, 'track'>,
   ) {
-    makeAutoObservable<DomainsVm, 'host' | 'api' | 'upgrade' | 'toasts'>(this, { host: false, api: false, upgrade: false, toasts: false }, { autoBind: true });
+    makeAutoObservable<DomainsVm, 'host' | 'api' | 'upgrade' | 'toasts' | 'analytics'>(
+      this,
+      { host: false, api: false, upgrade: false, toasts: false, analytics: false },
+      { autoBind: true },
+    );
   }
 
   get rows(): DomainRow[] {
@@ -111,6 +117,8 @@ export class DomainsVm {
         this.host.putDomain(added.domain.records.length > 0 ? added.domain : { ...added.domain, records: added.records });
         this.input = '';
       });
+      // SPEC §7; the Analytics port applies the sending rules (never from localhost unless enabled).
+      this.analytics.track('Domain Connected', { project_id: this.host.projectId, domain: added.domain.domain });
     } catch (error) {
       runInAction(() => {
         if (this.upgrade.openFor(error, 'published')) return;
@@ -167,6 +175,7 @@ export class DomainsVm {
         this.confirmingRemove = null;
       });
       this.toasts.show({ title: 'Domain removed', description: `${domain} no longer serves your app.`, variant: 'success' });
+      this.analytics.track('Domain Removed', { project_id: this.host.projectId, domain });
     } catch (error) {
       runInAction(() => {
         this.confirmingRemove = null;

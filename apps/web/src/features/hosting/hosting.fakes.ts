@@ -10,6 +10,7 @@ import type {
   ReleaseDto,
   ScreenshotDto,
   SiteStatusDto,
+  SiteSummaryDto,
 } from '../../api/hosting.api';
 import { type LimitType, limitTypeOf } from '../billing/upgrade-dialog.store';
 
@@ -91,6 +92,8 @@ export class FakeHostingApi implements HostingApi {
     published_at: new Date(NOW - 2 * 3600_000).toISOString(),
     screenshot_url: '/api/hosting/sites/chores/screenshot.png',
   };
+  /** What GET /api/fly/sites answers. */
+  sitesReply: SiteSummaryDto[] = [];
   dnsReply: ((domain: DomainDto) => DnsCheckDto) | null = null;
   private readonly failures = new Map<Method, unknown[]>();
   private readonly holds = new Map<Method, { resolve: () => void; promise: Promise<void> }>();
@@ -127,6 +130,11 @@ export class FakeHostingApi implements HostingApi {
   async status(projectId: string): Promise<SiteStatusDto> {
     await this.step('status', `status ${projectId}`);
     return this.site;
+  }
+
+  async sites(): Promise<SiteSummaryDto[]> {
+    await this.step('sites', 'sites');
+    return [...this.sitesReply];
   }
 
   async publish(projectId: string): Promise<SiteStatusDto> {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
-import { ManualTimers } from '../../testing/auth-fakes';
+import { ManualTimers, RecordingAnalytics } from '../../testing/auth-fakes';
 import { FakeClipboard, FakeToasts, RecordingLogger, flush } from '../../testing/ui-fakes';
 import { FakeHostingApi, FakeUpgrade, NEVER_PUBLISHED, NOW, liveSite, paymentRequired, release } from './hosting.fakes';
 import { PublishVm } from './publish.vm';
@@ -12,7 +12,7 @@ function setup(options: { clipboardFails?: boolean } = {}) {
   const clipboard = new FakeClipboard(options.clipboardFails ?? false);
   const toasts = new FakeToasts();
   const timers = new ManualTimers(NOW);
-  const vm = new PublishVm(api, upgrade, clipboard, toasts, timers, new RecordingLogger());
+  const vm = new PublishVm(api, upgrade, clipboard, toasts, timers, new RecordingLogger(), new RecordingAnalytics());
   return { api, upgrade, clipboard, toasts, timers, vm };
 }
 

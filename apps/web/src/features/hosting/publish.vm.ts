@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
-import { ApiError, type Timers, type Toasts, TYPES } from '../../app/ports';
+import { type Analytics, ApiError, type Timers, type Toasts, TYPES } from '../../app/ports';
 import { type Clipboard, type Logger, UI_TYPES } from '../../app/ui-ports';
 import { errorText } from '../../app/error-text';
 import { relativeTime } from '../../app/relative-time';
@@ -88,8 +88,9 @@ export class PublishVm {
     @inject(TYPES.Toasts) private readonly toasts: Toasts,
     @inject(TYPES.Timers) private readonly timers: Timers,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
+    @inject(TYPES.Analytics) analytics: Pick<Analytics, 'track'>,
   ) {
-    this.domains = new DomainsVm(this, api, upgrade, toasts);
+    this.domains = new DomainsVm(this, api, upgrade, toasts, analytics);
     makeAutoObservable<PublishVm, 'api' | 'upgrade' | 'clipboard' | 'toasts' | 'timers' | 'logger' | 'startedAt' | 'stopTicker' | 'generation'>(
       this,
       { api: false, upgrade: false, clipboard: false, toasts: false, timers: false, logger: false, startedAt: false, stopTicker: false, generation: false, domains: false },

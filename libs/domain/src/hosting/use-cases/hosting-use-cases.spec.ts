@@ -149,10 +149,10 @@ describe('custom domains', () => {
       { type: 'CNAME', name: 'shop.example.com', value: 'apps.kiln.test' },
     ]);
 
-    // Only the TXT: not verified, failed with a reason, nothing served.
+    // Only the TXT: not verified, still waiting for DNS with the reason, nothing served.
     k.dns.setTxt('_kiln-challenge.shop.example.com', domain.verificationToken);
     const early = await k.verifyDomain.execute({ userId: 'ana', domainName: 'shop.example.com' });
-    expect(early.ok && early.value).toMatchObject({ verified: false, txtFound: true, targetFound: false, domain: { domain: { status: 'failed' } } });
+    expect(early.ok && early.value).toMatchObject({ verified: false, txtFound: true, targetFound: false, domain: { domain: { status: 'pending' } } });
     expect(early.ok && early.value.domain.domain.failureReason).toContain('apps.kiln.test');
     expect(await k.tlsAllowed.execute('shop.example.com')).toBe(false);
 
@@ -309,5 +309,44 @@ describe('public questions', () => {
     expect(await k.publicSite.execute(site.slug)).toBeNull();
     expect(await k.publicScreenshot.execute(site.slug)).toBeNull();
     expect(await k.screenshot.execute({ userId: 'ana', projectId })).toMatchObject({ ok: false, error: { code: 'HOSTING.NOT_PUBLISHED' } });
+  });
+});
+
+describe('ListPublishedSites (the home cards)', () => {
+  it("answers each of the caller's sites in one go: live ones with URL and screenshot time, others without; no one else's, no deleted project's", async () => {
+    const { k, projectId } = await setUp();
+    const project = async (user: string, name: string) => {
+      const created = await k.createProject.execute({ creatorId: user, name });
+      if (!created.ok) throw new Error(created.error.message);
+      await k.sandboxes.ensure(created.value.id);
+      return created.value.id;
+    };
+    const [paused, neverBuilt, untouched, gone] = [await project('ana', 'Paused'), await project('ana', 'Reserved'), await project('ana', 'Idea'), await project('ana', 'Gone')];
+    const bobs = await project('bob', 'Bob’s');
+    expect(await k.sites.execute('ana')).toEqual([]);
+
+    const { site } = await published(k, projectId);
+    k.clock.advance(60_000);
+    expect((await k.screenshot.execute({ userId: 'ana', projectId })).ok).toBe(true);
+    const pausedSite = (await published(k, paused)).site;
+    expect((await k.screenshot.execute({ userId: 'ana', projectId: paused })).ok).toBe(true);
+    expect((await k.unpublish.execute({ userId: 'ana', projectId: paused })).ok).toBe(true);
+    await k.hosting.saveSite({ projectId: neverBuilt, slug: 'reserved', currentReleaseId: null, status: 'unpublished', publishedAt: null, updatedAt: k.clock.now() });
+    expect((await k.publish.execute({ userId: 'bob', projectId: bobs })).ok).toBe(true);
+    await published(k, gone);
+    expect((await k.deleteProject.execute('ana', gone)).ok).toBe(true);
+
+    const sites = await k.sites.execute('ana');
+    expect([...sites].sort((a, b) => a.slug.localeCompare(b.slug))).toEqual(
+      [
+        { projectId, status: 'live', slug: site.slug, url: `http://${site.slug}.apps.kiln.test`, screenshotTakenAt: new Date('2026-03-01T10:01:00Z') },
+        // Unpublished: the slug is kept, but neither the URL nor the picture is public any more.
+        { projectId: paused, status: 'unpublished', slug: pausedSite.slug, url: null, screenshotTakenAt: null },
+        { projectId: neverBuilt, status: 'never_published', slug: 'reserved', url: null, screenshotTakenAt: null },
+      ].sort((a, b) => a.slug.localeCompare(b.slug)),
+    );
+    expect(sites.map((s) => s.projectId)).not.toContain(untouched);
+    expect((await k.sites.execute('bob')).map((s) => s.projectId)).toEqual([bobs]);
+    expect(await k.sites.execute('nobody')).toEqual([]);
   });
 });

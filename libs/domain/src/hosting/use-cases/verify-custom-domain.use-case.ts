@@ -4,7 +4,7 @@ import type { DomainError } from '../../shared/domain-error.js';
 import { type Result, err, ok } from '../../shared/result.js';
 import type { CertificateAuthority } from '../certificate-authority.port.js';
 import { CHALLENGE_LABEL, type CustomDomain } from '../custom-domain.entity.js';
-import { markActive, markCertificateIssued, markFailed, markVerified } from '../custom-domain-lifecycle.js';
+import { markActive, markCertificateIssued, markDnsMissing, markFailed, markVerified } from '../custom-domain-lifecycle.js';
 import { isApex, parseDomainName } from '../domain-name.js';
 import { DnsUnavailable, type DnsResolver } from '../dns-resolver.port.js';
 import type { HostingProvider } from '../hosting-provider.port.js';
@@ -66,9 +66,9 @@ export class VerifyCustomDomain {
     }
     if (domain.status === 'active') return ok({ verified: txtFound && targetFound, txtFound, targetFound, domain: domainStatusOf(domain, this.urls) });
     if (!txtFound || !targetFound) {
-      const failed = markFailed(domain, this.dnsReason(domain, txtFound), this.clock.now());
-      await this.hosting.saveDomain(failed);
-      return ok({ verified: false, txtFound, targetFound, domain: domainStatusOf(failed, this.urls) });
+      const waiting = markDnsMissing(domain, this.dnsReason(domain, txtFound), this.clock.now());
+      await this.hosting.saveDomain(waiting);
+      return ok({ verified: false, txtFound, targetFound, domain: domainStatusOf(waiting, this.urls) });
     }
     // A domain left verified or certificate_issued (a step interrupted before) carries on from there.
     const verified = domain.status === 'pending' || domain.status === 'failed' ? markVerified(domain, this.clock.now()) : domain;

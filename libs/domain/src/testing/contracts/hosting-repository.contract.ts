@@ -81,6 +81,28 @@ export function hostingRepositoryContract(name: string, makeHarness: () => Promi
       if (holder) await h.hosting.saveSite({ ...holder, updatedAt: at(9) });
     });
 
+    it('lists the sites of several projects in one read, with their screenshot times; projects without a site and others are left out', async () => {
+      const [withShot, withoutShot, noSite, other] = await Promise.all(Array.from({ length: 4 }, () => h.newProject())) as [string, string, string, string];
+      const r = release(withShot, 1);
+      await h.hosting.addRelease(r);
+      const live = site(withShot, { status: 'live', currentReleaseId: r.id, publishedAt: at(3), updatedAt: at(3) });
+      const unpublished = site(withoutShot);
+      await h.hosting.saveSite(live);
+      await h.hosting.saveSite(unpublished);
+      await h.hosting.saveSite(site(other));
+      await h.hosting.saveScreenshot(withShot, new Uint8Array([0x89, 0x50]), at(4));
+      await h.hosting.saveScreenshot(noSite, new Uint8Array([0x89, 0x50]), at(4));
+      const listed = await h.hosting.listSites([withoutShot, noSite, withShot, withShot]);
+      expect([...listed].sort((a, b) => a.site.projectId.localeCompare(b.site.projectId))).toEqual(
+        [
+          { site: live, screenshotTakenAt: at(4) },
+          { site: unpublished, screenshotTakenAt: null },
+        ].sort((a, b) => a.site.projectId.localeCompare(b.site.projectId)),
+      );
+      expect(await h.hosting.listSites([])).toEqual([]);
+      expect(await h.hosting.listSites(['no-such-project'])).toEqual([]);
+    });
+
     it('releases: listed newest first, found only under their project, a number taken once even under concurrency', async () => {
       const projectId = await h.newProject();
       const other = await h.newProject();
