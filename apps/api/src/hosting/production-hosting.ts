@@ -32,10 +32,21 @@ export async function productionHosting(config: AppConfig, sandboxHost: LocalSan
     // a custom domain while a release is pointed at it (only verified domains ever are).
     isSiteHost: (host) => urls.slugOf(host) !== null || sites.serves(host),
   });
+  // Each capture in a jailed Chromium reaching only the site's release (docs/security.md
+  // "Screenshots"); without isolation production refuses to capture, development warns loudly.
   const screenshotter = new ChromiumSiteScreenshotter({
+    hostingRoot,
     executablePath: config.hosting.chromiumPath,
-    isPublishedHost: (host) => sites.serves(host),
+    unisolated: config.nodeEnv === 'production' ? 'refuse' : 'warn',
+    onWarning: (message) => log.warn(message),
   });
+  screenshotter.isolation().then(
+    (status) =>
+      status.isolated
+        ? log.log(`Screenshots isolated (bubblewrap, a jailed Chromium per capture); limits: ${status.limits ?? 'none'}`)
+        : log.warn(`Screenshots are not isolated: ${status.reason}${config.nodeEnv === 'production' ? ' (captures are refused)' : ''}`),
+    () => undefined,
+  );
   return {
     provider: new LocalHostingProvider({ hostingRoot, builder: sandboxHost }),
     dns: new NodeDnsResolver({ servers: config.hosting.dnsServers }),
