@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { BASE, debug, json, signUp, startApi, stopApi, readTurnEvents } from '../lib/kiln-api.mjs';
+import { BASE, debug, json, proAccount, signUp, startApi, stopApi, readTurnEvents } from '../lib/kiln-api.mjs';
 import { CASES } from './cases.mjs';
 import { CHECKS, missingWords, until, visibleText } from './checks.mjs';
 
@@ -68,20 +68,6 @@ async function api(method, route, auth, body) {
   return json(await fetch(`${BASE}${route}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
 }
 
-/** A new account on Pro (25 credits on top of the free 5), through the local test checkout. */
-async function proAccount() {
-  const auth = await signUp();
-  const { url } = await api('POST', '/api/payment/create-checkout-session', auth, { plan_id: 'pro_monthly' });
-  const u = new URL(url);
-  const paid = await fetch(`${BASE}${u.pathname}/complete`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: u.searchParams.get('token') ?? '' }),
-    redirect: 'manual',
-  });
-  if (paid.status >= 400) throw new Error(`local checkout failed: ${paid.status}`);
-  return auth;
-}
 
 async function runTurn(projectId, auth, message) {
   const t0 = performance.now();

@@ -53,6 +53,23 @@ export async function signUp() {
   return auth;
 }
 
+/** A new account on Pro (25 credits on top of the free 5; publishing allowed), through the local test checkout. */
+export async function proAccount() {
+  const auth = await signUp();
+  const { url } = await json(
+    await fetch(`${BASE}/api/payment/create-checkout-session`, { method: 'POST', headers: auth, body: JSON.stringify({ plan_id: 'pro_monthly' }) }),
+  );
+  const u = new URL(url);
+  const paid = await fetch(`${BASE}${u.pathname}/complete`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: u.searchParams.get('token') ?? '' }),
+    redirect: 'manual',
+  });
+  if (paid.status >= 400) throw new Error(`local checkout failed: ${paid.status}`);
+  return auth;
+}
+
 /** A request to the preview origin (its Host) on the loopback address. */
 export function previewRequest(host, pathname, headers = {}) {
   return new Promise((resolve, reject) => {

@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { BASE, PORT, json, readTurnEvents, signUp, sleep, startApi, stopApi } from '../lib/kiln-api.mjs';
+import { BASE, PORT, json, proAccount, readTurnEvents, sleep, startApi, stopApi } from '../lib/kiln-api.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -50,20 +50,6 @@ async function api(method, route, auth, body) {
   return fetch(`${BASE}${route}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 }
 
-/** A new account on Pro (publishing is not in the free plan), through the local test checkout. */
-async function proAccount() {
-  const auth = await signUp();
-  const { url } = await json(await api('POST', '/api/payment/create-checkout-session', auth, { plan_id: 'pro_monthly' }));
-  const u = new URL(url);
-  const paid = await fetch(`${BASE}${u.pathname}/complete`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: u.searchParams.get('token') ?? '' }),
-    redirect: 'manual',
-  });
-  if (paid.status >= 400) throw new Error(`local checkout failed: ${paid.status}`);
-  return auth;
-}
 
 /** Publish and rollback through the API; null when the API has no publish route yet. */
 async function endToEnd() {
