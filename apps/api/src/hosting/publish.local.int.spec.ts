@@ -123,7 +123,7 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
     return src;
   };
 
-  it('publishes the generated app: served with no cookie at its subdomain, deep links, immutable assets; edit + publish, rollback, a broken build kept out', async () => {
+  it('publishes the generated app: served with no cookie at its subdomain, deep links, immutable assets; edit + publish, rollback, a broken build kept out; deleting the project takes it all down', async () => {
     const { user, id } = await projectOf('pro_monthly', 'Chores');
     await turn(user, id, 'Build a todo list app called Chores');
 
@@ -171,6 +171,12 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
     // A cookie of Kiln's origin changes nothing and comes back in nothing.
     const withCookie = await visit(siteHost, '/', { Cookie: 'sb-access-token=secret' });
     expect(withCookie.text).toBe(index.text);
+    // A browser's Host (with the port, any case) is the same site; Kiln's API is never reached
+    // through a site's host, even with the owner's token.
+    expect((await visit(`${siteHost.toUpperCase()}:3000`, '/')).text).toBe(index.text);
+    const api = await visit(siteHost, '/api/usage', { ...user.auth });
+    expect(api.status).toBe(200);
+    expect(api.text).toBe(index.text);
 
     // An edit, published again: release 2 is served.
     await turn(user, id, 'change the title to Errands');
@@ -211,6 +217,15 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
     expect(await usage(user)).toEqual(creditsBefore);
     expect(await releaseFolders(id)).toHaveLength(2);
     expect(scriptOf((await visit(siteHost, '/')).text)).toBe(script);
+
+    // Deleting the project takes the site down and removes its releases (read-only folders).
+    await app().http().delete(`/api/projects/${id}`).set(user.auth).expect(204);
+    const gone = await visit(siteHost, '/');
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('No site here');
+    expect((await visit(siteHost, script)).status).toBe(404);
+    // Nothing of it is left in the hosting folder: no release, no host pointer, no release id.
+    for (const dir of ['releases', 'hosts', 'release-ids']) expect(await readdir(path.join(hostingRoot, dir))).toEqual([]);
   }, 180_000);
 
   it("a Free user's publish is 402 'published': nothing built, nothing served", async () => {
