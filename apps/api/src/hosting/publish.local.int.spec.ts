@@ -8,7 +8,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LocalHostingProvider, LocalSandboxHost, StaticSiteServer } from '@kiln/adapters';
 import { InMemoryCertificateAuthority, InMemoryDnsResolver, InMemorySiteScreenshotter } from '@kiln/domain/testing';
-import { postStream } from '../ai/testing/post-sse.js';
+import { parseEventStream, postStream } from '../ai/testing/post-sse.js';
 import { type TestApp, type TestUser, newUser, setPlan, signIn, startTestApp, testConfig } from '../testing/e2e.js';
 import type { HostingAdapters } from './hosting.module.js';
 import { createPublishedUrls, ownHostsOf } from './published-urls.js';
@@ -90,15 +90,36 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
       req.end();
     });
 
+  const turnUrl = (projectId: string) => `http://127.0.0.1:${port()}/api/projects/${projectId}/turns`;
+  const turnBody = (message: string) => ({ message, idempotency_key: randomUUID(), auto_run: true });
   const turn = async (user: TestUser, projectId: string, message: string) => {
-    const reply = await postStream(`http://127.0.0.1:${port()}/api/projects/${projectId}/turns`, user.auth, {
-      message,
-      idempotency_key: randomUUID(),
-      auto_run: true,
-    });
+    const reply = await postStream(turnUrl(projectId), user.auth, turnBody(message));
     expect(reply.status).toBe(200);
-    const done = reply.events[reply.events.length - 1];
-    expect(done).toMatchObject({ event: 'done', data: { status: 'kept' } });
+    expect(reply.events[reply.events.length - 1]).toMatchObject({ event: 'done', data: { status: 'kept' } });
+  };
+  /** A turn that runs `during` once its tasks have started (the project's turn lock held), then is read to its end. */
+  const turnWhile = async (user: TestUser, projectId: string, message: string, during: () => Promise<void>) => {
+    const response = await fetch(turnUrl(projectId), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...user.auth },
+      body: JSON.stringify(turnBody(message)),
+    });
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let ran = false;
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+      if (!ran && text.includes('event: task\n')) {
+        ran = true;
+        await during();
+      }
+    }
+    expect(ran).toBe(true);
+    expect(parseEventStream(text).events.at(-1)).toMatchObject({ event: 'done', data: { status: 'kept' } });
   };
   const publish = (user: TestUser, projectId: string) => app().http().post('/api/fly/create-project').set(user.auth).send({ project_id: projectId, publish: true });
   const status = async (user: TestUser, projectId: string) =>
@@ -178,8 +199,15 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
     expect(api.status).toBe(200);
     expect(api.text).toBe(index.text);
 
-    // An edit, published again: release 2 is served.
-    await turn(user, id, 'change the title to Errands');
+    // An edit, published again: release 2 is served. While the edit runs, publishing is refused
+    // (a build never sees half-edited files) and release 1 stays served.
+    await turnWhile(user, id, 'change the title to Errands', async () => {
+      const busy = await publish(user, id);
+      expect(busy.status).toBe(409);
+      expect(busy.body.code).toBe('PROJECTS.BUSY');
+      expect(scriptOf((await visit(siteHost, '/')).text)).toBe(script);
+    });
+    expect(await releaseFolders(id)).toHaveLength(1);
     const second = await publish(user, id);
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ slug, current_release: { number: 2 } });
