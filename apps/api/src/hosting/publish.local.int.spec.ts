@@ -37,6 +37,7 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
   let host: LocalSandboxHost | undefined;
   const temp: string[] = [];
   let hostingRoot: string;
+  const dns = new InMemoryDnsResolver();
 
   beforeAll(async () => {
     const sandboxRoot = await mkdtemp(path.join(tmpdir(), 'kiln-publish-sandboxes-'));
@@ -51,7 +52,7 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
     const sites: StaticSiteServer = new StaticSiteServer({ hostingRoot, isSiteHost: (h) => urls.slugOf(h) !== null || sites.serves(h) });
     const hosting: HostingAdapters = {
       provider: new LocalHostingProvider({ hostingRoot, builder: host }),
-      dns: new InMemoryDnsResolver(),
+      dns,
       certificates: new InMemoryCertificateAuthority(),
       screenshotter: new InMemorySiteScreenshotter(),
       siteServer: sites,
@@ -255,6 +256,46 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
     // Nothing of it is left in the hosting folder: no release, no host pointer, no release id.
     for (const dir of ['releases', 'hosts', 'release-ids']) expect(await readdir(path.join(hostingRoot, dir))).toEqual([]);
   }, 180_000);
+
+  it("a new name moves the site (the old host stops answering); a verified custom domain serves it; unpublished it is gone, published again it is back at its name", async () => {
+    // The starter app as created: publishing needs no turn.
+    const { user, id } = await projectOf('pro_monthly', 'Starter');
+    const first = (await publish(user, id).expect(200)).body;
+    const oldHost = `${first.slug as string}.apps.localhost`;
+    expect((await visit(oldHost, '/')).status).toBe(200);
+    const slug = `moved-${id.slice(0, 8)}`;
+    const moved = await app().http().post('/api/fly/create-project').set(user.auth).send({ project_id: id, publish: true, slug });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ slug, status: 'live', current_release: { number: 2 } });
+    const page = await visit(`${slug}.apps.localhost`, '/');
+    expect(page.status).toBe(200);
+    expect((await visit(`${slug}.apps.localhost`, scriptOf(page.text))).headers['cache-control']).toBe(IMMUTABLE);
+    expect((await visit(oldHost, '/')).status).toBe(404);
+
+    // A custom domain, once its DNS records are found, serves the same release on the same port.
+    const domain = `shop-${id.slice(0, 8)}.example.com`;
+    const added = await app().http().post(`/api/fly/certificates/${id}`).set(user.auth).send({ domain_name: domain }).expect(201);
+    expect((await visit(domain, '/')).status).toBe(404);
+    dns.setTxt(`_kiln-challenge.${domain}`, added.body.records[0].value as string);
+    dns.setCname(domain, 'apps.localhost');
+    const verified = await app().http().post('/api/fly/verify-dns').set(user.auth).send({ domain });
+    expect(verified.body).toMatchObject({ verified: true, domain: { status: 'active' } });
+    expect((await visit(domain, '/')).text).toBe(page.text);
+
+    const down = await app().http().delete('/api/fly/destroy-app').set(user.auth).send({ project_id: id });
+    expect(down.status).toBe(200);
+    expect(down.body).toMatchObject({ status: 'unpublished', slug });
+    expect((await visit(`${slug}.apps.localhost`, '/')).status).toBe(404);
+    expect((await visit(domain, '/')).status).toBe(404);
+    // The releases are kept for publishing again.
+    expect(await releaseFolders(id)).toHaveLength(2);
+    const again = await publish(user, id);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ slug, status: 'live', current_release: { number: 3 } });
+    expect((await visit(`${slug}.apps.localhost`, '/')).text).toContain('<div id="root">');
+    // Its still active custom domain with it.
+    expect((await visit(domain, '/')).text).toContain('<div id="root">');
+  }, 60_000);
 
   it("a Free user's publish is 402 'published': nothing built, nothing served", async () => {
     const { user, id } = await projectOf(null, 'Pantry');
