@@ -295,6 +295,14 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
     expect((await visit(`${slug}.apps.localhost`, '/')).text).toContain('<div id="root">');
     // Its still active custom domain with it.
     expect((await visit(domain, '/')).text).toContain('<div id="root">');
+
+    // Its sandbox removed, there is nothing to build: 409, and the site stays as it is.
+    await app().http().delete(`/api/sandbox/${id}/cleanup`).set(user.auth).expect((r) => expect(r.status).toBeLessThan(300));
+    const nothing = await publish(user, id);
+    expect(nothing.status).toBe(409);
+    expect(nothing.body.code).toBe('HOSTING.NOTHING_TO_PUBLISH');
+    expect((await visit(`${slug}.apps.localhost`, '/')).status).toBe(200);
+    expect(await releaseFolders(id)).toHaveLength(3);
   }, 60_000);
 
   it("a Free user's publish is 402 'published': nothing built, nothing served", async () => {
