@@ -138,6 +138,14 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
   };
   /** What LocalHostingProvider has written for a project (releases and any temporary folder), [] when none. */
   const releaseFolders = async (projectId: string) => readdir(path.join(hostingRoot, 'releases', projectId)).catch(() => []);
+  /** A log a person reads names no folder of the server's: not the sandboxes', the hosting's or the dependency cache's, not even by name. */
+  const expectNoServerPaths = (log: string) => {
+    for (const dir of [...temp, TEST_SANDBOX_CACHE_DIR, process.cwd()]) {
+      expect(log).not.toContain(dir);
+      expect(log).not.toContain(path.basename(dir));
+    }
+    expect(log).not.toMatch(/\/tmp\/|deps-[0-9a-f]{8}|\.\.\//);
+  };
   /** The built JS the page loads (its hashed /assets/*.js). */
   const scriptOf = (html: string) => {
     const src = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
@@ -241,11 +249,20 @@ describe('publishing the generated app, served by Host (real sandbox and hosting
     // Vite's own words, naming the file and line (a relative path: server folders are never shown).
     expect(log).toContain('Build failed');
     expect(log).toMatch(/src\/App\.tsx:2:\d+/);
-    for (const serverPath of [...temp, TEST_SANDBOX_CACHE_DIR, tmpdir(), process.cwd()]) expect(log).not.toContain(serverPath);
+    expectNoServerPaths(log);
     expect(await status(user, id)).toEqual(before);
     expect(await usage(user)).toEqual(creditsBefore);
     expect(await releaseFolders(id)).toHaveLength(2);
     expect(scriptOf((await visit(siteHost, '/')).text)).toBe(script);
+    // An import of what a package does not export: Vite names the package's file, inside
+    // node_modules, never where the shared dependency tree lives on the server.
+    const missingExport = "import { NoSuchIcon } from 'lucide-react';\nexport function App() {\n  return <NoSuchIcon />;\n}\nexport default App;\n";
+    await app().http().post(`/api/sandbox/${id}/write-file`).set(user.auth).send({ path: 'src/App.tsx', content: missingExport }).expect((r) => expect(r.status).toBeLessThan(300));
+    const unexported = await publish(user, id);
+    expect(unexported.status).toBe(422);
+    expect(unexported.body.build_log).toMatch(/"NoSuchIcon" is not exported by "node_modules\/lucide-react\//);
+    expectNoServerPaths(unexported.body.build_log as string);
+    expect(await releaseFolders(id)).toHaveLength(2);
 
     // Deleting the project takes the site down and removes its releases (read-only folders).
     await app().http().delete(`/api/projects/${id}`).set(user.auth).expect(204);
