@@ -50,6 +50,22 @@ describe('vite-launcher: project-relative paths in the error overlay', () => {
     expect(launcher.projectRelative(undefined, ROOT)).toBeUndefined();
   });
 
+  it('takes out the dependency tree written relative to the project, as Rolldown names modules ("../../…/node_modules/…")', () => {
+    // From the project, or any folder in it: the same way up to the common ancestor, then down.
+    const fromRoot = path.relative(ROOT, MODULES);
+    expect(fromRoot).toBe('../../sandbox-cache/deps-ab12/node_modules');
+    expect(launcher.projectRelative(`"NoSuchIcon" is not exported by "${fromRoot}/lucide-react/dist/esm/lucide-react.mjs".`, ROOT, MODULES)).toBe(
+      '"NoSuchIcon" is not exported by "node_modules/lucide-react/dist/esm/lucide-react.mjs".',
+    );
+    expect(launcher.projectRelative(`from ../../../sandbox-cache/deps-ab12/node_modules/react/index.js and ${fromRoot}`, ROOT, MODULES)).toBe(
+      'from node_modules/react/index.js and node_modules',
+    );
+    // Another tree whose name starts the same is left as it is; so is a plain "../" in a message.
+    expect(launcher.projectRelative(`${fromRoot}-old/x ../src/App.tsx`, ROOT, MODULES)).toBe(`${fromRoot}-old/x ../src/App.tsx`);
+    // A node_modules folder inside the project needs nothing of this.
+    expect(launcher.projectRelative('../x node_modules/react/index.js', ROOT, `${ROOT}/node_modules`)).toBe('../x node_modules/react/index.js');
+  });
+
   it("rewrites every field of Vite's error payload the overlay shows", () => {
     const err = launcher.relativeError(
       {

@@ -96,6 +96,13 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function projectRelative(text, rootDir, modulesDir = null) {
   if (typeof text !== 'string' || !rootDir) return text;
   let out = text;
+  // Rolldown names a module relative to the project: the shared tree outside it is then
+  // `../../<cache>/deps-…/node_modules/…` (from any folder in the project the same path after the `../`s).
+  const up = modulesDir ? path.relative(rootDir, modulesDir) : '';
+  const below = up.replace(/^(?:\.\.\/)+/, '');
+  if (up.startsWith('../') && below !== '') {
+    out = out.replace(new RegExp(`(?:\\.\\./)+${escapeRegExp(below)}(?![\\w-]|\\.[\\w-])`, 'g'), 'node_modules');
+  }
   for (const [dir, name] of [[modulesDir, 'node_modules'], [rootDir, '.']]) {
     if (!dir) continue;
     out = out.replace(new RegExp(`(?:file://)?${escapeRegExp(dir)}/`, 'g'), name === '.' ? '' : `${name}/`);
