@@ -4,3 +4,8 @@ export * from '../postgres/testing/database-relay.js';
 export * from '../mail/testing/fake-smtp-server.js';
 export * from '../ai/ai-sdk/testing/fake-vendor-server.js';
 export * from '../sandbox/testing/sandbox-test-dirs.js';
+export * from '../hosting/testing/test-processes.js';
+export * from '../hosting/testing/caddy-process.js';
+export * from '../hosting/testing/pebble-process.js';
+export * from '../hosting/testing/fake-dns.js';
+export * from '../hosting/testing/edge-client.js';
