@@ -41,11 +41,14 @@ describe('Custom domain certificate: Caddy on-demand TLS + Pebble ACME + fake DN
     httpsPort = await freePort();
     dns = await FakeDnsServer.start();
     // Pebble validates on Caddy's own ports (NOTES.md: the TLS port and Caddy's HTTPS port are one).
-    [pebble, caddy, ask] = await Promise.all([
-      PebbleProcess.start({ dir: path.join(dir, 'pebble'), dnsServer: dns.address, httpPort, tlsPort: httpsPort }),
-      CaddyProcess.start(path.join(dir, 'caddy')),
-      AskServer.start(),
+    // Each kept as soon as it has started, so afterAll stops it even when another failed.
+    const started = await Promise.allSettled([
+      PebbleProcess.start({ dir: path.join(dir, 'pebble'), dnsServer: dns.address, httpPort, tlsPort: httpsPort }).then((p) => (pebble = p)),
+      CaddyProcess.start(path.join(dir, 'caddy')).then((c) => (caddy = c)),
+      AskServer.start().then((a) => (ask = a)),
     ]);
+    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    if (pebble === undefined || caddy === undefined || ask === undefined) throw new Error('Pebble, Caddy or the ask server did not start');
     await new CaddyEdge({
       adminUrl: caddy.adminUrl,
       hostingRoot,
