@@ -1,14 +1,12 @@
 // Publishing (issue 15): how long a publish and a rollback take, and how fast a published page is
 // served compared with Caddy serving the same folder in the same run.
 //
-//  1. End to end, when the API has the publish route (docs/hosting.md): a fresh built API
-//     (`node apps/api/dist/main.js`, embedded PostgreSQL, the real sandbox host), a Pro account,
-//     the prompt-built app ("A todo list app called Chores", offline assistant), then timed
-//     `POST /api/fly/create-project {project_id, publish: true}` (build in the sandbox, copy,
-//     switch) and `POST /api/fly/rollback`. Without the route it says so and publishes the
-//     starter through LocalHostingProvider directly (build + activate, the same code below the route).
+//  1. End to end (docs/hosting.md): a fresh built API (`node apps/api/dist/main.js`, embedded
+//     PostgreSQL, the real sandbox host), a Pro account, the prompt-built app ("A todo list app
+//     called Chores", offline assistant), then timed `POST /api/fly/create-project {project_id,
+//     publish: true}` (build in the sandbox, copy, switch) and `POST /api/fly/rollback`.
 //  2. Serving: autocannon (a separate process, 64 connections, BENCH_SECONDS each) against Kiln's
-//     embedded server (the API's port, or bench/publish/site-server.mjs) and against Caddy
+//     embedded server (the API's port) and against Caddy
 //     (`root * <hosting>/hosts/{host}`, try_files, encode gzip, file_server), for the page and its
 //     main script, with `Accept-Encoding: gzip, br`. Kiln ≥ 0.5× Caddy's requests/s, p99 ≤ 20 ms.
 //
@@ -27,7 +25,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
-const SITE_HOST = 'bench.apps.localhost';
 
 const pct = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -51,17 +48,12 @@ async function api(method, route, auth, body) {
 }
 
 
-/** Publish and rollback through the API; null when the API has no publish route yet. */
+/** Publish and rollback through the API. */
 async function endToEnd() {
   const api0 = await startApi();
   try {
     const auth = await proAccount();
     const project = await json(await api('POST', '/api/projects', auth, { name: 'Publish bench' }));
-    const probe = await api('GET', `/api/fly/machine-status?project_id=${project.id}`, auth);
-    if (probe.status === 404 && !(await probe.text()).includes('PROJECTS.NOT_FOUND')) {
-      await stopApi(api0);
-      return null;
-    }
     await json(await api('POST', `/api/sandbox/${project.id}/ensure`, auth));
     const turn = await readTurnEvents(
       await api('POST', `/api/projects/${project.id}/turns`, auth, { message: 'A todo list app called Chores', idempotency_key: `bench-${Date.now()}`, auto_run: true }),
@@ -100,52 +92,6 @@ async function endToEnd() {
   }
 }
 
-/** The starter published through LocalHostingProvider (build in its sandbox + activate), served by site-server.mjs. */
-async function providerOnly() {
-  const { LocalHostingProvider, LocalSandboxHost } = await import('@kiln/adapters');
-  const base = mkdtempSync(path.join(tmpdir(), 'kiln-bench-publish-'));
-  const cacheDir = process.env.BENCH_SANDBOX_CACHE ?? path.join(tmpdir(), 'kiln-sandbox-cache-test');
-  const host = new LocalSandboxHost({ root: path.join(base, 'sandboxes'), cacheDir });
-  await host.prepareTemplate();
-  await host.ensure('bench');
-  const hostingRoot = path.join(base, 'hosting');
-  const provider = new LocalHostingProvider({ hostingRoot, builder: host });
-  const publishes = [];
-  for (let i = 0; i <= RUNS; i++) {
-    // A change each time, as a person publishing an edit (a build of unchanged files is no cheaper anyway).
-    await host.writeFile('bench', 'src/published.ts', `export const published = ${i};\n`);
-    const t0 = performance.now();
-    const build = await provider.buildRelease({ sandboxId: 'bench', projectId: 'bench', releaseId: `r${i}` });
-    if (build.kind !== 'built') throw new Error(build.log);
-    await provider.activate({ slug: 'bench', releaseId: `r${i}`, hosts: [SITE_HOST] });
-    if (i > 0) publishes.push(performance.now() - t0);
-  }
-  const rollbacks = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await provider.activate({ slug: 'bench', releaseId: i % 2 === 0 ? `r${RUNS - 1}` : `r${RUNS}`, hosts: [SITE_HOST] });
-    rollbacks.push(performance.now() - t0);
-  }
-  await host.stopAll();
-  const port = PORT + 1;
-  const child = spawn(process.execPath, [path.join(root, 'bench/publish/site-server.mjs'), hostingRoot, String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    child.stdout.once('data', resolve);
-    child.once('exit', () => reject(new Error('site-server.mjs exited')));
-  });
-  return {
-    publishes,
-    rollbacks,
-    what: 'LocalHostingProvider build + activate (the starter; the API route is not there yet)',
-    target: { port, host: SITE_HOST },
-    hostingRoot,
-    stop: async () => {
-      child.kill('SIGTERM');
-      spawnSync('chmod', ['-R', 'u+w', base]);
-      rmSync(base, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Caddy serving `<hostingRoot>/hosts/{host}` on its own port; answers a stop function. */
 async function startCaddy(hostingRoot, port, host) {
@@ -183,7 +129,7 @@ if (!existsSync('/usr/bin/caddy') && spawnSync('caddy', ['version']).status !== 
   process.exit(1);
 }
 console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${RUNS} runs, ${SECONDS} s per load test, ${CONNECTIONS} connections`);
-const setup = (await endToEnd()) ?? (await providerOnly());
+const setup = await endToEnd();
 let failed = false;
 try {
   console.log(`publish (${setup.what}): p50 ${ms(pct(setup.publishes, 0.5))}, p90 ${ms(pct(setup.publishes, 0.9))} (target p50 ≤ 3 s)`);
