@@ -26,6 +26,7 @@ export * from './postgres/pg-rate-limiter.adapter.js';
 export * from './postgres/pg-advisory-turn-lock.adapter.js';
 export * from './postgres/pg-hosting-repository.adapter.js';
 export * from './postgres/embedded-postgres.js';
+export * from './databases/local-postgres-provisioner.adapter.js';
 
 // Mail
 export * from './mail/smtp-mailer.adapter.js';
