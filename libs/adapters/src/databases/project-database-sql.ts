@@ -8,9 +8,13 @@ export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
  * Kiln's admin (superuser) connection inside the new database, in one transaction. Idempotent:
  * a retry after a crash re-applies them over what exists.
  */
-export function projectDatabaseSetup(ref: string): string {
+export function projectDatabaseSetup(ref: string, options: { readonly eventTrigger: boolean } = { eventTrigger: true }): string {
   const n = databaseNames(ref);
   const owner = ident(n.owner);
+  return `${baseSetup(n, owner)}${options.eventTrigger ? RLS_EVENT_TRIGGER : ''}`;
+}
+
+function baseSetup(n: ReturnType<typeof databaseNames>, owner: string): string {
   return `
 REVOKE ALL ON DATABASE ${ident(n.database)} FROM PUBLIC;
 GRANT CONNECT ON DATABASE ${ident(n.database)} TO ${ident(n.authenticator)};
@@ -42,7 +46,11 @@ GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA auth TO anon, authenticated, ${owner};
 CREATE SCHEMA IF NOT EXISTS kiln;
 REVOKE ALL ON SCHEMA kiln FROM PUBLIC;
 CREATE TABLE IF NOT EXISTS kiln.schema_migrations (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+`;
+}
 
+/** Needs a superuser (PostgreSQL's rule for event triggers): the local provider has one, Neon does not. */
+const RLS_EVENT_TRIGGER = `
 -- Row-level security on every table created in public, whoever creates it: nothing is readable by default.
 CREATE OR REPLACE FUNCTION kiln.enable_rls_on_new_tables() RETURNS event_trigger LANGUAGE plpgsql AS $$
 DECLARE created record;
@@ -59,7 +67,6 @@ CREATE EVENT TRIGGER kiln_enable_rls_on_new_tables ON ddl_command_end
   WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO')
   EXECUTE FUNCTION kiln.enable_rls_on_new_tables();
 `;
-}
 
 /** Size and the tables of public with RLS, row estimates and columns, as one JSON row. */
 export const INSPECT_SQL = `

@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { readOrCreateSecretFile } from '../system/secret-file.js';
 
 const VERSION = 'v1';
 
@@ -37,4 +39,25 @@ export class SecretBox {
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
   }
+}
+
+/** `${dataDir}/secrets/database-secrets-key`: the generated DATABASE_SECRETS_KEY (0600, folder 0700). */
+export function databaseSecretsKeyFile(dataDir: string): string {
+  return path.resolve(dataDir, 'secrets', 'database-secrets-key');
+}
+
+/**
+ * The SecretBox of DATABASE_SECRETS_KEY when it is set, else of a key generated once and kept
+ * under DATA_DIR/secrets (like the embedded server's password and the auth signing key).
+ * Losing the key loses every project database's secrets: back it up with DATA_DIR.
+ */
+export async function loadDatabaseSecretBox(options: { readonly key: string | null; readonly dataDir: string }): Promise<SecretBox> {
+  if (options.key !== null) return SecretBox.fromBase64(options.key);
+  const file = databaseSecretsKeyFile(options.dataDir);
+  const key = await readOrCreateSecretFile(file, () => `${randomBytes(32).toString('base64')}\n`, (text) => {
+    const bytes = Buffer.from(text.trim(), 'base64');
+    if (bytes.length !== 32) throw new Error(`${file} holds no 32-byte base64 key`);
+    return bytes;
+  });
+  return new SecretBox(key);
 }

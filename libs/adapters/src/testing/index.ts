@@ -4,3 +4,4 @@ export * from '../postgres/testing/database-relay.js';
 export * from '../mail/testing/fake-smtp-server.js';
 export * from '../ai/ai-sdk/testing/fake-vendor-server.js';
 export * from '../sandbox/testing/sandbox-test-dirs.js';
+export * from '../databases/testing/fake-neon-server.js';
