@@ -9,7 +9,7 @@ export interface DatabaseLimits {
   readonly statementTimeoutMs: number;
 }
 
-/** Limits for the free plan and for every paid plan (config: DATABASE_LIMITS_FREE / DATABASE_LIMITS_PRO). */
+/** Limits for the free plan and for every paid plan (config: DATABASE_FREE_* / DATABASE_PAID_*, DATABASE_STATEMENT_TIMEOUT_MS). */
 export interface DatabasePlanLimits {
   readonly free: DatabaseLimits;
   readonly paid: DatabaseLimits;
