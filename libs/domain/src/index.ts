@@ -73,6 +73,7 @@ export * from './databases/use-cases/provision-database.use-case.js';
 export * from './databases/use-cases/check-database.use-case.js';
 export * from './databases/use-cases/delete-database.use-case.js';
 export * from './databases/use-cases/get-database-connection.use-case.js';
+export * from './databases/use-cases/database-quota-guard.js';
 // hosting: publishing, releases, custom domains (docs/hosting.md)
 export * from './hosting/publishing.errors.js';
 export * from './hosting/publish-rule.js';

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { CheckDatabase, type DatabaseProvisioner, DeleteDatabase, GetDatabaseConnection, OwnedProjects, ProvisionDatabase } from '@kiln/domain';
+import { CheckDatabase, DatabaseQuotaGuard, type DatabaseProvisioner, DeleteDatabase, GetDatabaseConnection, OwnedProjects, ProvisionDatabase } from '@kiln/domain';
 import { useCase } from '../common/use-case.provider.js';
 import type { AppConfig } from '../config.js';
 import { ProjectsModule } from '../projects/projects.module.js';
@@ -37,7 +37,7 @@ class CloseDatabasesOnShutdown implements OnApplicationShutdown {
 /**
  * Project databases (docs/databases.md): POST /api/db/provision, GET /api/db/check/{projectId},
  * DELETE /database/{id}. PROJECT_DATABASE_REPOSITORY comes from the persistence module. Exports
- * GetDatabaseConnection for the data API (/rest/v1, /auth/v1 on the data origin).
+ * GetDatabaseConnection and DatabaseQuotaGuard for the data API (/rest/v1, /auth/v1 on the data origin).
  */
 @Module({})
 export class DatabasesModule {
@@ -64,8 +64,9 @@ export class DatabasesModule {
         useCase(CheckDatabase, [OwnedProjects, PROFILE_REPOSITORY, PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS]),
         useCase(DeleteDatabase, [OwnedProjects, PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER, CLOCK]),
         useCase(GetDatabaseConnection, [PROJECT_DATABASE_REPOSITORY, PROJECT_REPOSITORY]),
+        useCase(DatabaseQuotaGuard, [PROFILE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, CLOCK]),
       ],
-      exports: [GetDatabaseConnection, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS],
+      exports: [GetDatabaseConnection, DatabaseQuotaGuard, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS],
     };
   }
 }
