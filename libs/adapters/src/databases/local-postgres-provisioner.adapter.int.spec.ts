@@ -177,6 +177,17 @@ describe('LocalPostgresProvisioner: isolation between projects (real PostgreSQL)
     expect(rows[0]).toEqual({ roles: 0, dbs: 0 });
   });
 
+  it('provisions several projects at once (the ACL updates do not collide)', async () => {
+    const refs = [newRef(), newRef(), newRef(), newRef()];
+    try {
+      const made = await Promise.all(refs.map((ref) => provisioner.provision(ref, limits)));
+      expect(made.map((c) => c.database)).toEqual(refs.map((ref) => `kiln_app_${ref}`));
+      for (const [i, c] of made.entries()) expect(await connectError(authenticatorClient(c, made[(i + 1) % made.length]!.database))).toBe('42501');
+    } finally {
+      await Promise.all(refs.map((ref) => provisioner.drop(ref)));
+    }
+  }, 60_000);
+
   it('answers DatabaseServerDown when the server cannot be reached', async () => {
     const down = new LocalPostgresProvisioner({ adminUrl: 'postgres://postgres@127.0.0.1:1/test' });
     try {

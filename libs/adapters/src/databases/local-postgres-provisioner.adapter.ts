@@ -61,25 +61,25 @@ export class LocalPostgresProvisioner implements DatabaseProvisioner {
     const password = randomBytes(24).toString('hex');
     const connections = Math.max(1, Math.floor(limits.connections));
     const timeoutMs = Math.max(100, Math.floor(limits.statementTimeoutMs));
-    return guarded(async () => {
-      await this.requireSuperuser();
-      for (const role of ['anon', 'authenticated']) await this.ignoringDuplicate(`CREATE ROLE ${role} NOLOGIN NOINHERIT NOBYPASSRLS`);
-      await this.ignoringDuplicate(`CREATE ROLE ${ident(names.owner)} NOLOGIN NOINHERIT`);
-      await this.ignoringDuplicate(`CREATE ROLE ${ident(names.authenticator)} LOGIN`);
+    return this.serialized(async (admin) => {
+      await this.requireSuperuser(admin);
+      for (const role of ['anon', 'authenticated']) await ignoringDuplicate(admin, `CREATE ROLE ${role} NOLOGIN NOINHERIT NOBYPASSRLS`);
+      await ignoringDuplicate(admin, `CREATE ROLE ${ident(names.owner)} NOLOGIN NOINHERIT`);
+      await ignoringDuplicate(admin, `CREATE ROLE ${ident(names.authenticator)} LOGIN`);
       const authenticator = ident(names.authenticator);
-      await this.admin.query(
+      await admin.query(
         `ALTER ROLE ${authenticator} LOGIN NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS CONNECTION LIMIT ${connections} PASSWORD ${pg.escapeLiteral(password)}`,
       );
-      await this.admin.query(`ALTER ROLE ${authenticator} SET statement_timeout = ${timeoutMs}`);
-      await this.admin.query(`ALTER ROLE ${authenticator} SET idle_in_transaction_session_timeout = ${timeoutMs * 2}`);
-      await this.admin.query(`GRANT anon, authenticated TO ${authenticator}`);
-      await this.ignoringDuplicate(`CREATE DATABASE ${ident(names.database)} OWNER ${ident(names.owner)} TEMPLATE template0 ENCODING 'UTF8'`);
+      await admin.query(`ALTER ROLE ${authenticator} SET statement_timeout = ${timeoutMs}`);
+      await admin.query(`ALTER ROLE ${authenticator} SET idle_in_transaction_session_timeout = ${timeoutMs * 2}`);
+      await admin.query(`GRANT anon, authenticated TO ${authenticator}`);
+      await ignoringDuplicate(admin, `CREATE DATABASE ${ident(names.database)} OWNER ${ident(names.owner)} TEMPLATE template0 ENCODING 'UTF8'`);
       await this.inProjectDatabase(names.database, async (client) => {
         await client.query('BEGIN');
         await client.query(projectDatabaseSetup(ref));
         await client.query('COMMIT');
       });
-      await this.revokePublicConnect();
+      await this.revokePublicConnect(admin);
       return {
         host: this.options.host ?? (this.url.hostname || '127.0.0.1'),
         port: this.options.port ?? Number(this.url.port || 5432),
@@ -93,14 +93,14 @@ export class LocalPostgresProvisioner implements DatabaseProvisioner {
 
   async drop(ref: string): Promise<void> {
     const names = databaseNames(ref);
-    await guarded(async () => {
-      await this.admin.query(`DROP DATABASE IF EXISTS ${ident(names.database)} WITH (FORCE)`);
+    await this.serialized(async (admin) => {
+      await admin.query(`DROP DATABASE IF EXISTS ${ident(names.database)} WITH (FORCE)`);
       for (const role of [names.authenticator, names.owner]) {
-        const exists = await this.admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+        const exists = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
         if (exists.rowCount === 0) continue;
         // Its memberships and any grant left in Kiln's own database go with it.
-        await this.admin.query(`DROP OWNED BY ${ident(role)}`);
-        await this.admin.query(`DROP ROLE IF EXISTS ${ident(role)}`);
+        await admin.query(`DROP OWNED BY ${ident(role)}`);
+        await admin.query(`DROP ROLE IF EXISTS ${ident(role)}`);
       }
     });
   }
@@ -140,28 +140,55 @@ export class LocalPostgresProvisioner implements DatabaseProvisioner {
     }
   }
 
-  /** Every database of the server except template0 (which takes no connections) loses PUBLIC's CONNECT. */
-  private async revokePublicConnect(): Promise<void> {
-    const { rows } = await this.admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datallowconn AND datname <> 'template0'");
-    for (const { datname } of rows) await this.admin.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${ident(datname)} FROM PUBLIC`);
+  /**
+   * Runs `work` on one admin connection holding a server-wide advisory lock: concurrent GRANTs and
+   * REVOKEs on the same database's ACL fail with "tuple concurrently updated", and provisioning is
+   * rare enough to go one at a time. The lock goes with the session if the connection dies.
+   */
+  private async serialized<T>(work: (admin: pg.PoolClient) => Promise<T>): Promise<T> {
+    return guarded(async () => {
+      const admin = await this.admin.connect();
+      let broken = false;
+      try {
+        await admin.query('SELECT pg_advisory_lock($1)', [PROVISIONING_LOCK]);
+        try {
+          return await work(admin);
+        } finally {
+          await admin.query('SELECT pg_advisory_unlock($1)', [PROVISIONING_LOCK]).catch(() => {
+            broken = true;
+          });
+        }
+      } finally {
+        admin.release(broken);
+      }
+    });
   }
 
-  private async requireSuperuser(): Promise<void> {
-    const { rows } = await this.admin.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
+  /** Every database of the server except template0 (which takes no connections) loses PUBLIC's CONNECT. */
+  private async revokePublicConnect(admin: pg.PoolClient): Promise<void> {
+    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datallowconn AND datname <> 'template0'");
+    for (const { datname } of rows) await admin.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${ident(datname)} FROM PUBLIC`);
+  }
+
+  private async requireSuperuser(admin: pg.PoolClient): Promise<void> {
+    const { rows } = await admin.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
     if (!rows[0]?.rolsuper) {
       throw new DatabaseServerDown('the local database provider needs Kiln to connect as a superuser (DATABASE_URL) to create project databases');
     }
   }
+}
 
-  /** CREATE … that a concurrent or earlier run may have done already. */
-  private async ignoringDuplicate(sql: string): Promise<void> {
-    try {
-      await this.admin.query(sql);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      // A concurrent CREATE ROLE of the same name can also fail on the catalog's unique index (23505).
-      if (typeof code === 'string' && (DUPLICATE.has(code) || code === '23505')) return;
-      throw error;
-    }
+/** The advisory lock key of provisioning and dropping (any constant; "kiln_db" in ASCII). */
+const PROVISIONING_LOCK = 0x6b696c6e5f6462;
+
+/** CREATE … that an earlier run may have done already. */
+async function ignoringDuplicate(admin: pg.PoolClient, sql: string): Promise<void> {
+  try {
+    await admin.query(sql);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    // A concurrent CREATE ROLE of the same name can also fail on the catalog's unique index (23505).
+    if (typeof code === 'string' && (DUPLICATE.has(code) || code === '23505')) return;
+    throw error;
   }
 }
