@@ -72,7 +72,11 @@ export class ProvisionDatabase {
     if (database.status === 'ready') return ok(database);
     const stale = this.clock.now().getTime() - database.updatedAt.getTime() > STALE_PROVISIONING_MS;
     if (database.status === 'provisioning' && !claimedNow && !stale) return err(databaseProvisioning());
-    const created = await providerCall(() => this.provisioner.provision(database.ref, limits));
+    const created = await providerCall(() => this.provisioner.provision(database.ref, limits)).catch(async (error: unknown) => {
+      // A bug, not an outage: still release a fresh claim so it does not block the project for minutes.
+      if (claimedNow) await this.databases.remove(database.id);
+      throw error;
+    });
     if (!created.ok) {
       // Nothing usable was made: a fresh claim is released so the next try starts clean.
       if (claimedNow) await this.databases.remove(database.id);
