@@ -15,11 +15,14 @@ const adminUrl = process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL;
 describe('database routes on the local PostgreSQL provider (e2e)', () => {
   let t: TestApp;
   const provisioner = new LocalPostgresProvisioner({ adminUrl });
+  const made: string[] = [];
 
   beforeAll(async () => {
     t = await startTestApp({ overrides: { databases: { provisioner, close: () => provisioner.close() } } });
   });
   afterAll(async () => {
+    // A failed assertion leaves nothing on the shared server.
+    for (const ref of made) await provisioner.drop(ref);
     await t?.close();
   });
 
@@ -30,6 +33,7 @@ describe('database routes on the local PostgreSQL provider (e2e)', () => {
     const id = ((await t.http().post('/api/projects').set(user.auth).send({ name: 'Real' }).expect(201)).body as { id: string }).id;
     const provisioned = await t.http().post('/api/db/provision').set(user.auth).send({ project_id: id }).expect(200);
     const { ref } = provisioned.body as { ref: string };
+    made.push(ref);
     const facts = await t.app.get(GetDatabaseConnection, { strict: false }).byRef(ref);
     if (!facts.ok) throw new Error(facts.error.code);
     const { connection } = facts.value;
