@@ -13,6 +13,7 @@ import { prettyDestination, wantsColour } from './common/log-output.js';
 import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config.js';
 import { CreditsModule } from './credits/credits.module.js';
+import { type DatabaseAdapters, DatabasesModule } from './databases/databases.module.js';
 import { DevModule } from './dev/dev.module.js';
 import { HealthModule } from './health/health.module.js';
 import { type HostingAdapters, HostingModule } from './hosting/hosting.module.js';
@@ -52,6 +53,8 @@ export interface AppModuleOptions {
   readonly turnRepository?: TurnRepository;
   /** What publishing builds, serves, resolves, certifies and photographs with (docs/hosting.md). */
   readonly hosting: HostingAdapters;
+  /** What project databases are made with (docs/databases.md); none: every database route is a 503. */
+  readonly databases?: DatabaseAdapters;
 }
 
 /** Re-exports a module's providers to the whole application, whether or not it is @Global itself. */
@@ -131,6 +134,7 @@ export class AppModule {
         }),
         VectorModule,
         HostingModule.forRoot(options.hosting),
+        DatabasesModule.forRoot(options.databases),
         PaymentsModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],

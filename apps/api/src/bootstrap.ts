@@ -12,6 +12,7 @@ import { AppModule, type LogLevel, type ModuleImport } from './app.module.js';
 import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-token-verifier.js';
 import type { AppConfig } from './config.js';
 import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
+import type { DatabaseAdapters } from './databases/databases.module.js';
 import type { HostingAdapters } from './hosting/hosting.module.js';
 import { publishedFrameSource } from './hosting/published-urls.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
@@ -51,6 +52,8 @@ export interface AppParts {
   readonly turnRepository?: TurnRepository;
   /** Publishing's adapters (HostingProvider, DnsResolver, CertificateAuthority, SiteScreenshotter): main.ts the real ones, the tests the in-memory ones. */
   readonly hosting: HostingAdapters;
+  /** Project databases' provisioner: main.ts local PostgreSQL or Neon, the tests memory; none answers 503. */
+  readonly databases?: DatabaseAdapters;
 }
 
 export const OPENAPI_PATH = 'api/docs';
@@ -102,6 +105,7 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
     aiAssistant: parts.aiAssistant ?? assistantFromConfig(config.ai),
     ...(parts.turnRepository ? { turnRepository: parts.turnRepository } : {}),
     hosting: parts.hosting,
+    ...(parts.databases ? { databases: parts.databases } : {}),
   });
 
   const app = await NestFactory.create<NestExpressApplication>(module, {

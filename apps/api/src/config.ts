@@ -1,6 +1,7 @@
 import { DEFAULT_SANDBOX_LIMITS } from '@kiln/adapters';
 import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
 import { LOG_FORMATS, type LogFormat } from './common/log-format.js';
+import { type DatabasesConfig, parseDatabasesConfig } from './databases/databases-config.js';
 import { type HostingConfig, parseHostingConfig } from './hosting/published-urls.js';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 
@@ -95,6 +96,8 @@ export interface AppConfig {
   readonly previewUrlTemplate: string;
   /** Publishing: PUBLISHED_URL_TEMPLATE, HOSTING_TARGET_CNAME, HOSTING_TARGET_ADDRESSES, DNS_SERVERS (docs/hosting.md). */
   readonly hosting: HostingConfig;
+  /** Project databases: DATABASE_PROVIDER, NEON_*, DATA_URL_TEMPLATE, DATABASE_SECRETS_KEY, DATABASE_*_SIZE_MB / _CONNECTIONS (docs/databases.md). */
+  readonly databases: DatabasesConfig;
   /**
    * What one project's sandbox may use (SANDBOX_MEMORY_MB, SANDBOX_CPU_SHARES, SANDBOX_PROCESSES,
    * SANDBOX_DISK_MB, SANDBOX_OPEN_FILES; defaults DEFAULT_SANDBOX_LIMITS, docs/security.md "Limits").
@@ -188,6 +191,7 @@ export function loadConfig(env: Env): AppConfig {
   const publicApiUrl = read((report) => parseUrl('PUBLIC_API_URL', env['PUBLIC_API_URL'], ['http:', 'https:'], report)) ?? `http://localhost:${port}`;
   const previewUrlTemplate = read((report) => parsePreviewTemplate(env['PREVIEW_URL_TEMPLATE'], port, report));
   const hosting = read((report) => parseHostingConfig(env, port, report));
+  const databases = read((report) => parseDatabasesConfig(env, port, report));
   const previewIdleMinutes = read((report) =>
     parseWholeNumber('PREVIEW_IDLE_MINUTES', env['PREVIEW_IDLE_MINUTES'], { min: 1, max: MAX_PREVIEW_IDLE_MINUTES, fallback: DEFAULT_PREVIEW_IDLE_MINUTES, unit: 'minutes' }, report),
   );
@@ -226,6 +230,7 @@ export function loadConfig(env: Env): AppConfig {
     publicApiUrl: publicApiUrl.replace(/\/+$/, ''),
     previewUrlTemplate,
     hosting,
+    databases,
     previewIdleMinutes,
     sandboxLimits,
     previewTokenSecret,

@@ -77,6 +77,11 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },
   'PUBLISHING.CHECK_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
   // Hosting (docs/hosting.md)
+  // Project databases (docs/databases.md)
+  'DATABASES.NOT_CONNECTED': { status: HttpStatus.NOT_FOUND },
+  'DATABASES.PROVISIONING': { status: HttpStatus.CONFLICT },
+  'DATABASES.SERVER_UNAVAILABLE': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  'DATABASES.QUOTA_EXCEEDED': { status: HttpStatus.PAYMENT_REQUIRED, fieldNames: { sizeBytes: 'size_bytes', quotaBytes: 'quota_bytes' } },
   'HOSTING.INVALID_SLUG': { status: HttpStatus.BAD_REQUEST },
   'HOSTING.INVALID_DOMAIN': { status: HttpStatus.BAD_REQUEST },
   'HOSTING.SLUG_TAKEN': { status: HttpStatus.CONFLICT },

@@ -5,6 +5,7 @@ import { type EmbeddedPostgres, LocalSandboxHost, startEmbeddedPostgres } from '
 import { AuthModule } from './auth/auth.module.js';
 import { assistantFromConfig } from './ai/ai-provider.js';
 import { productionHosting } from './hosting/production-hosting.js';
+import { productionDatabases } from './databases/production-databases.js';
 import { createApp } from './bootstrap.js';
 import { StartupLogger } from './common/log-output.js';
 import { isolationAtStart, type SandboxIsolation } from './sandbox/sandbox-isolation.js';
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
       aiAssistant,
       // Publishing: releases built in the sandboxes, served by Host (docs/hosting.md).
       hosting: await productionHosting(config, sandboxHost, log),
+      // Project databases (docs/databases.md): on the same server as Kiln's own, or Neon.
+      databases: productionDatabases(config, url, log),
     });
     await app.listen(config.port);
     const model = aiAssistant.model;

@@ -94,3 +94,12 @@ export const PUBLISHED_URLS = Symbol('PublishedUrls');
 export const PROJECT_TAKEDOWN = Symbol('ProjectTakedown');
 /** The hosting adapters as createApp's caller gave them (their shutdown). */
 export const HOSTING_ADAPTERS = Symbol('HOSTING_ADAPTERS');
+
+/** DatabaseProvisioner: creates, drops and inspects project databases (from createApp's caller: local PostgreSQL, Neon, or memory). */
+export const DATABASE_PROVISIONER = Symbol('DatabaseProvisioner');
+/** ProjectDatabaseRepository: Kiln's records of project databases and their sealed secrets (persistence module). */
+export const PROJECT_DATABASE_REPOSITORY = Symbol('ProjectDatabaseRepository');
+/** DatabasePlanLimits: per-plan size quota, connections and statement timeout (config). */
+export const DATABASE_PLAN_LIMITS = Symbol('DatabasePlanLimits');
+/** The database adapters as createApp's caller gave them (their shutdown). */
+export const DATABASE_ADAPTERS = Symbol('DATABASE_ADAPTERS');

@@ -26,6 +26,10 @@ export * from './postgres/pg-rate-limiter.adapter.js';
 export * from './postgres/pg-advisory-turn-lock.adapter.js';
 export * from './postgres/pg-hosting-repository.adapter.js';
 export * from './postgres/embedded-postgres.js';
+export * from './databases/local-postgres-provisioner.adapter.js';
+export * from './databases/neon-provisioner.adapter.js';
+export * from './databases/secret-box.js';
+export * from './postgres/pg-project-database-repository.adapter.js';
 
 // Mail
 export * from './mail/smtp-mailer.adapter.js';

@@ -61,6 +61,19 @@ export * from './projects/delete-project.use-case.js';
 export * from './projects/project-ownership.js';
 export * from './projects/project-takedown.port.js';
 
+// databases: a PostgreSQL database per project (docs/databases.md)
+export * from './databases/project-database.entity.js';
+export * from './databases/database-ref.js';
+export * from './databases/database-limits.js';
+export * from './databases/databases.errors.js';
+export * from './databases/anon-key.js';
+export * from './databases/database-provisioner.port.js';
+export * from './databases/project-database-repository.port.js';
+export * from './databases/use-cases/provision-database.use-case.js';
+export * from './databases/use-cases/check-database.use-case.js';
+export * from './databases/use-cases/delete-database.use-case.js';
+export * from './databases/use-cases/get-database-connection.use-case.js';
+export * from './databases/use-cases/database-quota-guard.js';
 // hosting: publishing, releases, custom domains (docs/hosting.md)
 export * from './hosting/publishing.errors.js';
 export * from './hosting/publish-rule.js';

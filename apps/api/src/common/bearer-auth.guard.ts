@@ -6,7 +6,7 @@ import type { Response } from 'express';
 import { toException } from '../error-mapping.js';
 import { ACCESS_TOKEN_VERIFIER } from '../tokens.js';
 import type { MaybeAuthenticatedRequest } from './authenticated-request.js';
-import { IS_PUBLIC_KEY } from './public.decorator.js';
+import { IS_PUBLIC_KEY, REQUIRES_BEARER_KEY } from './public.decorator.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
@@ -27,7 +27,8 @@ export function isApiRoute(controllerPath: unknown, handlerPath: unknown): boole
  * The global guard (APP_GUARD). Every route under /api needs `Authorization: Bearer <token>`
  * unless it is marked @Public(); the token is checked by the AccessTokenVerifier port and its
  * claims are put on `request.user` (read them with @CurrentUser()). Routes outside /api
- * (/health, the GoTrue-compatible /auth/v1) are left to their controllers.
+ * (/health, the GoTrue-compatible /auth/v1) are left to their controllers, except those marked
+ * @RequiresBearer() (the SPEC's DELETE /database/{id}), which are checked the same way.
  *
  * Whether a route is under /api is decided from the route's declared path, not the request
  * URL, so case or encoding tricks in the URL (`/API/profile`) cannot skip the check.
@@ -48,7 +49,8 @@ export class BearerAuthGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
     const routed = isApiRoute(Reflect.getMetadata(PATH_METADATA, context.getClass()), Reflect.getMetadata(PATH_METADATA, context.getHandler()));
-    if (!routed) return true;
+    const requires = this.reflector.getAllAndOverride<boolean | undefined>(REQUIRES_BEARER_KEY, [context.getHandler(), context.getClass()]);
+    if (!routed && !requires) return true;
 
     const http = context.switchToHttp();
     const request = http.getRequest<MaybeAuthenticatedRequest>();

@@ -11,6 +11,8 @@ import {
   PgVectorIndex,
   PgTurnRepository,
   PgHostingRepository,
+  PgProjectDatabaseRepository,
+  loadDatabaseSecretBox,
   PgTurnUndoJournal,
   PgLocalCheckoutStore,
   PgAdvisoryTurnLock,
@@ -41,7 +43,10 @@ import {
   RATE_LIMITER,
   TURN_LOCK,
   HOSTING_REPOSITORY,
+  APP_CONFIG,
+  PROJECT_DATABASE_REPOSITORY,
 } from '../tokens.js';
+import type { AppConfig } from '../config.js';
 
 /** The initialized, migrated TypeORM DataSource (for adapters that need more tables, e.g. auth's). */
 export const POSTGRES_DATA_SOURCE = Symbol('PostgresDataSource');
@@ -119,6 +124,13 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: TURN_LOCK, useFactory: () => new PgAdvisoryTurnLock(connection) },
       { provide: HOSTING_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgHostingRepository(tx), inject: [PG_UNIT_OF_WORK] },
       {
+        // Passwords and JWT secrets sealed with DATABASE_SECRETS_KEY (or the key generated under DATA_DIR/secrets).
+        provide: PROJECT_DATABASE_REPOSITORY,
+        useFactory: async (tx: PgUnitOfWork, config: AppConfig) =>
+          new PgProjectDatabaseRepository(tx, await loadDatabaseSecretBox({ key: config.databases.secretsKey, dataDir: config.dataDir })),
+        inject: [PG_UNIT_OF_WORK, APP_CONFIG],
+      },
+      {
         provide: PgMailOutbox,
         useFactory: (tx: PgUnitOfWork) => new PgMailOutbox(tx, (line) => new Logger('MailOutbox').log(line)),
         inject: [PG_UNIT_OF_WORK],
@@ -164,6 +176,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         RATE_LIMITER,
         TURN_LOCK,
         HOSTING_REPOSITORY,
+        PROJECT_DATABASE_REPOSITORY,
       ],
     };
   }

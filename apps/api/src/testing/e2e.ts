@@ -3,12 +3,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ProfileRepository } from '@kiln/domain';
 import {
   InMemoryCertificateAuthority,
+  InMemoryDatabaseProvisioner,
   InMemoryDnsResolver,
   InMemoryHostingProvider,
   InMemorySandboxHost,
   InMemorySiteScreenshotter,
 } from '@kiln/domain/testing';
 import type { HostingAdapters } from '../hosting/hosting.module.js';
+import type { DatabaseAdapters } from '../databases/databases.module.js';
 import request from 'supertest';
 import { type AppParts, createApp } from '../bootstrap.js';
 import { type AppConfig, type Env, loadConfig } from '../config.js';
@@ -56,6 +58,7 @@ export async function startTestApp(options: { env?: Env; overrides?: Partial<App
       : PostgresPersistenceModule.forRoot({ url: process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, schema }),
     sandboxHost: new InMemorySandboxHost(options.overrides?.clock),
     hosting: inMemoryHosting(),
+    databases: inMemoryDatabases(),
     accessTokenVerifier: new TestAccessTokenVerifier(),
     ...options.overrides,
   });
@@ -88,6 +91,11 @@ export function inMemoryHosting(): HostingAdapters & {
     certificates: new InMemoryCertificateAuthority(),
     screenshotter: new InMemorySiteScreenshotter(),
   };
+}
+
+/** Project databases in memory (tests reach the provisioner as `parts.databases.provisioner` through `overrides`). */
+export function inMemoryDatabases(): DatabaseAdapters & { provisioner: InMemoryDatabaseProvisioner } {
+  return { provisioner: new InMemoryDatabaseProvisioner() };
 }
 
 /** A new user (random UUID id) with a minted test token. */

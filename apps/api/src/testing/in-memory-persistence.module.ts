@@ -13,6 +13,7 @@ import {
   InMemorySubscriptionStateVersions,
   InMemoryVectorIndex,
   InMemoryHostingRepository,
+  InMemoryProjectDatabaseRepository,
 } from '@kiln/domain/testing';
 import {
   CLOCK,
@@ -33,6 +34,7 @@ import {
   RATE_LIMITER,
   TURN_LOCK,
   HOSTING_REPOSITORY,
+  PROJECT_DATABASE_REPOSITORY,
 } from '../tokens.js';
 import { InMemoryLocalCheckoutStore } from '@kiln/adapters';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
@@ -62,6 +64,7 @@ export const PERSISTENCE_TOKENS = [
   RATE_LIMITER,
   TURN_LOCK,
   HOSTING_REPOSITORY,
+  PROJECT_DATABASE_REPOSITORY,
 ] as const;
 
 /**
@@ -103,6 +106,7 @@ export class InMemoryPersistenceModule {
         { provide: RATE_LIMITER, useFactory: (clock: Clock) => new InMemoryRateLimiter(clock), inject: [CLOCK] },
         { provide: TURN_LOCK, useFactory: () => new InProcessTurnLock() },
         { provide: HOSTING_REPOSITORY, useFactory: () => new InMemoryHostingRepository() },
+        { provide: PROJECT_DATABASE_REPOSITORY, useFactory: () => new InMemoryProjectDatabaseRepository() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

@@ -31,7 +31,7 @@ describe('wantsSpaFallback', () => {
     expect(wantsSpaFallback('HEAD', p, HTML)).toBe(true);
   });
 
-  it.each(['/api', '/api/profile', '/api/docs', '/auth/v1/user', '/health'])('leaves %s to the API', (p) => {
+  it.each(['/api', '/api/profile', '/api/docs', '/auth/v1/user', '/health', '/database/0b6c3f0e-0000-4000-8000-000000000000'])('leaves %s to the API', (p) => {
     expect(isApiPath(p)).toBe(true);
     expect(wantsSpaFallback('GET', p, HTML)).toBe(false);
   });

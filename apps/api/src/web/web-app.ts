@@ -26,7 +26,7 @@ export function resolveWebDistDir(configured: string | null, cwd: string, exists
 }
 
 /** Paths that belong to the API (including the local test checkout's own pages): never answered with the web app. */
-const API_PREFIXES = ['/api', '/auth/v1', '/health', '/local-checkout'];
+const API_PREFIXES = ['/api', '/auth/v1', '/health', '/local-checkout', '/database'];
 
 export function isApiPath(pathname: string): boolean {
   return API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));

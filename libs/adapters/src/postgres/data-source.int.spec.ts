@@ -52,6 +52,7 @@ describe('createDataSource and migrate', () => {
       'migrations',
       'processed_payment_events',
       'profiles',
+      'project_databases',
       'projects',
       'published_sites',
       'rate_limit_buckets',
@@ -104,7 +105,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(22);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(23);
     } finally {
       await other.drop();
     }

@@ -15,6 +15,7 @@ import { AiTurnUndoJournal1795750000000 } from './migrations/1795750000000-ai-tu
 import { LocalCheckout1795840000000 } from './migrations/1795840000000-local-checkout.js';
 import { RateLimitBuckets1795930000000 } from './migrations/1795930000000-rate-limit-buckets.js';
 import { Hosting1796020000000 } from './migrations/1796020000000-hosting.js';
+import { ProjectDatabases1796110000000 } from './migrations/1796110000000-project-databases.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   LocalCheckout1795840000000,
   RateLimitBuckets1795930000000,
   Hosting1796020000000,
+  ProjectDatabases1796110000000,
 ];

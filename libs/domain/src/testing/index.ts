@@ -17,6 +17,7 @@ export * from './in-memory-vector-index.js';
 export * from './in-memory-turn-repository.js';
 export * from './in-memory-turn-undo-journal.js';
 export * from './assistant-stream-checks.js';
+export * from './in-memory-databases.js';
 export * from './in-memory-hosting.js';
 export * from './in-memory-hosting-repository.js';
 export * from './hosting-kit.js';

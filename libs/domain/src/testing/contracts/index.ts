@@ -21,5 +21,7 @@ export * from './turn-undo-journal.contract.js';
 export * from './rate-limiter.contract.js';
 export * from './project-turn-lock.contract.js';
 export * from './dns-resolver.contract.js';
+export * from './database-provisioner.contract.js';
+export * from './project-database-repository.contract.js';
 export * from './hosting-provider.contract.js';
 export * from './hosting-repository.contract.js';

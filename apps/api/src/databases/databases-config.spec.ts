@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import { DEFAULT_DATABASE_PLAN_LIMITS } from '@kiln/domain';
+import { loadConfig } from '../config.js';
+import { dataUrlFor, parseDatabasesConfig } from './databases-config.js';
+
+const parse = (env: Record<string, string>) => {
+  const problems: string[] = [];
+  const config = parseDatabasesConfig(env, 3000, (p) => problems.push(p));
+  return { config, problems };
+};
+
+describe('databases config', () => {
+  it('defaults: the local provider, the data origin under data.localhost, generated key, default limits', () => {
+    const { config, problems } = parse({});
+    expect(problems).toEqual([]);
+    expect(config).toEqual({ provider: 'local', neon: null, dataUrlTemplate: 'http://{ref}.data.localhost:3000', secretsKey: null, limits: DEFAULT_DATABASE_PLAN_LIMITS });
+    expect(dataUrlFor(config.dataUrlTemplate, 'abcdefghij0123456789')).toBe('http://abcdefghij0123456789.data.localhost:3000');
+    expect(loadConfig({ NODE_ENV: 'test' }).databases.provider).toBe('local');
+  });
+
+  it('reads Neon, a template, a key and limits', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const { config, problems } = parse({
+      DATABASE_PROVIDER: 'neon',
+      NEON_API_KEY: 'napi_x',
+      NEON_API_URL: 'http://127.0.0.1:9999/api/v2/',
+      DATA_URL_TEMPLATE: 'https://{ref}.data.example.com',
+      DATABASE_SECRETS_KEY: key,
+      DATABASE_FREE_SIZE_MB: '50',
+      DATABASE_PAID_CONNECTIONS: '20',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+    });
+    expect(problems).toEqual([]);
+    expect(config.neon).toEqual({ apiKey: 'napi_x', apiUrl: 'http://127.0.0.1:9999/api/v2' });
+    expect(config.dataUrlTemplate).toBe('https://{ref}.data.example.com');
+    expect(config.secretsKey).toBe(key);
+    expect(config.limits.free).toEqual({ sizeMb: 50, connections: 3, statementTimeoutMs: 2000 });
+    expect(config.limits.paid).toEqual({ sizeMb: 1000, connections: 20, statementTimeoutMs: 2000 });
+  });
+
+  it.each([
+    [{ DATABASE_PROVIDER: 'mysql' }, 'DATABASE_PROVIDER'],
+    [{ DATABASE_PROVIDER: 'neon' }, 'NEON_API_KEY'],
+    [{ NEON_API_KEY: 'x' }, 'DATABASE_PROVIDER is not neon'],
+    [{ DATABASE_PROVIDER: 'neon', NEON_API_KEY: 'x', NEON_API_URL: 'ftp://x' }, 'NEON_API_URL'],
+    [{ DATA_URL_TEMPLATE: 'http://data.example.com' }, 'DATA_URL_TEMPLATE'],
+    [{ DATA_URL_TEMPLATE: 'http://x.{ref}.example.com' }, 'DATA_URL_TEMPLATE'],
+    [{ DATA_URL_TEMPLATE: 'http://{ref}.example.com/path' }, 'DATA_URL_TEMPLATE'],
+    [{ DATA_URL_TEMPLATE: 'javascript://{ref}.x' }, 'DATA_URL_TEMPLATE'],
+    [{ DATABASE_SECRETS_KEY: 'c2hvcnQ=' }, 'DATABASE_SECRETS_KEY'],
+    [{ DATABASE_FREE_CONNECTIONS: '0' }, 'DATABASE_FREE_CONNECTIONS'],
+    [{ DATABASE_PAID_SIZE_MB: '-5' }, 'DATABASE_PAID_SIZE_MB'],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '10' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
+  ])('refuses %j', (env, mentioned) => {
+    const { problems } = parse(env as Record<string, string>);
+    expect(problems.join('\n')).toContain(mentioned);
+    expect(() => loadConfig({ NODE_ENV: 'test', ...env })).toThrow(mentioned);
+  });
+
+  it('never echoes the Neon key or the secrets key in a problem', () => {
+    const { problems } = parse({ DATABASE_PROVIDER: 'neon', NEON_API_KEY: 'napi secret', DATABASE_SECRETS_KEY: 'not-base64-secret!!' });
+    expect(problems.join('\n')).not.toContain('secret');
+  });
+});

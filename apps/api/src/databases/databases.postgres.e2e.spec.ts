@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { LocalPostgresProvisioner } from '@kiln/adapters';
+import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters/testing';
+import { GetDatabaseConnection } from '@kiln/domain';
+import pg from 'pg';
+import { type TestApp, newUser, setPlan, signIn, startTestApp } from '../testing/e2e.js';
+
+const adminUrl = process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL;
+
+/**
+ * The whole chain on real PostgreSQL: the API provisions with LocalPostgresProvisioner, keeps the
+ * sealed login in project_databases, and the data API's lookup gives a login that works — as the
+ * least-privileged authenticator, under the plan's limits — and stops working after a drop.
+ */
+describe('database routes on the local PostgreSQL provider (e2e)', () => {
+  let t: TestApp;
+  const provisioner = new LocalPostgresProvisioner({ adminUrl });
+  const made: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({ overrides: { databases: { provisioner, close: () => provisioner.close() } } });
+  });
+  afterAll(async () => {
+    // A failed assertion leaves nothing on the shared server.
+    for (const ref of made) await provisioner.drop(ref);
+    await t?.close();
+  });
+
+  it('provisions a real database whose login the data API can use, checks its tables, and drops it', async () => {
+    const user = newUser();
+    await signIn(t, user);
+    await setPlan(t, user.id, 'free');
+    const id = ((await t.http().post('/api/projects').set(user.auth).send({ name: 'Real' }).expect(201)).body as { id: string }).id;
+    const provisioned = await t.http().post('/api/db/provision').set(user.auth).send({ project_id: id }).expect(200);
+    const { ref } = provisioned.body as { ref: string };
+    made.push(ref);
+    const facts = await t.app.get(GetDatabaseConnection, { strict: false }).byRef(ref);
+    if (!facts.ok) throw new Error(facts.error.code);
+    const { connection } = facts.value;
+    expect(connection).toMatchObject({ database: `kiln_app_${ref}`, user: `kiln_app_${ref}_authenticator`, ssl: false });
+    const client = new pg.Client({ host: connection.host, port: connection.port, user: connection.user, password: connection.password, database: connection.database });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT rolconnlimit, rolbypassrls FROM pg_roles WHERE rolname = current_user');
+      expect(rows[0]).toEqual({ rolconnlimit: t.config.databases.limits.free.connections, rolbypassrls: false });
+      const { rows: timeout } = await client.query("SELECT setting FROM pg_settings WHERE name = 'statement_timeout'");
+      expect(Number(timeout[0].setting)).toBe(t.config.databases.limits.free.statementTimeoutMs);
+    } finally {
+      await client.end();
+    }
+    const admin = new pg.Client({ connectionString: adminUrl.replace(/\/[^/]*$/, `/kiln_app_${ref}`) });
+    await admin.connect();
+    try {
+      await admin.query(`SET ROLE "kiln_app_${ref}_owner"`);
+      await admin.query('CREATE TABLE public.todos (id uuid PRIMARY KEY, title text NOT NULL)');
+    } finally {
+      await admin.end();
+    }
+    const check = (await t.http().get(`/api/db/check/${id}`).set(user.auth).expect(200)).body;
+    expect(check).toMatchObject({ connected: true, ref, over_quota: false });
+    expect(check.tables).toEqual([
+      { schema: 'public', name: 'todos', rls_enabled: true, row_estimate: 0, columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'title', type: 'text', nullable: false }] },
+    ]);
+    expect(check.size_bytes).toBeGreaterThan(1_000_000);
+    await t.http().delete(`/database/${id}?deleteFromProvider=true`).set(user.auth).expect(200);
+    expect((await t.http().get(`/api/db/check/${id}`).set(user.auth)).body.connected).toBe(false);
+    expect(await provisioner.inspect(ref)).toBeNull();
+  }, 60_000);
+});

@@ -1,0 +1,18 @@
+import { type DatabaseProvisioner, DatabaseServerDown } from '@kiln/domain';
+
+/** The provisioner when createApp is given none: every call is a 503 (the API runs without project databases). */
+export class UnconfiguredDatabaseProvisioner implements DatabaseProvisioner {
+  readonly provider = 'local' as const;
+
+  provision(): Promise<never> {
+    return Promise.reject(new DatabaseServerDown('no database provider is configured'));
+  }
+
+  drop(): Promise<never> {
+    return this.provision();
+  }
+
+  inspect(): Promise<never> {
+    return this.provision();
+  }
+}

@@ -1,0 +1,85 @@
+import { databaseNames } from '@kiln/domain';
+
+/** A double-quoted identifier; the names come from databaseNames() (a validated ref), quoting is belt and braces. */
+export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * The statements that make one project database safe (docs/databases.md "Conventions"), run by
+ * Kiln's admin (superuser) connection inside the new database, in one transaction. Idempotent:
+ * a retry after a crash re-applies them over what exists.
+ */
+export function projectDatabaseSetup(ref: string, options: { readonly eventTrigger: boolean } = { eventTrigger: true }): string {
+  const n = databaseNames(ref);
+  const owner = ident(n.owner);
+  return `${baseSetup(n, owner)}${options.eventTrigger ? RLS_EVENT_TRIGGER : ''}`;
+}
+
+function baseSetup(n: ReturnType<typeof databaseNames>, owner: string): string {
+  return `
+REVOKE ALL ON DATABASE ${ident(n.database)} FROM PUBLIC;
+GRANT CONNECT ON DATABASE ${ident(n.database)} TO ${ident(n.authenticator)};
+
+-- public belongs to the owner: migrations (SET ROLE owner) create tables there; nobody else may.
+ALTER SCHEMA public OWNER TO ${owner};
+REVOKE ALL ON SCHEMA public FROM PUBLIC;
+GRANT USAGE ON SCHEMA public TO anon, authenticated;
+-- Tables the owner creates later are reachable by the request roles; row-level security decides the rows.
+ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO anon, authenticated;
+ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO anon, authenticated;
+ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA public GRANT EXECUTE ON FUNCTIONS TO anon, authenticated;
+
+-- auth.uid() / auth.role() / auth.jwt() read the claims the data API sets per request (SET LOCAL).
+-- Owned by the admin, so a migration cannot redefine them.
+CREATE SCHEMA IF NOT EXISTS auth;
+REVOKE ALL ON SCHEMA auth FROM PUBLIC;
+GRANT USAGE ON SCHEMA auth TO anon, authenticated, ${owner};
+CREATE OR REPLACE FUNCTION auth.jwt() RETURNS jsonb LANGUAGE sql STABLE
+  AS $$ SELECT coalesce(nullif(current_setting('request.jwt.claims', true), '')::jsonb, '{}'::jsonb) $$;
+CREATE OR REPLACE FUNCTION auth.uid() RETURNS uuid LANGUAGE sql STABLE
+  AS $$ SELECT nullif(auth.jwt() ->> 'sub', '')::uuid $$;
+CREATE OR REPLACE FUNCTION auth.role() RETURNS text LANGUAGE sql STABLE
+  AS $$ SELECT nullif(auth.jwt() ->> 'role', '') $$;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA auth FROM PUBLIC;
+GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA auth TO anon, authenticated, ${owner};
+
+-- Kiln's own bookkeeping in the project database (the migrations record); no request role sees it.
+CREATE SCHEMA IF NOT EXISTS kiln;
+REVOKE ALL ON SCHEMA kiln FROM PUBLIC;
+CREATE TABLE IF NOT EXISTS kiln.schema_migrations (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+`;
+}
+
+/** Needs a superuser (PostgreSQL's rule for event triggers): the local provider has one, Neon does not. */
+const RLS_EVENT_TRIGGER = `
+-- Row-level security on every table created in public, whoever creates it: nothing is readable by default.
+CREATE OR REPLACE FUNCTION kiln.enable_rls_on_new_tables() RETURNS event_trigger LANGUAGE plpgsql AS $$
+DECLARE created record;
+BEGIN
+  FOR created IN SELECT * FROM pg_event_trigger_ddl_commands()
+    WHERE object_type IN ('table', 'partitioned table') AND schema_name = 'public'
+  LOOP
+    EXECUTE format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY', created.object_identity);
+  END LOOP;
+END $$;
+REVOKE ALL ON FUNCTION kiln.enable_rls_on_new_tables() FROM PUBLIC;
+DROP EVENT TRIGGER IF EXISTS kiln_enable_rls_on_new_tables;
+CREATE EVENT TRIGGER kiln_enable_rls_on_new_tables ON ddl_command_end
+  WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO')
+  EXECUTE FUNCTION kiln.enable_rls_on_new_tables();
+`;
+
+/** Size and the tables of public with RLS, row estimates and columns, as one JSON row. */
+export const INSPECT_SQL = `
+SELECT pg_database_size(current_database())::bigint AS size_bytes,
+  coalesce((
+    SELECT json_agg(json_build_object(
+      'name', c.relname,
+      'rls', c.relrowsecurity,
+      'rows', greatest(c.reltuples, 0)::bigint,
+      'columns', coalesce((
+        SELECT json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'nullable', NOT a.attnotnull) ORDER BY a.attnum)
+        FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '[]'::json)
+    ) ORDER BY c.relname)
+    FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace
+    WHERE ns.nspname = 'public' AND c.relkind IN ('r', 'p')
+  ), '[]'::json) AS tables`;

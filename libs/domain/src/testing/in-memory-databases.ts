@@ -1,0 +1,101 @@
+import type { DatabaseLimits } from '../databases/database-limits.js';
+import type { DatabaseInspection, DatabaseProvisioner, DatabaseTable } from '../databases/database-provisioner.port.js';
+import { databaseNames } from '../databases/database-ref.js';
+import { DatabaseServerDown } from '../databases/databases.errors.js';
+import type { DatabaseConnection, ProjectDatabase } from '../databases/project-database.entity.js';
+import type { ProjectDatabaseRepository } from '../databases/project-database-repository.port.js';
+
+interface FakeDatabase {
+  limits: DatabaseLimits;
+  tables: DatabaseTable[];
+  sizeBytes: number;
+}
+
+/**
+ * A DatabaseProvisioner in memory: databases are entries of a map. `down` makes every call throw
+ * DatabaseServerDown; `addTable`/`setSize` stand in for what migrations and data would do.
+ */
+export class InMemoryDatabaseProvisioner implements DatabaseProvisioner {
+  readonly provider = 'local' as const;
+  down = false;
+  private readonly databases = new Map<string, FakeDatabase>();
+  private passwords = 0;
+
+  async provision(ref: string, limits: DatabaseLimits): Promise<DatabaseConnection> {
+    this.check();
+    const names = databaseNames(ref);
+    const existing = this.databases.get(ref);
+    if (existing) existing.limits = limits;
+    else this.databases.set(ref, { limits, tables: [], sizeBytes: 8 * 1024 * 1024 });
+    this.passwords += 1;
+    return { host: '127.0.0.1', port: 5432, database: names.database, user: names.authenticator, password: `in-memory-password-${this.passwords}`, ssl: false };
+  }
+
+  async drop(ref: string): Promise<void> {
+    this.check();
+    databaseNames(ref);
+    this.databases.delete(ref);
+  }
+
+  async inspect(ref: string): Promise<DatabaseInspection | null> {
+    this.check();
+    databaseNames(ref);
+    const database = this.databases.get(ref);
+    if (!database) return null;
+    return { sizeBytes: database.sizeBytes, tables: [...database.tables].sort((a, b) => a.name.localeCompare(b.name)) };
+  }
+
+  /** A table as a migration would create it: RLS on, as the event trigger makes it. */
+  addTable(ref: string, name: string, columns: DatabaseTable['columns'] = [], rlsEnabled = true): void {
+    this.get(ref).tables.push({ schema: 'public', name, rlsEnabled, rowEstimate: 0, columns });
+  }
+
+  setSize(ref: string, sizeBytes: number): void {
+    this.get(ref).sizeBytes = sizeBytes;
+  }
+
+  limitsOf(ref: string): DatabaseLimits | undefined {
+    return this.databases.get(ref)?.limits;
+  }
+
+  has(ref: string): boolean {
+    return this.databases.has(ref);
+  }
+
+  private get(ref: string): FakeDatabase {
+    const database = this.databases.get(ref);
+    if (!database) throw new Error(`No database ${ref}`);
+    return database;
+  }
+
+  private check(): void {
+    if (this.down) throw new DatabaseServerDown('in-memory provisioner is down');
+  }
+}
+
+/** ProjectDatabaseRepository in memory: one record per project, refs unique. */
+export class InMemoryProjectDatabaseRepository implements ProjectDatabaseRepository {
+  private readonly records = new Map<string, ProjectDatabase>();
+
+  async findByProject(projectId: string): Promise<ProjectDatabase | null> {
+    return [...this.records.values()].find((d) => d.projectId === projectId) ?? null;
+  }
+
+  async findByRef(ref: string): Promise<ProjectDatabase | null> {
+    return [...this.records.values()].find((d) => d.ref === ref) ?? null;
+  }
+
+  async insert(database: ProjectDatabase): Promise<boolean> {
+    for (const d of this.records.values()) if (d.projectId === database.projectId || d.ref === database.ref || d.id === database.id) return false;
+    this.records.set(database.id, database);
+    return true;
+  }
+
+  async update(database: ProjectDatabase): Promise<void> {
+    if (this.records.has(database.id)) this.records.set(database.id, database);
+  }
+
+  async remove(id: string): Promise<void> {
+    this.records.delete(id);
+  }
+}
