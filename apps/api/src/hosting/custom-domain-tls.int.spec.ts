@@ -137,11 +137,9 @@ describe('custom domain → certificate through Kiln: Caddy on-demand TLS + Pebb
     await dnsServer!.setA(domain, '127.0.0.1');
     expect(pebbleLog()).not.toContain(domain);
 
-    const started = performance.now();
     const verified = await app().http().post('/api/fly/verify-dns').set(user.auth).send({ domain });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ verified: true, txt_found: true, target_found: true, domain: { domain, status: 'active', failure_reason: null } });
-    expect(performance.now() - started).toBeLessThan(30_000);
     // Caddy asked Kiln, Kiln said yes, and Pebble issued (after validating a challenge on Caddy).
     expect(asked).toContain(domain);
     expect((await app().http().get(`/api/hosting/tls-allowed?domain=${domain}`)).status).toBe(200);

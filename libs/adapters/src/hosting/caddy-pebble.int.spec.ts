@@ -79,9 +79,7 @@ describe('Custom domain certificate: Caddy on-demand TLS + Pebble ACME + fake DN
     expect((await authority.requestCertificate(domain)).kind).toBe('failed');
 
     ask!.allowed.add(domain);
-    const started = performance.now();
     expect(await authority.requestCertificate(domain)).toEqual({ kind: 'issued' });
-    expect(performance.now() - started).toBeLessThan(30_000);
     expect(pebble!.process.tail(200)).toMatch(/Issued certificate serial \w+/);
 
     const res = await edgeGet({ scheme: 'https', port: httpsPort, host: domain, path: '/checkout', ca: pebble!.issuerRoot });

@@ -147,14 +147,10 @@ describe('ChromiumSiteScreenshotter: Debian Chromium in bubblewrap', () => {
     expect(await shots.isolation()).toEqual({ isolated: true, limits: expect.stringMatching(/^cgroup v[12]|^no cgroups/) });
   });
 
-  it('renders the site, over http and https, each in a browser of its own started in well under the bound', async () => {
-    const started = Date.now();
+  it('renders the site, over http and https, each in a browser of its own', async () => {
     expectColour(await shots.capture('http://garden.apps.localhost:3000/'), GREEN);
-    const first = Date.now() - started;
     expectColour(await shots.capture('https://garden.apps.localhost/'), GREEN);
     expect(shots.launches).toBe(2);
-    // About 1–2 s here; the bound is generous for a shared, busy CI machine.
-    expect(first).toBeLessThan(8000);
   }, 60_000);
 
   it('lets the page reach nothing but its own site: not the host, another site, or a public name', async () => {

@@ -37,20 +37,16 @@ describe('NodeDnsResolver', () => {
     await expect(resolver.resolveTxt('broken.example.test')).rejects.toMatchObject({ reason: 'the DNS server failed to answer (SERVFAIL)' });
   });
 
-  it('gives up on a server that never answers within a few seconds', async () => {
+  it('gives up on a server that never answers (its timeout, then the hard deadline, each well within the test’s)', async () => {
     // A UDP socket that reads queries and answers nothing: a dead server behind a firewall.
     const silent = createSocket('udp4');
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
     try {
       const resolver = new NodeDnsResolver({ servers: [`127.0.0.1:${silent.address().port}`], timeoutMs: 300, tries: 2 });
-      const started = performance.now();
       await expect(resolver.resolveTxt('_kiln-challenge.shop.example.test')).rejects.toMatchObject({ reason: 'the DNS server did not answer in time' });
-      expect(performance.now() - started).toBeLessThan(5000);
       // The hard deadline wins over c-ares' own retries.
       const capped = new NodeDnsResolver({ servers: [`127.0.0.1:${silent.address().port}`], timeoutMs: 5000, tries: 4, deadlineMs: 400 });
-      const t = performance.now();
       await expect(capped.resolveAddresses('shop.example.test')).rejects.toMatchObject({ reason: 'the lookup took too long' });
-      expect(performance.now() - t).toBeLessThan(2000);
     } finally {
       silent.close();
     }
