@@ -91,7 +91,11 @@ export class DataApiServer {
     if (!caller.ok) return send(res, caller.error);
 
     const body = await readBody(req);
-    if (!body.ok) return send(res, body.error);
+    if (!body.ok) {
+      // The rest of an oversized body is not read: the connection cannot be reused.
+      if (body.error.status === 413) res.setHeader('Connection', 'close');
+      return send(res, body.error);
+    }
     const request = buildRequest(req, url, body.value);
     if (!request.ok) return send(res, request.error);
     const prefer = parsePrefer(header(req, 'prefer'));
@@ -138,7 +142,6 @@ async function readBody(req: IncomingMessage): Promise<{ ok: true; value: unknow
   }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > DATA_API_LIMITS.maxBodyBytes) {
-    req.resume();
     return { ok: false, error: error(413, 'PGRST413', `The body is larger than ${DATA_API_LIMITS.maxBodyBytes} bytes`) };
   }
   const chunks: Buffer[] = [];
@@ -146,7 +149,6 @@ async function readBody(req: IncomingMessage): Promise<{ ok: true; value: unknow
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > DATA_API_LIMITS.maxBodyBytes) {
-      req.resume();
       return { ok: false, error: error(413, 'PGRST413', `The body is larger than ${DATA_API_LIMITS.maxBodyBytes} bytes`) };
     }
     chunks.push(chunk);

@@ -123,7 +123,8 @@ export async function serveDataApi(projects: readonly DataApiTarget[]): Promise<
   const targets: DataApiTargets = { findByRef: async (r) => projects.find((p) => p.ref === r) ?? null };
   const api = new PgDataApi({ statementTimeoutMs: 2000 });
   const dataServer = new DataApiServer('http://{ref}.data.localhost:{port}', targets, api);
-  const httpServer = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+  // Kiln's server allows 64 KiB of headers (bootstrap); past that Node answers 431 itself.
+  const httpServer = http.createServer({ maxHeaderSize: 64 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
     if (dataServer.matches(req)) dataServer.handle(req, res);
     else res.writeHead(421).end();
   });
