@@ -142,4 +142,21 @@ describe('data API with @supabase/supabase-js', () => {
     expect(write.error?.code).toBe('42501');
     expect(write.status).toBe(401);
   });
+
+  it('cancels a statement past its timeout (504, 57014)', async () => {
+    const started = Date.now();
+    const slow = await asAnon.rpc('slow');
+    expect([slow.status, slow.error?.code]).toEqual([504, '57014']);
+    expect(Date.now() - started).toBeLessThan(3900);
+  });
+
+  it('sees a table a migration just created', async () => {
+    expect((await asAnon.from('notes').select('*')).error?.code).toBe('PGRST205');
+    await project.admin.query(`set role kiln_app_${project.target.ref}_owner;
+      create table notes (id int primary key, body text); alter table notes enable row level security;
+      create policy notes_read on notes for select to anon using (true); grant select on notes to anon;
+      insert into notes values (1, 'hello'); reset role`);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await asAnon.from('notes').select('body')).data).toEqual([{ body: 'hello' }]);
+  });
 });

@@ -106,6 +106,7 @@ async function schema(admin: pg.Client, owner: string): Promise<void> {
     grant select, insert, update, delete on profiles, todos, secrets to anon, authenticated;
     grant usage on all sequences in schema public to anon, authenticated;
     create function add_numbers(a int, b int default 0) returns int language sql as $$ select a + b $$;
+    create function slow() returns void language sql as $$ select pg_sleep(4) $$;
     create function open_todos() returns setof todos language sql stable as $$ select * from todos where not done order by id $$;
     reset role;
   `);
