@@ -159,4 +159,11 @@ describe('data API with @supabase/supabase-js', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await asAnon.from('notes').select('body')).data).toEqual([{ body: 'hello' }]);
   });
+
+  it('answers single() and maybeSingle() as PostgREST does', async () => {
+    expect(await asAlice.from('todos').select('title').eq('title', 'nothing').maybeSingle()).toMatchObject({ data: null, error: null });
+    expect((await asAlice.from('todos').select('title').eq('title', 'nothing').single()).error).toMatchObject({ code: 'PGRST116' });
+    expect((await asAlice.from('todos').select('title').single()).status).toBe(406);
+    expect((await asAlice.from('profiles').select('name').eq('id', alice).single()).data).toEqual({ name: 'Alice' });
+  });
 });
