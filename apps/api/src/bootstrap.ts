@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -16,7 +17,7 @@ import type { DatabaseAdapters } from './databases/databases.module.js';
 import type { HostingAdapters } from './hosting/hosting.module.js';
 import { publishedFrameSource } from './hosting/published-urls.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
-import { siteHostHandler } from './serving/install-host-dispatch.js';
+import { dataHostHandler, siteHostHandler } from './serving/install-host-dispatch.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
@@ -54,6 +55,8 @@ export interface AppParts {
   readonly hosting: HostingAdapters;
   /** Project databases' provisioner: main.ts local PostgreSQL or Neon, the tests memory; none answers 503. */
   readonly databases?: DatabaseAdapters;
+  /** The data origin of project databases (`DATA_URL_TEMPLATE`; DataApiServer of @kiln/adapters); absent: not served. */
+  readonly dataOrigin?: { matches(req: IncomingMessage): boolean; handle(req: IncomingMessage, res: ServerResponse): void };
 }
 
 export const OPENAPI_PATH = 'api/docs';
@@ -151,7 +154,9 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
   // (docs/sandbox-api.md "Live preview"): preview requests never reach helmet, CORS or Nest.
   // Published sites likewise answer their own hosts (docs/hosting.md "Local hosting").
   const siteServer = parts.hosting.siteServer;
-  installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), siteServer === undefined ? [] : [siteHostHandler(siteServer)]);
+  // And each project's data origin (docs/databases.md "Data API"): /rest/v1 before Express too.
+  const hostHandlers = [...(siteServer === undefined ? [] : [siteHostHandler(siteServer)]), ...(parts.dataOrigin === undefined ? [] : [dataHostHandler(parts.dataOrigin)])];
+  installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), hostHandlers);
   return app;
 }
 

@@ -70,3 +70,7 @@ export * from './hosting/caddy-edge.js';
 export * from './hosting/caddy-certificate-authority.adapter.js';
 export * from './hosting/no-tls-certificate-authority.adapter.js';
 export * from './hosting/chromium-site-screenshotter.adapter.js';
+// databases: the per-project data API (docs/databases.md, "Data API")
+export { PgDataApi, type DataRequest, type DataAnswer, type RequestRole } from './databases/pg-data-api.js';
+export { DataApiServer, DATA_API_LIMITS, type DataOriginService } from './databases/data-api-server.js';
+export { DATA_API_FUNCTIONS_SQL, installDataApiFunctions } from './databases/data-api-functions.js';

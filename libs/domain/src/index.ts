@@ -232,3 +232,5 @@ export * from './ai/engine/running-turns.js';
 export * from './ai/engine/replace-app-rule.js';
 export * from './ai/engine/recover-interrupted-turns.use-case.js';
 
+// databases: the data API's PostgREST grammar (docs/databases.md)
+export * from './databases/rest/index.js';

@@ -58,3 +58,14 @@ export function siteHostHandler(sites: { matches(req: IncomingMessage): boolean;
     handleRequest: (req, res) => sites.handle(req, res),
   };
 }
+
+/**
+ * The data origin of project databases (DataApiServer of @kiln/adapters, docs/databases.md "Data
+ * API"): `/rest/v1` today, `/auth/v1` added through its services. No websockets yet (realtime).
+ */
+export function dataHostHandler(data: { matches(req: IncomingMessage): boolean; handle(req: IncomingMessage, res: ServerResponse): void }): HostHandler {
+  return {
+    matches: (req) => data.matches(req),
+    handleRequest: (req, res) => data.handle(req, res),
+  };
+}

@@ -1,0 +1,59 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataApiServer, PgDataApi } from '@kiln/adapters';
+import { dataHostHandler, installHostDispatch } from './install-host-dispatch.js';
+
+// The data origin answers its hosts before the app; here no project database exists (404 in PostgREST's shape).
+describe('dataHostHandler', () => {
+  let server: http.Server;
+  let port: number;
+  const appSaw: string[] = [];
+  const looked: string[] = [];
+  const api = new PgDataApi();
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      appSaw.push(`${req.headers.host} ${req.url}`);
+      res.writeHead(200).end('app');
+    });
+    const data = new DataApiServer('http://{ref}.data.localhost:{port}', { findByRef: async (ref) => (looked.push(ref), null) }, api);
+    installHostDispatch(server, [dataHostHandler(data)]);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await api.close();
+  });
+
+  const request = (host: string, path: string, method = 'GET') =>
+    new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method, headers: { host, apikey: 'x' } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('serves /rest/v1 of a data host, never the app', async () => {
+    const ref = 'abcdefghij0123456789';
+    const res = await request(`${ref}.data.localhost:${port}`, '/rest/v1/todos?select=id');
+    expect([res.status, JSON.parse(res.body)]).toEqual([404, { code: 'PGRST125', message: 'No project database at this address', details: null, hint: null }]);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(looked).toEqual([ref]);
+    const auth = await request(`${ref}.data.localhost:${port}`, '/auth/v1/signup', 'POST');
+    expect(auth.status).toBe(404);
+    const preflight = await request(`${ref}.data.localhost:${port}`, '/rest/v1/todos', 'OPTIONS');
+    expect(preflight.status).toBe(204);
+    expect(appSaw).toEqual([]);
+  });
+
+  it('leaves other hosts (and refs that are not one) to the app', async () => {
+    expect((await request(`localhost:${port}`, '/rest/v1/todos')).body).toBe('app');
+    expect((await request(`short.data.localhost:${port}`, '/rest/v1/todos')).body).toBe('app');
+    expect(appSaw).toHaveLength(2);
+  });
+});

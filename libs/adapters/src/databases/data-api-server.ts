@@ -1,0 +1,208 @@
+import {
+  type DataApiTargets,
+  type RestError,
+  contentRange,
+  parsePrefer,
+  parseRange,
+  parseRestQuery,
+  RESERVED_KEYS,
+} from '@kiln/domain';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticate } from './data-api-auth.js';
+import type { DataRequest, PgDataApi } from './pg-data-api.js';
+import { unavailable } from './pg-rest-errors.js';
+
+export const DATA_API_LIMITS = { maxBodyBytes: 1024 * 1024, maxUrlLength: 16 * 1024 } as const;
+
+const ALLOWED_HEADERS = 'apikey, authorization, x-client-info, content-type, prefer, range, range-unit, accept-profile, content-profile, x-supabase-api-version, accept';
+const EXPOSED_HEADERS = 'Content-Range, Range, Location, Preference-Applied, X-Supabase-Api-Version';
+
+/** Another service of the data origin (e.g. `/auth/v1`), answering under its own path prefix. */
+export interface DataOriginService {
+  readonly prefix: string;
+  handle(ref: string, req: IncomingMessage, res: ServerResponse): void;
+}
+
+/**
+ * The data origin of every project (`DATA_URL_TEMPLATE`, e.g. `http://{ref}.data.localhost:3000`):
+ * `/rest/v1/*` speaks what supabase-js's PostgREST client sends; other prefixes go to the services
+ * given (app sign-in adds `/auth/v1`); anything else is 404. CORS is open to any origin: the app
+ * calls it from its preview or published origin, with a key, never with cookies.
+ */
+export class DataApiServer {
+  private readonly hostPattern: RegExp;
+
+  constructor(
+    dataUrlTemplate: string,
+    private readonly targets: DataApiTargets,
+    private readonly api: PgDataApi,
+    private readonly services: readonly DataOriginService[] = [],
+    private readonly log: (error: unknown) => void = (e) => console.error('data API:', e),
+  ) {
+    const host = new URL(dataUrlTemplate.replace('{ref}', 'kilnref').replace('{port}', '1')).hostname;
+    const escaped = host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('kilnref', '([a-z0-9]{20})');
+    this.hostPattern = new RegExp(`^${escaped}(?::\\d+)?$`, 'i');
+  }
+
+  /** The project ref of a request's Host, or null when it is not a data origin. */
+  refOf(req: IncomingMessage): string | null {
+    return this.hostPattern.exec(req.headers.host ?? '')?.[1]?.toLowerCase() ?? null;
+  }
+
+  matches(req: IncomingMessage): boolean {
+    return this.refOf(req) !== null;
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    this.serve(req, res).catch((e: unknown) => {
+      // A bug, not an outage: 500, and the cause in the log (never in the answer).
+      this.log(e);
+      if (!res.headersSent) send(res, error(500, 'PGRST000', 'Internal error of the data API'));
+      else res.destroy();
+    });
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    res.setHeader('Vary', 'Origin');
+    const ref = this.refOf(req) as string;
+    const url = req.url ?? '/';
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, HEAD, POST, PATCH, DELETE, OPTIONS', 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' });
+      res.end();
+      return;
+    }
+    const service = this.services.find((s) => url === s.prefix || url.startsWith(`${s.prefix}/`) || url.startsWith(`${s.prefix}?`));
+    if (service !== undefined) return service.handle(ref, req, res);
+    if (!url.startsWith('/rest/v1/')) return send(res, error(404, 'PGRST125', 'Invalid path specified in request URL'));
+    if (url.length > DATA_API_LIMITS.maxUrlLength) return send(res, error(414, 'PGRST100', 'The request URL is too long'));
+    const profile = req.headers['accept-profile'] ?? req.headers['content-profile'];
+    if (profile !== undefined && profile !== 'public') return send(res, error(406, 'PGRST106', 'The schema must be one of the following: public'));
+
+    let target;
+    try {
+      target = await this.targets.findByRef(ref);
+    } catch {
+      return send(res, unavailable());
+    }
+    if (target === null) return send(res, error(404, 'PGRST125', 'No project database at this address'));
+    const caller = await authenticate(header(req, 'apikey'), header(req, 'authorization'), target.jwtSecret, ref);
+    if (!caller.ok) return send(res, caller.error);
+
+    const body = await readBody(req);
+    if (!body.ok) {
+      // The rest of an oversized body is not read: the connection cannot be reused.
+      if (body.error.status === 413) res.setHeader('Connection', 'close');
+      return send(res, body.error);
+    }
+    const request = buildRequest(req, url, body.value);
+    if (!request.ok) return send(res, request.error);
+    const prefer = parsePrefer(header(req, 'prefer'));
+    const answer = await this.api.run(target, caller.value.role, caller.value.claims, request.value, prefer);
+    if (!answer.ok) return send(res, answer.error);
+    const { rows, total, offset } = answer.value;
+    let text = answer.value.body;
+    const kind = request.value.kind;
+    if ((header(req, 'accept') ?? '').includes('application/vnd.pgrst.object+json') && text !== null && kind !== 'rpc') {
+      if (rows !== 1) return send(res, error(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`));
+      text = JSON.stringify((JSON.parse(text) as unknown[])[0]);
+    }
+    res.setHeader('Content-Range', contentRange(offset, rows, total));
+    let status = 200;
+    if (kind === 'insert') status = 201;
+    else if (kind === 'read' && total !== null && rows < total - offset) status = 206;
+    if (req.method === 'HEAD' || text === null) {
+      // PostgREST: an answer without a body is 204, except HEAD and a created row.
+      res.writeHead(status === 200 && req.method !== 'HEAD' ? 204 : status, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end();
+      return;
+    }
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+    res.end(text);
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const error = (status: number, code: string, message: string, details: string | null = null): RestError => ({ status, code, message, details, hint: null });
+
+export function send(res: ServerResponse, e: RestError): void {
+  res.writeHead(e.status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify({ code: e.code, message: e.message, details: e.details, hint: e.hint }));
+}
+
+async function readBody(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; error: RestError }> {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE') {
+    req.resume();
+    return { ok: true, value: undefined };
+  }
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > DATA_API_LIMITS.maxBodyBytes) {
+    return { ok: false, error: error(413, 'PGRST413', `The body is larger than ${DATA_API_LIMITS.maxBodyBytes} bytes`) };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > DATA_API_LIMITS.maxBodyBytes) {
+      return { ok: false, error: error(413, 'PGRST413', `The body is larger than ${DATA_API_LIMITS.maxBodyBytes} bytes`) };
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, error: error(400, 'PGRST102', 'Empty or invalid json') };
+  }
+}
+
+function buildRequest(req: IncomingMessage, url: string, body: unknown): { ok: true; value: DataRequest } | { ok: false; error: RestError } {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const pairs = [...new URLSearchParams(q < 0 ? '' : url.slice(q + 1))];
+  let segments: string[];
+  try {
+    segments = path.slice('/rest/v1/'.length).split('/').map(decodeURIComponent);
+  } catch {
+    return { ok: false, error: error(404, 'PGRST125', 'Invalid path specified in request URL') };
+  }
+  const method = req.method ?? 'GET';
+  if (segments.length === 2 && segments[0] === 'rpc') {
+    const fn = segments[1] as string;
+    if (method === 'POST') {
+      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) return { ok: false, error: error(400, 'PGRST102', 'Empty or invalid json', 'rpc takes an object of named arguments') };
+      return { ok: true, value: { kind: 'rpc', fn, args: (body ?? {}) as Record<string, unknown> } };
+    }
+    if (method === 'GET' || method === 'HEAD') {
+      const args = Object.fromEntries(pairs.filter(([k]) => !(RESERVED_KEYS as readonly string[]).includes(k)));
+      return { ok: true, value: { kind: 'rpc', fn, args } };
+    }
+    return { ok: false, error: error(405, 'PGRST101', 'Only GET and POST are allowed for functions') };
+  }
+  if (segments.length !== 1 || segments[0] === '') return { ok: false, error: error(404, 'PGRST125', 'Invalid path specified in request URL') };
+  const table = segments[0] as string;
+  const query = parseRestQuery(pairs);
+  if (!query.ok) return query;
+  switch (method) {
+    case 'GET':
+    case 'HEAD': {
+      const range = parseRange(header(req, 'range'), header(req, 'range-unit'));
+      if (!range.ok) return range;
+      return { ok: true, value: { kind: 'read', table, query: query.value, range: range.value, head: method === 'HEAD' } };
+    }
+    case 'POST':
+      return { ok: true, value: { kind: 'insert', table, query: query.value, body } };
+    case 'PATCH':
+      return { ok: true, value: { kind: 'update', table, query: query.value, body } };
+    case 'DELETE':
+      return { ok: true, value: { kind: 'delete', table, query: query.value } };
+    default:
+      return { ok: false, error: error(405, 'PGRST117', `Unsupported HTTP method: ${method.slice(0, 20)}`) };
+  }
+}
