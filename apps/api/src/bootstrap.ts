@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -14,6 +13,7 @@ import { UnconfiguredAccessTokenVerifier } from './common/unconfigured-access-to
 import type { AppConfig } from './config.js';
 import { IDEMPOTENCY_KEY_HEADER } from './credits/idempotency-key.js';
 import type { DatabaseAdapters } from './databases/databases.module.js';
+import type { DataOriginHandler } from './databases/databases.module.js';
 import type { HostingAdapters } from './hosting/hosting.module.js';
 import { publishedFrameSource } from './hosting/published-urls.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
@@ -22,7 +22,7 @@ import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
 import type { SandboxIsolation } from './sandbox/sandbox-isolation.js';
-import { ACCESS_TOKEN_VERIFIER } from './tokens.js';
+import { ACCESS_TOKEN_VERIFIER, DATA_ORIGIN } from './tokens.js';
 import { resolveWebDistDir, serveWebApp } from './web/web-app.js';
 
 /**
@@ -55,8 +55,6 @@ export interface AppParts {
   readonly hosting: HostingAdapters;
   /** Project databases' provisioner: main.ts local PostgreSQL or Neon, the tests memory; none answers 503. */
   readonly databases?: DatabaseAdapters;
-  /** The data origin of project databases (`DATA_URL_TEMPLATE`; DataApiServer of @kiln/adapters); absent: not served. */
-  readonly dataOrigin?: { matches(req: IncomingMessage): boolean; handle(req: IncomingMessage, res: ServerResponse): void };
 }
 
 export const OPENAPI_PATH = 'api/docs';
@@ -155,7 +153,9 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
   // Published sites likewise answer their own hosts (docs/hosting.md "Local hosting").
   const siteServer = parts.hosting.siteServer;
   // And each project's data origin (docs/databases.md "Data API"): /rest/v1 before Express too.
-  const hostHandlers = [...(siteServer === undefined ? [] : [siteHostHandler(siteServer)]), ...(parts.dataOrigin === undefined ? [] : [dataHostHandler(parts.dataOrigin)])];
+  // Project databases' data origin (docs/databases.md "Data API"), when the databases' adapters serve one.
+  const dataOrigin = app.get<DataOriginHandler | null>(DATA_ORIGIN, { strict: false });
+  const hostHandlers = [...(siteServer === undefined ? [] : [siteHostHandler(siteServer)]), ...(dataOrigin === null ? [] : [dataHostHandler(dataOrigin)])];
   installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), hostHandlers);
   return app;
 }

@@ -103,3 +103,5 @@ export const PROJECT_DATABASE_REPOSITORY = Symbol('ProjectDatabaseRepository');
 export const DATABASE_PLAN_LIMITS = Symbol('DatabasePlanLimits');
 /** The database adapters as createApp's caller gave them (their shutdown). */
 export const DATABASE_ADAPTERS = Symbol('DATABASE_ADAPTERS');
+/** The data origin's server (DataOriginHandler) or null when project databases are not served. */
+export const DATA_ORIGIN = Symbol('DATA_ORIGIN');

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
-import { LocalPostgresProvisioner, NeonProvisioner } from '@kiln/adapters';
+import { DataApiServer, LocalPostgresProvisioner, NeonProvisioner, PgDataApi } from '@kiln/adapters';
+import type { DataApiTargets } from '@kiln/domain';
 import type { AppConfig } from '../config.js';
 import type { DatabaseAdapters } from './databases.module.js';
 
@@ -10,11 +11,15 @@ import type { DatabaseAdapters } from './databases.module.js';
  */
 export function productionDatabases(config: AppConfig, adminUrl: string, log: Logger): DatabaseAdapters {
   const { neon } = config.databases;
+  // The data API (`/rest/v1` on each project's data origin), one pool per project database.
+  const api = new PgDataApi({ statementTimeoutMs: Math.max(config.databases.limits.free.statementTimeoutMs, config.databases.limits.paid.statementTimeoutMs) });
+  const dataOrigin = (targets: DataApiTargets) =>
+    new DataApiServer(config.databases.dataUrlTemplate, targets, api, [], (error) => log.error(`Data API: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
   if (config.databases.provider === 'neon' && neon) {
     log.log(`Project databases: Neon (${new URL(neon.apiUrl).host})`);
-    return { provisioner: new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl }) };
+    return { provisioner: new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl }), dataOrigin, close: () => api.close() };
   }
   const provisioner = new LocalPostgresProvisioner({ adminUrl });
   log.log('Project databases: on Kiln’s own PostgreSQL server (DATABASE_PROVIDER=local)');
-  return { provisioner, close: () => provisioner.close() };
+  return { provisioner, dataOrigin, close: async () => (await api.close(), await provisioner.close()) };
 }

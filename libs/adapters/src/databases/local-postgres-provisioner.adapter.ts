@@ -8,6 +8,7 @@ import {
   databaseNames,
 } from '@kiln/domain';
 import pg from 'pg';
+import { installDataApiFunctions } from './data-api-functions.js';
 import { isDatabaseUnavailable } from '../postgres/database-unavailable.js';
 import { INSPECT_SQL, ident, projectDatabaseSetup } from './project-database-sql.js';
 
@@ -77,6 +78,8 @@ export class LocalPostgresProvisioner implements DatabaseProvisioner {
       await this.inProjectDatabase(names.database, async (client) => {
         await client.query('BEGIN');
         await client.query(projectDatabaseSetup(ref));
+        // The data API's own RPC (update_many_records), owned by the owner role so migrations may replace it.
+        await installDataApiFunctions(client, names.owner);
         await client.query('COMMIT');
       });
       await this.revokePublicConnect(admin);

@@ -9,6 +9,7 @@ import {
 } from '@kiln/domain';
 import { type Api, createApiClient } from '@neondatabase/api-client';
 import pg from 'pg';
+import { installDataApiFunctions } from './data-api-functions.js';
 import { INSPECT_SQL, ident, projectDatabaseSetup } from './project-database-sql.js';
 
 export interface NeonProvisionerOptions {
@@ -59,6 +60,7 @@ export class NeonProvisioner implements DatabaseProvisioner {
       await client.query(`GRANT anon, authenticated TO ${authenticator}`);
       await client.query('BEGIN');
       await client.query(projectDatabaseSetup(ref, { eventTrigger: false }));
+      await installDataApiFunctions(client);
       await client.query('COMMIT');
     });
     const url = new URL(ownerUrl);
