@@ -36,7 +36,8 @@ export const DatabaseButton = observer(function DatabaseButton({ vm }: { vm: Dat
       >
         <Database className="size-4" aria-hidden />
         <span className="sr-only sm:not-sr-only">Database</span>
-        {vm.connected && <span aria-hidden className={cn('size-1.5 rounded-full', unsafe ? 'bg-destructive' : 'bg-success')} />}
+        {/* On the icon's corner, so the button is no wider than Theme's and the toolbar fits 375 px. */}
+        {vm.connected && <span aria-hidden className={cn('absolute top-1 left-5 size-2 rounded-full ring-2 ring-background', unsafe ? 'bg-destructive' : 'bg-success')} />}
       </button>
     </Tooltip>
   );
