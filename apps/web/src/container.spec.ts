@@ -16,6 +16,8 @@ import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
 import { SubscriptionStore } from './features/billing/subscription.store';
 import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
 import { CreationVm } from './features/creation/creation.vm';
+import { DatabaseVm } from './features/databases/database.vm';
+import { ProjectDatabaseStore } from './features/databases/project-database.store';
 import { BuilderVm } from './features/builder/builder.vm';
 import { ChatVm } from './features/builder/chat/chat.vm';
 import { HomeVm } from './features/home/home.vm';
@@ -61,6 +63,7 @@ describe('createContainer', () => {
     ['CheckoutReturnFlow', CheckoutReturnFlow],
     ['PublishVm', PublishVm],
     ['ProjectPreviewVm', ProjectPreviewVm],
+    ['DatabaseVm', DatabaseVm],
   ] as const)('resolves %s with all its ports', (_name, vm) => {
     const c = container();
     expect(c.get<unknown>(vm)).toBeInstanceOf(vm);
@@ -95,5 +98,13 @@ describe('createContainer', () => {
     expect(c.get(TYPES.StreamingHttp)).toBe(c.get(TYPES.Http));
     expect(c.get(TYPES.AiApi)).toBe(c.get(TYPES.AiApi));
     expect(c.get(ChatVm)).not.toBe(c.get(ChatVm));
+  });
+
+  it('shares one project database store (SPEC §3 databaseConnected) between the Database and Publish dialogs', () => {
+    const c = container();
+    expect(c.get(ProjectDatabaseStore)).toBe(c.get(ProjectDatabaseStore));
+    expect(c.get(TYPES.DatabasesApi)).toBe(c.get(TYPES.DatabasesApi));
+    expect(c.get(DatabaseVm).store).toBe(c.get(ProjectDatabaseStore));
+    expect(c.get(DatabaseVm)).not.toBe(c.get(DatabaseVm));
   });
 });

@@ -7,6 +7,9 @@ import { HttpSandboxApi } from './api/sandbox.api';
 import { FetchSandboxFeed, type SandboxFeed, browserFeedScheduler } from './api/sandbox-feed';
 import { HttpAiApi } from './api/ai.api';
 import { HttpHostingApi } from './api/hosting.api';
+import { HttpDatabasesApi } from './api/databases.api';
+import { DatabaseVm } from './features/databases/database.vm';
+import { ProjectDatabaseStore } from './features/databases/project-database.store';
 import { ProjectPreviewVm } from './features/hosting/project-preview.vm';
 import { PublishVm } from './features/hosting/publish.vm';
 import { StoredBuilderPreferences } from './features/builder/builder-preferences';
@@ -107,6 +110,11 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind(TYPES.HostingApi).to(HttpHostingApi).inSingletonScope();
   container.bind(PublishVm).toSelf();
   container.bind(ProjectPreviewVm).toSelf();
+
+  // ── Project databases: the builder's Database dialog; the store holds SPEC §3 databaseConnected ──
+  container.bind(TYPES.DatabasesApi).to(HttpDatabasesApi).inSingletonScope();
+  container.bind(ProjectDatabaseStore).toSelf().inSingletonScope();
+  container.bind(DatabaseVm).toSelf();
 
   // ── Auth, routing, referral capture ─────────────────────────────────────────────────────
   container.bind(ReferralCapture).toSelf().inSingletonScope();

@@ -65,11 +65,11 @@ describe('database routes (e2e)', () => {
   it('checks: not connected before, then size, quota and tables with row-level security per table', async () => {
     const { user, id } = await projectOf();
     expect((await check(user, id)).body).toEqual({ connected: false, size_bytes: 0, tables: [] });
-    const { ref } = (await provision(user, id)).body as { ref: string };
+    const { ref, anon_key } = (await provision(user, id)).body as { ref: string; anon_key: string };
     databases.provisioner.addTable(ref, 'todos', [{ name: 'id', type: 'uuid', nullable: false }], true);
     databases.provisioner.addTable(ref, 'legacy', [], false);
     const body = (await check(user, id).expect(200)).body;
-    expect(body).toMatchObject({ connected: true, ref, url: `http://${ref}.data.localhost:3000`, over_quota: false, max_connections: t.config.databases.limits.free.connections });
+    expect(body).toMatchObject({ connected: true, ref, url: `http://${ref}.data.localhost:3000`, anon_key, over_quota: false, max_connections: t.config.databases.limits.free.connections });
     expect(body.quota_bytes).toBe(t.config.databases.limits.free.sizeMb * 1024 * 1024);
     expect(body.size_bytes).toBeGreaterThan(0);
     expect(body.tables).toEqual([

@@ -60,6 +60,8 @@ export class DbController {
       connected: true,
       ref: database.ref,
       url: dataUrlFor(this.config.databases.dataUrlTemplate, database.ref),
+      // Public by design (rows are protected by row-level security): the builder shows it after a reload.
+      anon_key: await signAnonKey(database.ref, database.jwtSecret),
       size_bytes: inspection.sizeBytes,
       quota_bytes: limits.sizeMb * 1024 * 1024,
       over_quota: result.overQuota,

@@ -29,6 +29,8 @@ export const TYPES = {
   ChatPreferences: Symbol.for('ChatPreferencesStore'),
   // added with publishing
   HostingApi: Symbol.for('HostingApi'),
+  // added with project databases
+  DatabasesApi: Symbol.for('DatabasesApi'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */

@@ -42,6 +42,7 @@ export class DatabaseCheckResponse {
   @ApiProperty() connected!: boolean;
   @ApiPropertyOptional({ description: 'Present when connected' }) ref?: string;
   @ApiPropertyOptional() url?: string;
+  @ApiPropertyOptional({ description: 'Present when connected: the same anon key as provision answers (public by design)' }) anon_key?: string;
   @ApiProperty() size_bytes!: number;
   @ApiPropertyOptional({ description: 'The plan’s size quota in bytes' }) quota_bytes?: number;
   @ApiPropertyOptional({ description: 'Past the quota: the data API refuses writes' }) over_quota?: boolean;

@@ -34,6 +34,8 @@
  *   theme/theme-builder.view.tsx)
  * - toolbar button "Publish" opens the dialog "Publish your app" (names at the top of
  *   ../hosting/publish.view.tsx)
+ * - toolbar button "Database" opens the dialog "Database" (names at the top of
+ *   ../databases/database.view.tsx)
  */
 import { ChevronDown, ChevronUp, Code2, Eye, PanelLeftOpen, PanelRightOpen, SquareTerminal, TerminalSquare, Trash2 } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
@@ -46,6 +48,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { Tooltip } from '../../ui/tooltip';
 import { useVm } from '../../use-vm';
 import { ColorModeStore } from '../color-mode/color-mode.store';
+import { DatabaseButton, DatabaseDialog } from '../databases/database.view';
+import { DatabaseVm } from '../databases/database.vm';
 import { PublishVm } from '../hosting/publish.vm';
 import { PublishButton, PublishDialog } from '../hosting/publish.view';
 import { type BuilderTab, BuilderVm, type DockTab } from './builder.vm';
@@ -72,6 +76,7 @@ export const BuilderView = observer(function BuilderView() {
   const chat = useVm(ChatVm);
   const colorMode = useVm(ColorModeStore);
   const publish = useVm(PublishVm);
+  const database = useVm(DatabaseVm);
   const dark = colorMode.resolved === 'dark';
 
   useEffect(() => {
@@ -90,6 +95,11 @@ export const BuilderView = observer(function BuilderView() {
     publish.setProject(projectId);
     return () => publish.dispose();
   }, [publish, projectId]);
+
+  // The project's database (SPEC §3 databaseConnected; the Publish dialog reads its tables).
+  useEffect(() => {
+    database.setProject(projectId);
+  }, [database, projectId]);
 
   // Narrow screens start with the bottom panel closed, so the preview keeps some room.
   useEffect(() => {
@@ -118,7 +128,7 @@ export const BuilderView = observer(function BuilderView() {
   const prefs = vm.preferences;
   return (
     <Tabs value={vm.activeTab} onValueChange={(value) => vm.setTab(value as BuilderTab)} className="flex h-full min-h-0 flex-col">
-      <Toolbar vm={vm} chat={chat} publish={publish} />
+      <Toolbar vm={vm} chat={chat} publish={publish} database={database} />
       {vm.isolationWarning !== null && (
         <div role="alert" aria-label="Sandbox not isolated" className="shrink-0 border-b border-destructive/40 bg-destructive/10 px-3 py-1.5 text-sm text-destructive">
           {vm.isolationWarning}
@@ -139,11 +149,12 @@ export const BuilderView = observer(function BuilderView() {
       <RestoreDialog versions={vm.versions} />
       <ThemeBuilderDialog vm={vm.theme} />
       <PublishDialog vm={publish} />
+      <DatabaseDialog vm={database} />
     </Tabs>
   );
 });
 
-const Toolbar = observer(function Toolbar({ vm, chat, publish }: { vm: BuilderVm; chat: ChatVm; publish: PublishVm }) {
+const Toolbar = observer(function Toolbar({ vm, chat, publish, database }: { vm: BuilderVm; chat: ChatVm; publish: PublishVm; database: DatabaseVm }) {
   const prefs = vm.preferences;
   const SidebarIcon = prefs.sidebarPosition === 'left' ? PanelLeftOpen : PanelRightOpen;
   return (
@@ -186,6 +197,7 @@ const Toolbar = observer(function Toolbar({ vm, chat, publish }: { vm: BuilderVm
           </TabsTrigger>
         </TabsList>
         {vm.activeTab === 'preview' && <PreviewActions vm={vm} />}
+        <DatabaseButton vm={database} />
         <ThemeButton vm={vm.theme} />
         <Tooltip content={prefs.sidebarVisible ? 'Hide sidebar' : 'Show sidebar'}>
           <button

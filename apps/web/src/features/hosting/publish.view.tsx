@@ -18,6 +18,7 @@ import { Dialog } from '../../ui/dialog';
 import { Spinner } from '../../ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { Tooltip } from '../../ui/tooltip';
+import { UnsafeTablesText } from '../databases/database.view';
 import { DomainsTab } from './domains.view';
 import type { PublishStep, PublishTab, PublishVm, ReleaseRow } from './publish.vm';
 
@@ -89,6 +90,12 @@ const PublishTabContent = observer(function PublishTabContent({ vm }: { vm: Publ
         )}
         {vm.loadingStatus && site === null && <Spinner label="Loading publishing status" />}
       </div>
+
+      {vm.unsafeTables.length > 0 && (
+        <Alert tone="destructive" title="Tables without row-level security">
+          <UnsafeTablesText tables={vm.unsafeTables} /> Ask the assistant to turn it on, or open Database to see the tables.
+        </Alert>
+      )}
 
       {vm.confirmingUnpublish && (
         <div role="group" aria-label="Unpublish this app?" className="grid gap-3 rounded-xl border border-destructive/30 bg-destructive-soft p-4">

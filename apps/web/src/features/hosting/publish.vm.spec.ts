@@ -3,6 +3,8 @@ import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import { ManualTimers, RecordingAnalytics } from '../../testing/auth-fakes';
 import { FakeClipboard, FakeToasts, RecordingLogger, flush } from '../../testing/ui-fakes';
+import { FakeDatabasesApi, connectedCheck, table } from '../databases/databases.fakes';
+import { ProjectDatabaseStore } from '../databases/project-database.store';
 import { FakeHostingApi, FakeUpgrade, NEVER_PUBLISHED, NOW, liveSite, paymentRequired, release } from './hosting.fakes';
 import { PublishVm } from './publish.vm';
 
@@ -12,8 +14,10 @@ function setup(options: { clipboardFails?: boolean } = {}) {
   const clipboard = new FakeClipboard(options.clipboardFails ?? false);
   const toasts = new FakeToasts();
   const timers = new ManualTimers(NOW);
-  const vm = new PublishVm(api, upgrade, clipboard, toasts, timers, new RecordingLogger(), new RecordingAnalytics());
-  return { api, upgrade, clipboard, toasts, timers, vm };
+  const databases = new FakeDatabasesApi();
+  const database = new ProjectDatabaseStore(databases, new RecordingLogger());
+  const vm = new PublishVm(api, upgrade, clipboard, toasts, timers, new RecordingLogger(), new RecordingAnalytics(), database);
+  return { api, upgrade, clipboard, toasts, timers, vm, databases, database };
 }
 
 const buildFailed = (log: string) => new ApiError('The build failed', 422, 'HOSTING.BUILD_FAILED', { code: 'HOSTING.BUILD_FAILED', build_log: log });
@@ -313,5 +317,53 @@ describe('PublishVm: the live site', () => {
     await flush();
     expect(vm.statusError).toBeNull();
     expect(vm.site?.status).toBe('never_published');
+  });
+});
+
+describe('PublishVm: tables without row-level security', () => {
+  const unsafe = () =>
+    new ApiError('Publishing is refused: table "legacy" has row-level security off. Anyone with the app could read or change it.', 409, 'HOSTING.DATABASE_UNSAFE', {
+      code: 'HOSTING.DATABASE_UNSAFE',
+    });
+
+  it('opening the dialog checks the database again and names the tables anyone could read or change', async () => {
+    const { databases, database, vm } = setup();
+    databases.connected = true;
+    databases.database = connectedCheck({ tables: [table('todos')] });
+    database.setProject('p1');
+    vm.setProject('p1');
+    await flush();
+    expect(vm.unsafeTables).toEqual([]);
+    databases.database = connectedCheck({ tables: [table('todos'), table('legacy', { rls_enabled: false })] });
+    await vm.openDialog();
+    expect(databases.calls).toEqual(['check p1', 'check p1']);
+    expect(vm.unsafeTables).toEqual(['legacy']);
+  });
+
+  it('no warning from another project’s database, and no check for it', async () => {
+    const { databases, database, vm } = setup();
+    databases.connected = true;
+    databases.database = connectedCheck({ tables: [table('legacy', { rls_enabled: false })] });
+    database.setProject('p0');
+    vm.setProject('p1');
+    await vm.openDialog();
+    expect(databases.calls).toEqual(['check p0']);
+    expect(vm.unsafeTables).toEqual([]);
+  });
+
+  it('a 409 HOSTING.DATABASE_UNSAFE shows the server’s message and refreshes the table list', async () => {
+    const { api, databases, database, vm } = setup();
+    database.setProject('p1');
+    vm.setProject('p1');
+    await vm.openDialog();
+    databases.connected = true;
+    databases.database = connectedCheck({ tables: [table('legacy', { rls_enabled: false })] });
+    api.fail('publish', unsafe());
+    await vm.publish();
+    await flush();
+    expect(vm.phase).toBe('failed');
+    expect(vm.error).toBe('Publishing is refused: table "legacy" has row-level security off. Anyone with the app could read or change it.');
+    expect(vm.unsafeTables).toEqual(['legacy']);
+    expect(api.calls).toContain('publish p1');
   });
 });

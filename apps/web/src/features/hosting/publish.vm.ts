@@ -6,6 +6,7 @@ import { errorText } from '../../app/error-text';
 import { relativeTime } from '../../app/relative-time';
 import type { DomainDto, HostingApi, SiteStatusDto } from '../../api/hosting.api';
 import { UpgradeDialogStore } from '../billing/upgrade-dialog.store';
+import { ProjectDatabaseStore } from '../databases/project-database.store';
 import { DomainsVm } from './domains.vm';
 import { displayUrl, formatBytes, formatElapsed, safeHttpUrl, safeImageUrl, shortCommit, withVersion } from './site-display';
 
@@ -42,6 +43,8 @@ export interface ReleaseRow {
 type Pending = { readonly kind: 'unpublish' } | { readonly kind: 'rollback'; readonly releaseId: string } | { readonly kind: 'screenshot' } | null;
 
 const BUILD_FAILED = 'HOSTING.BUILD_FAILED';
+/** 409: a table of the project's database has row-level security off (the server names it). */
+export const DATABASE_UNSAFE = 'HOSTING.DATABASE_UNSAFE';
 
 /** The build log of a 422 HOSTING.BUILD_FAILED reply ('' when the reply carries none). */
 function buildLogOf(error: unknown): string | null {
@@ -89,11 +92,24 @@ export class PublishVm {
     @inject(TYPES.Timers) private readonly timers: Timers,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
     @inject(TYPES.Analytics) analytics: Pick<Analytics, 'track'>,
+    @inject(ProjectDatabaseStore) private readonly database: Pick<ProjectDatabaseStore, 'projectId' | 'unsafeTables' | 'refresh'>,
   ) {
     this.domains = new DomainsVm(this, api, upgrade, toasts, analytics);
-    makeAutoObservable<PublishVm, 'api' | 'upgrade' | 'clipboard' | 'toasts' | 'timers' | 'logger' | 'startedAt' | 'stopTicker' | 'generation'>(
+    makeAutoObservable<PublishVm, 'api' | 'upgrade' | 'clipboard' | 'toasts' | 'timers' | 'logger' | 'database' | 'startedAt' | 'stopTicker' | 'generation'>(
       this,
-      { api: false, upgrade: false, clipboard: false, toasts: false, timers: false, logger: false, startedAt: false, stopTicker: false, generation: false, domains: false },
+      {
+        api: false,
+        upgrade: false,
+        clipboard: false,
+        toasts: false,
+        timers: false,
+        logger: false,
+        database: false,
+        startedAt: false,
+        stopTicker: false,
+        generation: false,
+        domains: false,
+      },
       { autoBind: true },
     );
   }
@@ -130,7 +146,7 @@ export class PublishVm {
     this.confirmingUnpublish = false;
     if (this.phase === 'building') return; // the dialog shows the publish under way
     if (this.phase !== 'live') this.resetOutcome();
-    const [allowed] = await Promise.all([this.check(), this.loadStatus()]);
+    const [allowed] = await Promise.all([this.check(), this.loadStatus(), this.refreshDatabase()]);
     // A refused plan with nothing published to manage: the upgrade dialog is all there is to see.
     if (!allowed && this.limited && !this.hasSomethingToManage) runInAction(() => (this.open = false));
   }
@@ -229,6 +245,8 @@ export class PublishVm {
         this.phase = 'failed';
         this.error = errorText(error, 'Publishing failed. Please try again.');
       });
+      // The server named a table without row-level security: the warning lists them all.
+      if (error instanceof ApiError && error.code === DATABASE_UNSAFE && generation === this.generation) void this.refreshDatabase();
     } finally {
       runInAction(() => this.stopTickerNow());
     }
@@ -255,6 +273,14 @@ export class PublishVm {
 
   get elapsed(): string {
     return formatElapsed(this.elapsedMs);
+  }
+
+  /**
+   * Tables of the project's database that anyone with the app could read or change (row-level
+   * security off): the server refuses to publish while there are any (409 HOSTING.DATABASE_UNSAFE).
+   */
+  get unsafeTables(): string[] {
+    return this.database.projectId === this.projectId ? this.database.unsafeTables : [];
   }
 
   // ── The live site ────────────────────────────────────────────────────────────────────────
@@ -403,6 +429,11 @@ export class PublishVm {
       });
       return false;
     }
+  }
+
+  /** Fresh database facts for the warning; a failed check shows no warning (the server still decides). */
+  private async refreshDatabase(): Promise<void> {
+    if (this.database.projectId === this.projectId && this.projectId !== '') await this.database.refresh();
   }
 
   private resetOutcome(): void {
