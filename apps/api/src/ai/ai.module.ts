@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import {
+  DescribeDatabaseForAssistant,
   AcceptTurnPlan,
   AskModel,
   EnhancePrompt,
@@ -123,6 +124,7 @@ export class AiModule implements OnApplicationBootstrap {
             clock: Clock,
             ids: IdGenerator,
             indexer: ProjectIndexer,
+            database: DescribeDatabaseForAssistant | undefined,
           ): TurnDependencies => ({
             turns,
             undoJournal,
@@ -138,6 +140,8 @@ export class AiModule implements OnApplicationBootstrap {
             clock,
             ids,
             settings: { repairRounds: options.repairRounds, contextLimitChars: options.contextLimitChars, selectContext: vectorContextSelector(indexer) },
+            // The project's database, told to the assistant (issue #16); absent without the databases module.
+            ...(database ? { database } : {}),
           }),
           inject: [
             TURN_REPOSITORY,
@@ -154,6 +158,7 @@ export class AiModule implements OnApplicationBootstrap {
             CLOCK,
             ID_GENERATOR,
             ProjectIndexer,
+            { token: DescribeDatabaseForAssistant, optional: true },
           ],
         },
         useCase(RunTurn, [TURN_DEPENDENCIES]),
