@@ -48,6 +48,10 @@ describe('the assistant hears of the project database (e2e)', () => {
     const { plan, task } = await turn(user, id, 'Show the todos');
     expect(plan?.database).toEqual(told);
     expect(task?.database).toEqual(told);
+    // A plan preview (stream-tasks) is told the same.
+    const preview = await postStream(`${base()}/api/ai/stream-tasks`, user.auth, { prompt: 'Show the todos', project_id: id });
+    expect(preview.status).toBe(200);
+    expect(assistant.planInputs.at(-1)?.database).toEqual(told);
   });
 
   it('without one: nothing is told', async () => {
