@@ -59,6 +59,7 @@ export const OFFLINE_CAPABILITIES_ANSWER = [
   'In an app I built I can rename it; change the heading, the subtitle or a button; replace a quoted text; change the primary or background colour, dark or light theme, font and corners; add a dark mode toggle; add or remove a section (' +
     Object.values(SECTION_LABELS).join(', ') +
     '); add a page in the same layout (a checklist such as a shopping list, a habit tracker, …); and add favourites to a recipe app.',
+  'With a database connected to the project, I build a todo list, notes app, habit tracker or booking app where each person signs in and keeps their own data in the database (with the SQL migration of its table).',
   'I can also fix mechanical code errors: a missing closing bracket, a stray character, a missing import or a misspelt name.',
   'Describe the app you want, or the change, and I will plan and make it.',
 ].join('\n');
