@@ -58,7 +58,7 @@ describe('with a database connected, the offline assistant builds data-backed ap
     expect(client).toContain('import.meta.env.VITE_SUPABASE_ANON_KEY');
     const gate = file(f, 'src/components/AuthGate.tsx');
     for (const call of ['auth.signUp(', 'auth.signInWithPassword(', 'auth.signOut()', 'auth.onAuthStateChange(', 'auth.getSession()']) expect(gate.replace(/\s+/g, '')).toContain(call);
-    const data = file(f, `src/${table}.ts`);
+    const data = file(f, `src/data/${table}.ts`);
     expect(data).toContain(`.from('${table}').select('*')`);
     expect(data).toMatch(/\.insert\(row\)/);
     expect(data).toMatch(/const row = \{ user_id: userId,/);
@@ -84,6 +84,22 @@ describe('with a database connected, the offline assistant builds data-backed ap
     expect(result.files.has('src/lib/supabase.ts')).toBe(false);
     expect(result.files.get('src/todos.ts')).toContain('localStorage');
     expect(result.operations.some((o) => o.type === 'add_dependency')).toBe(false);
+  });
+
+  it.each(['A notes app for my own ideas', 'A habit tracker where each habit has a streak', 'Build a todo list app with a dark theme', 'A shopping list for the team'])(
+    'words that ask for no accounts build the local version without a database: %s',
+    async (prompt) => {
+      const result = await drive(assistant, prompt, starter);
+      expect(result.plan.kind).toBe('build');
+      expect(result.files.has('src/lib/supabase.ts')).toBe(false);
+    },
+  );
+
+  it('start over with a data-backed app replaces a local one', async () => {
+    const local = await drive(assistant, 'A todo list app called Chores', starter, [], database);
+    const again = await drive(assistant, 'Start over with a todo list where each person signs in and sees only their own todos', local.files, [], database);
+    expect(again.plan.kind).toBe('build');
+    expect(again.files.get('src/App.tsx')).toContain('<TodoBoard />');
   });
 
   it('does not add the dependency twice when package.json already has it', async () => {

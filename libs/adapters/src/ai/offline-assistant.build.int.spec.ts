@@ -458,8 +458,14 @@ describe(`offline assistant: generated apps type-check and build in a real sandb
       // The check installs the added dependency (the sandbox's dependency cache, npm through the registry proxy).
       const failure = await check(host, id);
       if (failure) failures.push(failure);
-      expect(await host.readFile(id, `src/${table}.ts`)).toContain(`.from('${table}')`);
+      expect(await host.readFile(id, `src/data/${table}.ts`)).toContain(`.from('${table}')`);
     }
+    // Started over from a local todo list: the local list's files stay beside the new ones and all build.
+    const local = await drive(assistant, 'A todo list app called Chores', starterFiles(), [], database);
+    const over = await drive(assistant, `Start over with ${DATA_PROMPTS.todos}`, local.files, [{ role: 'user', content: 'A todo list app called Chores' }], database);
+    expect(over.files.get('src/App.tsx')).toContain('<TodoBoard />');
+    const failure = await check(host, await sandboxWith(host, 'data-over-local', over.files));
+    if (failure) failures.push(failure);
     expect(failures).toEqual([]);
   }, 900_000);
 

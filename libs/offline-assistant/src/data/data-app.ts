@@ -137,7 +137,7 @@ const DATA_CSS = `.auth-card { display: grid; gap: 0.75rem; max-width: 24rem; ma
 function dataTs(t: DataTable): string {
   const detailType = 'string';
   const flagType = t.flag.kind === 'boolean' ? 'boolean' : 'number';
-  return `import { supabase } from './lib/supabase';
+  return `import { supabase } from '../lib/supabase';
 
 export interface ${t.type} {
   id: string;
@@ -201,7 +201,7 @@ function boardTsx(t: DataTable): string {
 import type { Session } from '@supabase/supabase-js';
 import { AuthGate } from './AuthGate';
 import { messageOf } from '../lib/supabase';
-import { add${t.type}, delete${t.type}, list${t.type}s, update${t.type}, type ${t.type} } from '../${t.table}';
+import { add${t.type}, delete${t.type}, list${t.type}s, update${t.type}, type ${t.type} } from '../data/${t.table}';
 
 function ${t.type}s({ session }: { session: Session }) {
   const [items, setItems] = useState<${t.type}[]>([]);
@@ -319,7 +319,7 @@ export function dataAppFiles(t: DataTable): Record<string, string> {
   return {
     'src/lib/supabase.ts': SUPABASE_CLIENT_TS,
     'src/components/AuthGate.tsx': AUTH_GATE_TSX,
-    [`src/${t.table}.ts`]: dataTs(t),
+    [`src/data/${t.table}.ts`]: dataTs(t),
     'src/data.css': DATA_CSS,
     [MIGRATION_PATH(t)]: migrationSql(t),
   };

@@ -61,7 +61,7 @@ export const DATA_TABLES: Readonly<Record<DataTableName, DataTable>> = Object.fr
 
 /** Words that ask for people's own data behind a sign-in, or for the database itself. */
 const WANTS_ACCOUNTS =
-  /\b(sign(s|ing)?[- ]?(in|up)|log(s|ging)?[- ]?in|login|accounts?|each (person|user|member|one)|every (person|user)|(their|his|her|my) own|only (their|his|her) own|per[- ]user|multi[- ]?user|database|supabase|backend|synced? across devices|saved? (in|to) the cloud)\b/i;
+  /\b(sign(s|ing)?[- ]?(in|up)|log(s|ging)?[- ]?in|login|accounts?|each (person|user|member)|every (person|user)|(their|his|her) own|per[- ]user|multi[- ]?user|database|supabase|backend|synced? across devices|saved? (in|to) the cloud)\b/i;
 const BOOKING = /\b(bookings?|booking app|appointments?|reservations?|book(ing)? (a |an )?(slot|table|room|appointment|class))\b/i;
 const TABLE_OF_KIND: Partial<Record<AppKind, DataTableName>> = { todo: 'todos', notes: 'notes', habits: 'habits' };
 
