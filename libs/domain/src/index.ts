@@ -74,6 +74,7 @@ export * from './databases/use-cases/check-database.use-case.js';
 export * from './databases/use-cases/delete-database.use-case.js';
 export * from './databases/use-cases/get-database-connection.use-case.js';
 export * from './databases/use-cases/database-quota-guard.js';
+export * from './databases/use-cases/describe-database-for-assistant.use-case.js';
 // hosting: publishing, releases, custom domains (docs/hosting.md)
 export * from './hosting/publishing.errors.js';
 export * from './hosting/publish-rule.js';
@@ -220,6 +221,7 @@ export * from './ai/engine/turn-undo-journal.port.js';
 export * from './ai/engine/project-turn-lock.js';
 export * from './ai/engine/event-channel.js';
 export * from './ai/context/turn-context.js';
+export * from './ai/context/assistant-database.port.js';
 export * from './ai/engine/turn-workspace.js';
 export * from './ai/engine/turn-engine.js';
 export * from './ai/engine/turn-ending.js';

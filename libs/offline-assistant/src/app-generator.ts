@@ -8,6 +8,8 @@ import { sectionComponent, sectionLink, type GeneratedComponent } from './sectio
 import { indexCss, usesTailwind } from './styles.js';
 import type { KindBlueprint, KindContext } from './kinds/kind.js';
 import { KIND_BLUEPRINTS } from './kinds/index.js';
+import { dataBlueprint } from './data/data-app.js';
+import { dataTableFor, type DataTable } from './data/data-tables.js';
 
 export type BuildStage = 'layout' | 'core' | 'sections' | 'theme';
 
@@ -21,12 +23,21 @@ export interface AppContext {
   readonly spec: AppSpec;
   readonly topic: Topic;
   readonly blueprint: KindBlueprint;
+  /** The table of a data-backed app (built only when the project has a database), else null. */
+  readonly data: DataTable | null;
 }
 
-export function appContext(spec: AppSpec, prompt: string): AppContext {
+/** The app to build; with `databaseConnected`, a request for accounts builds the data-backed version. */
+export function appContext(spec: AppSpec, prompt: string, databaseConnected = false): AppContext {
   const topic = topicFor(spec.name, spec.subject, prompt);
   const ctx: KindContext = { spec, topic, prompt };
-  return { spec, topic, blueprint: KIND_BLUEPRINTS[spec.kind](ctx) };
+  const data = databaseConnected ? dataTableFor(prompt, spec.kind) : null;
+  return { spec, topic, blueprint: data ? dataBlueprint(data, ctx) : KIND_BLUEPRINTS[spec.kind](ctx), data };
+}
+
+/** What the app is, in words ("task list"; "habit tracker with sign-in"). */
+export function appWords(app: AppContext): string {
+  return app.data ? `${app.data.words.app} with sign-in` : kindWords(app.spec.kind);
 }
 
 const KIND_WORDS: Readonly<Record<AppKind, string>> = {
@@ -70,7 +81,7 @@ export function buildStages(app: AppContext): StagePlan[] {
   const stages: StagePlan[] = [
     {
       stage: 'layout',
-      title: `Lay out the ${kindWords(spec.kind)}`,
+      title: `Lay out the ${app.data ? app.data.words.app : kindWords(spec.kind)}`,
       description: `Page shell for ${spec.name}: title, header, hero, footer and the shared styles.`,
     },
     { stage: 'core', title: blueprint.coreTask.title, description: blueprint.coreTask.description },

@@ -19,7 +19,8 @@ import {
   type SummarizeOptions,
   type TaskInput,
 } from '@kiln/domain';
-import { appContext, buildStages, filesAtStage, kindWords, type BuildStage } from './app-generator.js';
+import { appContext, appWords, buildStages, filesAtStage, kindWords, type BuildStage } from './app-generator.js';
+import { dataDependencies, noDatabaseReason } from './data/data-request.js';
 import { parseEdits, type EditIntent } from './edit-intent.js';
 import { applyEdit } from './apply-edit.js';
 import { withArticle } from './code.js';
@@ -58,6 +59,7 @@ export const OFFLINE_CAPABILITIES_ANSWER = [
   'In an app I built I can rename it; change the heading, the subtitle or a button; replace a quoted text; change the primary or background colour, dark or light theme, font and corners; add a dark mode toggle; add or remove a section (' +
     Object.values(SECTION_LABELS).join(', ') +
     '); add a page in the same layout (a checklist such as a shopping list, a habit tracker, …); and add favourites to a recipe app.',
+  'With a database connected to the project, I build a todo list, notes app, habit tracker or booking app where each person signs in and keeps their own data in the database (with the SQL migration of its table).',
   'I can also fix mechanical code errors: a missing closing bracket, a stray character, a missing import or a misspelt name.',
   'Describe the app you want, or the change, and I will plan and make it.',
 ].join('\n');
@@ -145,12 +147,12 @@ export class OfflineAiAssistant implements AiAssistant {
     }
     const request = readRequest(input.prompt, files);
     // Nothing it can do: declining the plan ends a turn before any credit is charged.
-    const declined = this.declineReason(request, files, input.history, input.prompt);
+    const declined = this.declineReason(request, files, input.history, input.prompt) ?? noDatabaseReason(request, input.prompt, input.database);
     if (declined !== null) {
       yield { type: 'error', error: aiFailure('AI.DECLINED', declined) };
       return;
     }
-    yield* this.planEvents(this.planFor(request, input.prompt));
+    yield* this.planEvents(this.planFor(request, input.prompt, input.database?.connected === true));
   }
 
   /**
@@ -176,13 +178,13 @@ export class OfflineAiAssistant implements AiAssistant {
     yield { type: 'done', plan };
   }
 
-  private planFor(request: OfflineRequest, prompt: string): AiPlan {
+  private planFor(request: OfflineRequest, prompt: string, databaseConnected = false): AiPlan {
     if (request.mode === 'build') {
-      const app = appContext(request.spec, prompt);
+      const app = appContext(request.spec, prompt, databaseConnected);
       const module: PlannedModule = {
         id: `${TASK_PREFIX}module:app`,
         title: `Build ${request.spec.name}`,
-        description: `${sentenceCase(withArticle(kindWords(request.spec.kind)))} built with React, TypeScript and Vite.`,
+        description: `${sentenceCase(withArticle(appWords(app)))} built with React, TypeScript and Vite${app.data ? ', its data in the project’s database through @supabase/supabase-js' : ''}.`,
       };
       const tasks: PlannedTask[] = buildStages(app).map((s) => ({ id: `${TASK_PREFIX}build:${s.stage}`, moduleId: module.id, title: s.title, description: s.description }));
       return { kind: 'build', modules: [module], tasks };
@@ -215,11 +217,19 @@ export class OfflineAiAssistant implements AiAssistant {
     let operations: FileOperation[] = [];
     let summary: string;
 
+    const noDatabase = noDatabaseReason(request, input.prompt, input.database);
+    if (noDatabase !== null) {
+      yield* this.text(noDatabase, input.signal);
+      yield* this.finish();
+      return;
+    }
     if (request.mode === 'build') {
-      const app = appContext(request.spec, input.prompt);
+      const app = appContext(request.spec, input.prompt, input.database?.connected === true);
       const target = filesAtStage(app, stage ?? 'theme', current);
-      yield* this.text(stage ? `${input.task?.title ?? 'Working'} for ${request.spec.name}…` : `Building ${request.spec.name}, a ${kindWords(request.spec.kind)}…`, input.signal);
+      yield* this.text(stage ? `${input.task?.title ?? 'Working'} for ${request.spec.name}…` : `Building ${request.spec.name}, ${withArticle(appWords(app))}…`, input.signal);
       operations = operationsForFiles(current, target, input.needFullFile);
+      // The client library comes with the step that writes the code importing it.
+      if (stage === null || stage === 'core') operations.push(...dataDependencies(app, current));
       summary = operations.length === 0 ? 'Everything for this step was already in place.' : `Wrote ${describeOperations(operations)}.`;
     } else if (request.mode === 'edit') {
       const working = new WorkingFiles(current);

@@ -1,5 +1,7 @@
 import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import {
+  DescribeDatabaseForAssistant,
+  type ProblemLog,
   AcceptTurnPlan,
   AskModel,
   EnhancePrompt,
@@ -103,7 +105,12 @@ export class AiModule implements OnApplicationBootstrap {
         useCase(SummarizeConversation, [AI_ASSISTANT]),
         useCase(AskModel, [AI_ASSISTANT]),
         // Plan previews read the project's files through its vector index (ProjectIndexer.contextFor).
-        useCase(PreviewPlan, [OwnedProjects, AI_ASSISTANT, ProjectIndexer, AI_CONTEXT_LIMIT, PROBLEM_LOG]),
+        {
+          provide: PreviewPlan,
+          useFactory: (owned: OwnedProjects, assistant: AiAssistant, indexer: ProjectIndexer, limit: number, problems: ProblemLog, database?: DescribeDatabaseForAssistant) =>
+            new PreviewPlan(owned, assistant, indexer, limit, problems, database),
+          inject: [OwnedProjects, AI_ASSISTANT, ProjectIndexer, AI_CONTEXT_LIMIT, PROBLEM_LOG, { token: DescribeDatabaseForAssistant, optional: true }],
+        },
         // One registry per API process: every turn runs in the process that started it.
         { provide: RUNNING_TURNS, useValue: new RunningTurns() },
         {
@@ -123,6 +130,7 @@ export class AiModule implements OnApplicationBootstrap {
             clock: Clock,
             ids: IdGenerator,
             indexer: ProjectIndexer,
+            database: DescribeDatabaseForAssistant | undefined,
           ): TurnDependencies => ({
             turns,
             undoJournal,
@@ -138,6 +146,8 @@ export class AiModule implements OnApplicationBootstrap {
             clock,
             ids,
             settings: { repairRounds: options.repairRounds, contextLimitChars: options.contextLimitChars, selectContext: vectorContextSelector(indexer) },
+            // The project's database, told to the assistant (issue #16); absent without the databases module.
+            ...(database ? { database } : {}),
           }),
           inject: [
             TURN_REPOSITORY,
@@ -154,6 +164,7 @@ export class AiModule implements OnApplicationBootstrap {
             CLOCK,
             ID_GENERATOR,
             ProjectIndexer,
+            { token: DescribeDatabaseForAssistant, optional: true },
           ],
         },
         useCase(RunTurn, [TURN_DEPENDENCIES]),

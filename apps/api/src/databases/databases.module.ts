@@ -1,6 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { CheckDatabase, type DataApiTargets, DatabaseQuotaGuard, type DatabaseProvisioner, DeleteDatabase, GetDatabaseConnection, OwnedProjects, ProvisionDatabase } from '@kiln/domain';
+import {
+  CheckDatabase,
+  type DataApiTargets,
+  DatabaseQuotaGuard,
+  type DatabaseProvisioner,
+  DeleteDatabase,
+  DescribeDatabaseForAssistant,
+  GetDatabaseConnection,
+  OwnedProjects,
+  ProvisionDatabase,
+} from '@kiln/domain';
 import { useCase } from '../common/use-case.provider.js';
 import type { AppConfig } from '../config.js';
 import { ProjectsModule } from '../projects/projects.module.js';
@@ -52,13 +62,16 @@ class CloseDatabasesOnShutdown implements OnApplicationShutdown {
 /**
  * Project databases (docs/databases.md): POST /api/db/provision, GET /api/db/check/{projectId},
  * DELETE /database/{id}. PROJECT_DATABASE_REPOSITORY comes from the persistence module. Exports
- * GetDatabaseConnection and DatabaseQuotaGuard for the data API (/rest/v1, /auth/v1 on the data origin).
+ * GetDatabaseConnection and DatabaseQuotaGuard for the data API (/rest/v1, /auth/v1 on the data origin),
+ * and DescribeDatabaseForAssistant for turns (global, so that the AI module finds it without
+ * importing this module's adapters a second time).
  */
 @Module({})
 export class DatabasesModule {
   static forRoot(adapters: DatabaseAdapters = { provisioner: new UnconfiguredDatabaseProvisioner() }): DynamicModule {
     return {
       module: DatabasesModule,
+      global: true,
       imports: [ProjectsModule],
       controllers: [DbController, DatabaseController],
       providers: [
@@ -88,8 +101,9 @@ export class DatabasesModule {
           },
           inject: [GetDatabaseConnection, APP_CONFIG],
         },
+        useCase(DescribeDatabaseForAssistant, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
       ],
-      exports: [GetDatabaseConnection, DatabaseQuotaGuard, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS],
+      exports: [GetDatabaseConnection, DatabaseQuotaGuard, DescribeDatabaseForAssistant, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS],
     };
   }
 }

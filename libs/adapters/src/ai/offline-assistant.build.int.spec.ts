@@ -6,12 +6,19 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LANDING_EXAMPLES, type ErrorScan } from '@kiln/domain';
-import { OfflineAiAssistant } from '@kiln/offline-assistant';
+import { OfflineAiAssistant, SUPABASE_PACKAGE } from '@kiln/offline-assistant';
 import { drive, starterFiles, type DriveResult } from '@kiln/offline-assistant/testing';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from '../sandbox/local-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from '../sandbox/testing/sandbox-test-dirs.js';
 
 const assistant = new OfflineAiAssistant();
+/** Requests for the data-backed apps (issue #16): each person signs in and keeps their own rows. */
+const DATA_PROMPTS = {
+  todos: 'a todo list where each person signs in and sees only their own todos',
+  notes: 'A notes app where people sign in and keep their own notes',
+  habits: 'Build a habit tracker with sign-in so each user tracks their own habits',
+  bookings: 'A booking app for my hair salon where clients log in to book appointments',
+} as const;
 
 interface BuildCase {
   readonly name: string;
@@ -437,6 +444,28 @@ describe(`offline assistant: generated apps type-check and build in a real sandb
         }
       }),
     );
+    expect(failures).toEqual([]);
+  }, 900_000);
+
+  it('builds the data-backed apps (a database connected): @supabase/supabase-js installed through the registry, then tsc and vite pass', async () => {
+    const database = { connected: true as const, tables: [] };
+    const failures: string[] = [];
+    for (const [table, prompt] of Object.entries(DATA_PROMPTS)) {
+      const result = await drive(assistant, prompt, starterFiles(), [], database);
+      expect(result.files.get('src/lib/supabase.ts')).toContain('createClient');
+      expect(JSON.parse(result.files.get('package.json') ?? '{}').dependencies[SUPABASE_PACKAGE.name]).toBe(SUPABASE_PACKAGE.version);
+      const id = await sandboxWith(host, `data-${table}`, result.files);
+      // The check installs the added dependency (the sandbox's dependency cache, npm through the registry proxy).
+      const failure = await check(host, id);
+      if (failure) failures.push(failure);
+      expect(await host.readFile(id, `src/data/${table}.ts`)).toContain(`.from('${table}')`);
+    }
+    // Started over from a local todo list: the local list's files stay beside the new ones and all build.
+    const local = await drive(assistant, 'A todo list app called Chores', starterFiles(), [], database);
+    const over = await drive(assistant, `Start over with ${DATA_PROMPTS.todos}`, local.files, [{ role: 'user', content: 'A todo list app called Chores' }], database);
+    expect(over.files.get('src/App.tsx')).toContain('<TodoBoard />');
+    const failure = await check(host, await sandboxWith(host, 'data-over-local', over.files));
+    if (failure) failures.push(failure);
     expect(failures).toEqual([]);
   }, 900_000);
 

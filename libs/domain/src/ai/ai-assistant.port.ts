@@ -15,6 +15,26 @@ export interface ProjectFile {
   readonly content: string;
 }
 
+/** A column of a project database's table, as the assistant is told it. */
+export interface AssistantDatabaseColumn {
+  readonly name: string;
+  /** PostgreSQL's type name, e.g. `text`, `uuid`, `timestamp with time zone`. */
+  readonly type: string;
+  readonly nullable: boolean;
+}
+
+/**
+ * The project's database, for a turn whose project has one ready (docs/databases.md "The
+ * assistant and the database"): generated code reaches it with @supabase/supabase-js from
+ * VITE_SUPABASE_URL / VITE_SUPABASE_ANON_KEY, and new tables come as SQL migrations under
+ * supabase/migrations/. Absent when the project has no database.
+ */
+export interface AssistantDatabase {
+  readonly connected: true;
+  /** The tables of `public`, by name. */
+  readonly tables: readonly { readonly name: string; readonly rlsEnabled: boolean; readonly columns: readonly AssistantDatabaseColumn[] }[];
+}
+
 /** Which model answers, for the builder's display and the usage records. */
 export interface AiModelInfo {
   /** 'offline', 'anthropic', or the name of an OpenAI-compatible endpoint. */
@@ -75,6 +95,8 @@ export interface PlanInput {
   /** The files that matter for the request (entry points, files the prompt names, …). */
   readonly files: readonly ProjectFile[];
   readonly history: readonly AiMessage[];
+  /** The project's database, when it has one ready. */
+  readonly database?: AssistantDatabase;
   readonly signal?: AbortSignalLike;
 }
 
@@ -113,6 +135,8 @@ export interface TaskInput {
    * the whole file (write_file), never another guess.
    */
   readonly needFullFile?: string;
+  /** The project's database, when it has one ready. */
+  readonly database?: AssistantDatabase;
   readonly signal?: AbortSignalLike;
 }
 

@@ -4,7 +4,7 @@
 // (libs/adapters/src/sandbox/starter): it is read here as files, never imported as code.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { applyOperations, type AiAssistant, type AiMessage, type AiPlan, type AssistantEvent, type FileOperation } from '@kiln/domain';
+import { applyOperations, type AiAssistant, type AiMessage, type AiPlan, type AssistantDatabase, type AssistantEvent, type FileOperation } from '@kiln/domain';
 
 export interface DriveResult {
   readonly files: ReadonlyMap<string, string>;
@@ -14,11 +14,13 @@ export interface DriveResult {
   readonly events: readonly AssistantEvent[];
 }
 
-export async function drive(assistant: AiAssistant, prompt: string, start: ReadonlyMap<string, string>, history: readonly AiMessage[] = []): Promise<DriveResult> {
+/** `database`: the project's database as a turn would tell it (absent: none). */
+export async function drive(assistant: AiAssistant, prompt: string, start: ReadonlyMap<string, string>, history: readonly AiMessage[] = [], database?: AssistantDatabase): Promise<DriveResult> {
   let files = start;
+  const db = database ? { database } : {};
   const toInput = () => [...files].map(([p, content]) => ({ path: p, content }));
   let plan: AiPlan | null = null;
-  for await (const event of assistant.plan({ prompt, tree: [...files.keys()], files: toInput(), history })) {
+  for await (const event of assistant.plan({ prompt, tree: [...files.keys()], files: toInput(), history, ...db })) {
     if (event.type === 'error') throw new Error(event.error.message);
     if (event.type === 'done') plan = event.plan;
   }
@@ -28,7 +30,7 @@ export async function drive(assistant: AiAssistant, prompt: string, start: Reado
   let text = '';
   for (const task of plan.tasks) {
     const batch: FileOperation[] = [];
-    for await (const event of assistant.runTask({ prompt, task, plan, tree: [...files.keys()], files: toInput(), history })) {
+    for await (const event of assistant.runTask({ prompt, task, plan, tree: [...files.keys()], files: toInput(), history, ...db })) {
       events.push(event);
       if (event.type === 'operation') batch.push(event.operation);
       if (event.type === 'text') text += event.text;

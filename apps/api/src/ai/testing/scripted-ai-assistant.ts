@@ -39,12 +39,14 @@ export class ScriptedAiAssistant implements AiAssistant {
   readonly model: AiModelInfo = { provider: 'scripted', id: 'scripted-1', offline: true };
   readonly plans: (AiPlan | AiFailure)[] = [];
   readonly answers: (ScriptedAnswer | ((input: TaskInput) => ScriptedAnswer))[] = [];
+  readonly planInputs: PlanInput[] = [];
   readonly taskInputs: TaskInput[] = [];
   readonly completionInputs: CompletionInput[] = [];
   /** When set, summarize and enhancePrompt reject with it (as the AI SDK adapter does), and complete ends with it as an 'error' event. */
   failure: AiFailure | null = null;
 
-  async *plan(_input: PlanInput): AsyncIterable<PlanEvent> {
+  async *plan(input: PlanInput): AsyncIterable<PlanEvent> {
+    this.planInputs.push(input);
     const next = this.plans.shift() ?? planOf(1);
     if ('code' in next) {
       yield { type: 'error', error: next };

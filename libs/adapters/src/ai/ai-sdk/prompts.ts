@@ -1,5 +1,5 @@
 // What the model is told: standing instructions (cached) and the per-task message.
-import type { PlanInput, TaskInput } from '@kiln/domain';
+import type { AssistantDatabase, PlanInput, TaskInput } from '@kiln/domain';
 
 export const TASK_SYSTEM_PROMPT = `You are Kiln, an expert React and TypeScript engineer who builds and edits web apps for people who may not code.
 
@@ -26,12 +26,42 @@ function fence(path: string, content: string): string {
   return `${ticks}${path}\n${content}\n${ticks}`;
 }
 
+/** A name from the database, on one line and of bounded length (the schema is the project's, not ours). */
+const oneLine = (text: string, max = 120): string => {
+  const flat = text.replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/**
+ * What the model is told of the project's database (docs/databases.md "The assistant and the
+ * database"): how generated code reaches it, how tables are added, and the tables there are now.
+ */
+export function databaseSection(database: AssistantDatabase | undefined): string | null {
+  if (!database?.connected) return null;
+  const tables =
+    database.tables.length === 0
+      ? '(no tables yet)'
+      : database.tables
+          .map((t) => `- ${oneLine(t.name)}${t.rlsEnabled ? '' : ' (row-level security OFF)'}: ${t.columns.map((c) => `${oneLine(c.name)} ${oneLine(c.type, 60)}${c.nullable ? '' : ' not null'}`).join(', ') || '(no columns)'}`)
+          .join('\n');
+  return [
+    'Database: this project has a PostgreSQL database behind a Supabase-compatible data API. When the app needs stored data or sign-in, use it:',
+    '- the client: @supabase/supabase-js (add_dependency "@supabase/supabase-js" "2.109.0" when package.json lacks it), created once in src/lib/supabase.ts from import.meta.env.VITE_SUPABASE_URL and import.meta.env.VITE_SUPABASE_ANON_KEY (already in .env.local);',
+    '- sign-in with supabase.auth (signUp, signInWithPassword, signOut, onAuthStateChange); data with supabase.from(table) select/insert/update/delete, with loading and error states;',
+    "- a new table or column: a SQL migration supabase/migrations/NNNN_<name>.sql (the next number), with user_id uuid not null default auth.uid(), `alter table … enable row level security`, and owner policies `to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid())` for select, insert, update and delete.",
+    `Tables in public now:\n${tables}`,
+  ].join('\n');
+}
+
 export function planMessage(input: PlanInput): string {
   return [
     `Request: ${input.prompt}`,
+    databaseSection(input.database),
     `Project files:\n${input.tree.join('\n') || '(none)'}`,
     ...input.files.map((f) => fence(f.path, f.content)),
-  ].join('\n\n');
+  ]
+    .filter((part): part is string => part !== null)
+    .join('\n\n');
 }
 
 export function taskMessage(input: TaskInput): string {
@@ -40,6 +70,8 @@ export function taskMessage(input: TaskInput): string {
     parts.push(`Plan:\n${input.plan.tasks.map((t, i) => `${i + 1}. ${t.title}${t.id === input.task?.id ? '  ← now' : ''}`).join('\n')}`);
   }
   if (input.task) parts.push(`Your task now: ${input.task.title}\n${input.task.description}`);
+  const database = databaseSection(input.database);
+  if (database !== null) parts.push(database);
   parts.push(`Project files:\n${input.tree.join('\n') || '(none)'}`);
   if (input.files.length > 0) parts.push(`Current contents:\n\n${input.files.map((f) => fence(f.path, f.content)).join('\n\n')}`);
   if (input.previousErrors && input.previousErrors.length > 0) {

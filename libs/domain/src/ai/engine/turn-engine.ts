@@ -17,7 +17,8 @@ import type { SandboxVersions } from '../../sandbox/sandbox-versions.port.js';
 import type { Clock } from '../../shared/clock.port.js';
 import type { IdGenerator } from '../../shared/ids.port.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import { type AiAssistant, type AiFailure, type AiMessage, type AiPlan, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
+import type { AssistantDatabaseSource } from '../context/assistant-database.port.js';
+import { type AiAssistant, type AiFailure, type AssistantDatabase, type AiMessage, type AiPlan, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
 import type { FileOperation } from '../operations/file-operation.js';
 import { EventChannel } from './event-channel.js';
 import type { ProjectTurnLock } from './project-turn-lock.js';
@@ -80,6 +81,8 @@ export interface TurnDependencies {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly settings?: Partial<TurnSettings>;
+  /** The project's database for the assistant (optional: without it, no database is told). */
+  readonly database?: AssistantDatabaseSource;
 }
 
 /** A started (or replayed) turn: its events as they happen, and its end. */
@@ -150,6 +153,8 @@ class TurnExecution implements EndingRun {
   readonly finishedKeys = new Set<string>();
   workspace: TurnWorkspace | null = null;
   private history: AiMessage[] = [];
+  /** The project's database as the assistant is told it, read once when the turn begins. */
+  private database: AssistantDatabase | null = null;
   /** The status last stored (a failed save leaves the turn as stored before). */
   storedStatus: Turn['status'];
   /** How the turn ends (turn-ending.ts). */
@@ -213,6 +218,7 @@ class TurnExecution implements EndingRun {
     this.workspace = workspace;
     const earlier = await this.earlierTurns();
     this.history = this.historyOf(earlier);
+    this.database = await this.readDatabase();
     const projectHasApp = hasApp(earlier);
     // The baseline: errors before the turn changes anything (runs while the plan is made).
     const baseline = this.scan();
@@ -310,6 +316,7 @@ class TurnExecution implements EndingRun {
           tree: this.listing(),
           files,
           history: this.history,
+          ...(this.database ? { database: this.database } : {}),
           ...(input.previousErrors ? { previousErrors: input.previousErrors } : {}),
           ...(needFullFile !== undefined ? { needFullFile } : {}),
           signal: this.stop,
@@ -344,9 +351,19 @@ class TurnExecution implements EndingRun {
     return answered.ok ? ok(operations) : answered;
   }
 
+  /** The project's database, or null: none, no source, or a source that failed (the turn goes on without it). */
+  private async readDatabase(): Promise<AssistantDatabase | null> {
+    if (!this.deps.database) return null;
+    try {
+      return await this.deps.database.forProject(this.turn.projectId);
+    } catch {
+      return null;
+    }
+  }
+
   private async plan(files: readonly ProjectFile[]): Promise<Result<AiPlan, AiFailure>> {
     const planned = await drainAssistantStream(
-      this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history, signal: this.stop }),
+      this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history, ...(this.database ? { database: this.database } : {}), signal: this.stop }),
       UNFINISHED_PLAN,
     );
     return planned.ok ? ok(planned.value.plan) : planned;

@@ -1,4 +1,5 @@
 import type { ProjectOwnership } from '../../projects/project-ownership.js';
+import type { AssistantDatabaseSource } from '../context/assistant-database.port.js';
 import type { ProjectNotFound } from '../../projects/project.errors.js';
 import { isSandboxMissing } from '../../sandbox/sandbox-missing.js';
 import type { AbortSignalLike } from '../../shared/abort-signal.js';
@@ -153,6 +154,8 @@ export class PreviewPlan {
     private readonly context: PlanContextSource,
     private readonly contextLimitChars: number,
     private readonly problems: ProblemLog,
+    /** The project's database for the assistant, as a turn tells it (optional). */
+    private readonly database?: AssistantDatabaseSource,
   ) {}
 
   async execute(request: PlanPreviewRequest): Promise<Result<PlanPreview, ProjectNotFound>> {
@@ -161,7 +164,8 @@ export class PreviewPlan {
     return ok({
       read: async (onStep) => {
         const { tree, files } = await this.contextOf(request);
-        const events = this.assistant.plan({ prompt: request.prompt, tree, files, history: [], ...signalOf(request.signal) });
+        const database = await this.database?.forProject(request.projectId).catch(() => null);
+        const events = this.assistant.plan({ prompt: request.prompt, tree, files, history: [], ...(database ? { database } : {}), ...signalOf(request.signal) });
         const planned = await drainAssistantStream(events, UNFINISHED_PLAN, (event) => {
           if (event.type === 'module' || event.type === 'task') onStep(event);
         });

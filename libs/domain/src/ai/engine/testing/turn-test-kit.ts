@@ -1,4 +1,5 @@
 import { newProject } from '../../../projects/project.entity.js';
+import type { AssistantDatabaseSource } from '../../context/assistant-database.port.js';
 import { OwnedProjects } from '../../../projects/owned-projects.js';
 import type { CodeError } from '../../../sandbox/code-error.js';
 import { createTestKit, signUp, type TestKit } from '../../../testing/test-kit.js';
@@ -61,6 +62,7 @@ export async function createTurnTestKit(
     host?: (inner: InMemorySandboxHost) => SandboxHost;
     journal?: (inner: InMemoryTurnUndoJournal) => TurnUndoJournal;
     pause?: Pause;
+    database?: AssistantDatabaseSource;
   } = {},
 ): Promise<TurnTestKit> {
   const kit = createTestKit(options.pause ? { pause: options.pause } : {});
@@ -86,6 +88,7 @@ export async function createTurnTestKit(
     clock: kit.clock,
     ids: new SequentialIds('turn'),
     ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.database ? { database: options.database } : {}),
   };
   const userId = 'ana';
   await signUp(kit, userId);
