@@ -70,3 +70,5 @@ export * from './hosting/caddy-edge.js';
 export * from './hosting/caddy-certificate-authority.adapter.js';
 export * from './hosting/no-tls-certificate-authority.adapter.js';
 export * from './hosting/chromium-site-screenshotter.adapter.js';
+export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
+export * from './databases/app-auth/pg-app-auth-stores.adapter.js';
