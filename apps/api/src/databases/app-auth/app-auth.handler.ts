@@ -16,6 +16,7 @@ import {
   type SecretHasher,
   authSettings,
   createAuthUseCases,
+  parseEmail,
 } from '@kiln/domain';
 import { jwtVerify } from 'jose';
 import { GoTrueHttpError, goTrueErrorFor, orThrow } from '../../auth/gotrue-errors.js';
@@ -136,6 +137,9 @@ export class AppAuthHandler {
    */
   private async signUp(auth: AuthUseCases, stores: ProjectAuthStores, body: unknown) {
     const input = readSignUp(body);
+    // A taken address is answered before the use case, which would re-send a confirmation code.
+    const address = parseEmail(input.email);
+    if (address.ok && (await stores.users.findByEmail(address.value))?.emailConfirmedAt) throw userExists();
     const signedUp = orThrow(await auth.signUp.execute(input));
     if (signedUp.obfuscated) throw userExists();
     if (signedUp.user.emailConfirmedAt === null) {
