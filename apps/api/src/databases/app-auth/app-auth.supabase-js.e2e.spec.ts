@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { InMemoryAppAuthStores, InMemoryRateLimiter } from '@kiln/domain/testing';
-import { SystemClock } from '@kiln/adapters';
+import { PgAppAuthStores, SystemClock } from '@kiln/adapters';
 import { decodeJwt, SignJWT } from 'jose';
 import { type AppAuthServer, loopbackFetch, startAppAuthServer } from './testing/app-auth-harness.js';
 
@@ -121,5 +121,23 @@ describe('App sign-in through @supabase/supabase-js', () => {
     }
     expect(codes.slice(0, 30).every((c) => c === 'invalid_credentials')).toBe(true);
     expect(codes[30]).toBe('over_request_rate_limit');
+  });
+
+  it('answers 503 with Retry-After when the project database cannot be reached', async () => {
+    const unreachable = new PgAppAuthStores({ adminUrl: 'postgres://postgres@127.0.0.1:1/none' });
+    const down = await startAppAuthServer({ secrets, stores: unreachable, rateLimiter: new InMemoryRateLimiter(new SystemClock()) });
+    try {
+      const res = await loopbackFetch(`http://${REF_X}.data.localhost:${down.port}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey: await down.anonKey(REF_X), 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' },
+        body: JSON.stringify({ email: 'ana@example.com', password: 'whatever 123' }),
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    } finally {
+      await down.close();
+      await unreachable.close();
+    }
   });
 });
