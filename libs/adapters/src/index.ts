@@ -74,3 +74,5 @@ export * from './hosting/chromium-site-screenshotter.adapter.js';
 export { PgDataApi, type DataRequest, type DataAnswer, type RequestRole } from './databases/pg-data-api.js';
 export { DataApiServer, DATA_API_LIMITS, type DataOriginService } from './databases/data-api-server.js';
 export { DATA_API_FUNCTIONS_SQL, installDataApiFunctions } from './databases/data-api-functions.js';
+export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
+export * from './databases/app-auth/pg-app-auth-stores.adapter.js';

@@ -8,3 +8,4 @@ export * from './in-memory-session-store.js';
 export * from './in-memory-rate-limiter.js';
 export * from './recording-mailer.js';
 export * from './auth-test-kit.js';
+export * from './in-memory-app-auth-stores.js';
