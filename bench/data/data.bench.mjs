@@ -15,7 +15,7 @@
 //       so this is the floor the data API's per-request transaction is measured against).
 //     Target: data API ≥ 0.3× the raw requests/s, p99 ≤ 25 ms.
 //
-//   npm run bench data           BENCH_SECONDS=10 (default)
+//   npm run bench data           BENCH_SECONDS=10 BENCH_CLIENTS=64 (defaults; fewer clients to see one request's cost)
 // Run it on an otherwise idle machine: it prints the load average before and after.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, '../../libs/adapters/package.json'));
 const pg = require('pg');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CLIENTS = 64;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
 const POOL = 10;
 const ROWS = 25;
 
@@ -64,6 +64,16 @@ async function seed(url, ref) {
   }
 }
 
+/** CPU time (user + system, ms) the API process has used so far (Linux: /proc/<pid>/stat). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
 function runLoad(options) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(here, 'load-client.mjs'), JSON.stringify({ seconds: SECONDS, clients: CLIENTS, rows: 20, ...options })], {
@@ -92,11 +102,14 @@ try {
   console.log(`project database kiln_app_${db.ref}: ${ROWS} rows in items, RLS on, anon may read; data origin ${db.url}`);
   console.log(`${CLIENTS} concurrent callers, ${SECONDS} s each, select * from items limit 20`);
 
+  const cpu0 = cpuMs(server.child.pid);
   const data = await runLoad({ mode: 'data', url: db.url, anonKey: db.anon_key, port: PORT });
+  const apiCpu = (cpuMs(server.child.pid) - cpu0) / (data.n + CLIENTS); // the warm-up requests too
   const raw = await runLoad({ mode: 'raw', adminUrl: url, pool: POOL });
   const line = (name, r) => `  ${name.padEnd(28)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${ms(r.p50).padStart(9)}   p99 ${ms(r.p99).padStart(9)}   (${r.n} requests)`;
   console.log(line('data API (supabase-js)', data));
   console.log(line(`raw pg pool (${POOL} admin conns)`, raw));
+  if (Number.isFinite(apiCpu)) console.log(`  the API process's CPU per data-API request: ${ms(apiCpu)}`);
   const ratio = data.rps / raw.rps;
   const ok = ratio >= 0.3 && data.p99 <= 25;
   console.log(`  data API / raw: ${ratio.toFixed(2)}× (target ≥ 0.3×), data API p99 ${ms(data.p99)} (target ≤ 25 ms): ${ok ? 'met' : 'NOT met'}`);
