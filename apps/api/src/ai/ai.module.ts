@@ -1,7 +1,6 @@
 import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   DescribeDatabaseForAssistant,
-  type ProblemLog,
   AcceptTurnPlan,
   AskModel,
   EnhancePrompt,
@@ -105,12 +104,8 @@ export class AiModule implements OnApplicationBootstrap {
         useCase(SummarizeConversation, [AI_ASSISTANT]),
         useCase(AskModel, [AI_ASSISTANT]),
         // Plan previews read the project's files through its vector index (ProjectIndexer.contextFor).
-        {
-          provide: PreviewPlan,
-          useFactory: (owned: OwnedProjects, assistant: AiAssistant, indexer: ProjectIndexer, limit: number, problems: ProblemLog, database?: DescribeDatabaseForAssistant) =>
-            new PreviewPlan(owned, assistant, indexer, limit, problems, database),
-          inject: [OwnedProjects, AI_ASSISTANT, ProjectIndexer, AI_CONTEXT_LIMIT, PROBLEM_LOG, { token: DescribeDatabaseForAssistant, optional: true }],
-        },
+        // …and see the project's database (DatabasesModule is global; without a database nothing is told).
+        useCase(PreviewPlan, [OwnedProjects, AI_ASSISTANT, ProjectIndexer, AI_CONTEXT_LIMIT, PROBLEM_LOG, DescribeDatabaseForAssistant]),
         // One registry per API process: every turn runs in the process that started it.
         { provide: RUNNING_TURNS, useValue: new RunningTurns() },
         {

@@ -2,7 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   CheckDatabase,
+  type Clock,
   type DataApiTargets,
+  type IdGenerator,
+  type RandomSource,
+  type RateLimiter,
   DatabaseQuotaGuard,
   type DatabaseProvisioner,
   DeleteDatabase,
@@ -26,9 +30,12 @@ import {
   PROJECT_DATABASE_REPOSITORY,
   PROJECT_REPOSITORY,
   RANDOM_SOURCE,
+  RATE_LIMITER,
 } from '../tokens.js';
 import { DatabaseController, DbController } from './db.controller.js';
 import { ProjectDatabaseTargets } from './project-database-targets.js';
+import { AppAuthHandler } from './app-auth/app-auth.handler.js';
+import { Argon2PasswordHasher, type DataOriginService, OWASP_ARGON2ID, type ProjectAuthStores, Sha256SecretHasher } from '@kiln/adapters';
 import { UnconfiguredDatabaseProvisioner } from './unconfigured-provisioner.js';
 
 /** What project databases are made with, chosen by createApp's caller (main.ts: local PostgreSQL or Neon; tests: memory). */
@@ -39,9 +46,16 @@ export interface DatabaseAdapters {
    * from the project databases this module knows: main.ts a DataApiServer over PgDataApi. Without
    * it the data origin is not served.
    */
-  readonly dataOrigin?: (targets: DataApiTargets) => DataOriginHandler;
+  readonly dataOrigin?: (targets: DataApiTargets, services: readonly DataOriginService[]) => DataOriginHandler;
+  /** App users' stores per project (`/auth/v1` on the data origin; main.ts PgAppAuthStores). Without them app sign-in is not served. */
+  readonly appAuthStores?: { forRef(ref: string): Promise<ProjectAuthStores>; close?(): Promise<void> };
   /** Releases what the provisioner holds (its admin pool) when the app shuts down. */
   readonly close?: () => Promise<void>;
+}
+
+/** App sign-in as a service of the data origin: `/auth/v1/*` of a project's data host. */
+function appAuthService(handler: AppAuthHandler): DataOriginService {
+  return { prefix: '/auth/v1', handle: (ref, req, res) => void handler.handle(ref, req, res) };
 }
 
 /** The data origin's server as the API installs it in front of Express (bootstrap.ts). */
@@ -95,11 +109,33 @@ export class DatabasesModule {
         useCase(DatabaseQuotaGuard, [PROFILE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, CLOCK]),
         {
           provide: DATA_ORIGIN,
-          useFactory: (connections: GetDatabaseConnection, config: AppConfig): DataOriginHandler | null => {
+          useFactory: (connections: GetDatabaseConnection, config: AppConfig, rateLimiter: RateLimiter, clock: Clock, random: RandomSource, ids: IdGenerator): DataOriginHandler | null => {
+            if (adapters.dataOrigin === undefined) return null;
             const smallest = Math.min(config.databases.limits.free.connections, config.databases.limits.paid.connections);
-            return adapters.dataOrigin?.(new ProjectDatabaseTargets(connections, Math.max(1, smallest - 1))) ?? null;
+            const targets = new ProjectDatabaseTargets(connections, Math.max(1, smallest - 1));
+            // App sign-in (`/auth/v1`): Kiln's auth use cases over each project's own user store.
+            const stores = adapters.appAuthStores;
+            const auth =
+              stores === undefined
+                ? []
+                : [
+                    appAuthService(
+                      new AppAuthHandler({
+                        connections,
+                        stores,
+                        rateLimiter,
+                        passwords: new Argon2PasswordHasher(OWASP_ARGON2ID),
+                        hasher: new Sha256SecretHasher(),
+                        clock,
+                        random,
+                        ids,
+                        dataUrlFor: (ref) => config.databases.dataUrlTemplate.replace('{ref}', ref),
+                      }),
+                    ),
+                  ];
+            return adapters.dataOrigin(targets, auth);
           },
-          inject: [GetDatabaseConnection, APP_CONFIG],
+          inject: [GetDatabaseConnection, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR],
         },
         useCase(DescribeDatabaseForAssistant, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
       ],
