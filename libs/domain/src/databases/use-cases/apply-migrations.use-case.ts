@@ -1,0 +1,133 @@
+import type { OwnedProjects } from '../../projects/owned-projects.js';
+import type { ProjectNotFound } from '../../projects/project.errors.js';
+import type { ProfileRepository } from '../../profiles/profile-repository.port.js';
+import type { SandboxFiles } from '../../sandbox/sandbox-files.port.js';
+import { isSandboxMissing } from '../../sandbox/sandbox-missing.js';
+import { type Result, err, ok } from '../../shared/result.js';
+import type { DatabasePlanLimits } from '../database-limits.js';
+import {
+  type DatabaseNotConnected,
+  type DatabaseServerUnavailable,
+  type MigrationChanged,
+  type MigrationFailed,
+  databaseNotConnected,
+  migrationChanged,
+  migrationFailed,
+} from '../databases.errors.js';
+import type { ProjectDatabase } from '../project-database.entity.js';
+import type { ProjectDatabaseRepository } from '../project-database-repository.port.js';
+import type { MigrationFile, SchemaMigrator } from '../schema-migrator.port.js';
+import { databaseLimitsOf } from './provision-database.use-case.js';
+import { providerCall } from './provider-call.js';
+
+/** Where a project keeps its migrations, the first that exists wins (Supabase's layout first). */
+export const MIGRATION_FOLDERS = Object.freeze(['supabase/migrations', 'db/migrations'] as const);
+/** More files than this in the folder is refused rather than run (a hostile project's flood). */
+export const MAX_MIGRATION_FILES = 500;
+const MAX_NAME_LENGTH = 200;
+
+export interface MigrationReport {
+  /** The folder read, or null when the project has none (nothing to apply). */
+  readonly folder: string | null;
+  readonly applied: readonly string[];
+  /** Applied earlier, no longer in the folder (an earlier version restored): the schema is kept. */
+  readonly kept: readonly string[];
+  /** What to tell the person, e.g. that removed migrations' tables were kept. */
+  readonly message: string;
+}
+
+export type ApplyMigrationsError = ProjectNotFound | DatabaseNotConnected | DatabaseServerUnavailable | MigrationFailed | MigrationChanged;
+
+/** Whether a project path is inside a migrations folder (an AI turn that wrote one runs them). */
+export function isMigrationPath(path: string): boolean {
+  const clean = path.replace(/^\.?\/+/, '');
+  return MIGRATION_FOLDERS.some((folder) => clean.startsWith(`${folder}/`) && clean.endsWith('.sql'));
+}
+
+/**
+ * Applies the project's pending migrations (`supabase/migrations/*.sql`, else `db/migrations/*.sql`,
+ * by name) to its database (docs/databases.md "Migrations"): POST /api/db/migrate/{projectId}, and
+ * the end of an AI turn that changed the folder. A project without a ready database is
+ * DATABASES.NOT_CONNECTED for the route and nothing for a turn.
+ */
+export class ApplyMigrations {
+  constructor(
+    private readonly owned: OwnedProjects,
+    private readonly profiles: ProfileRepository,
+    private readonly databases: ProjectDatabaseRepository,
+    private readonly files: SandboxFiles,
+    private readonly migrator: SchemaMigrator,
+    private readonly limits: DatabasePlanLimits,
+  ) {}
+
+  async execute(userId: string, projectId: string): Promise<Result<MigrationReport, ApplyMigrationsError>> {
+    const project = await this.owned.find(userId, projectId);
+    if (!project.ok) return project;
+    const database = await this.databases.findByProject(projectId);
+    if (!database || database.status !== 'ready') return err(databaseNotConnected());
+    return this.run(database);
+  }
+
+  /** For the end of an AI turn: null when the project has no ready database (nothing to do). */
+  async forProject(projectId: string): Promise<Result<MigrationReport, ApplyMigrationsError> | null> {
+    const database = await this.databases.findByProject(projectId);
+    if (!database || database.status !== 'ready') return null;
+    return this.run(database);
+  }
+
+  private async run(database: ProjectDatabase): Promise<Result<MigrationReport, ApplyMigrationsError>> {
+    const found = await this.readFolder(database.projectId);
+    if (!found.ok) return found;
+    const { folder, files } = found.value;
+    const limits = await databaseLimitsOf(this.profiles, database.ownerId, this.limits);
+    const outcome = await providerCall(() => this.migrator.migrate(database.ref, files, { statementTimeoutMs: limits.statementTimeoutMs }));
+    if (!outcome.ok) return outcome;
+    const result = outcome.value;
+    const path = (name: string): string => (folder ? `${folder}/${name}` : name);
+    if (result.kind === 'failed') return err(migrationFailed(path(result.file), result.line, result.message));
+    if (result.kind === 'changed') return err(migrationChanged(path(result.file)));
+    return ok({ folder, applied: result.applied, kept: result.kept, message: reportMessage(result.applied, result.kept) });
+  }
+
+  /** The `.sql` files of the first migrations folder that exists, sorted by name (code points). */
+  private async readFolder(projectId: string): Promise<Result<{ folder: string | null; files: MigrationFile[] }, MigrationFailed>> {
+    for (const folder of MIGRATION_FOLDERS) {
+      if (!(await this.isFolder(projectId, folder))) continue;
+      const entries = await this.files.readDirectory(projectId, folder, { includeContents: true });
+      const files = entries
+        .filter((e) => e.type === 'file' && e.name.endsWith('.sql'))
+        .map((e) => ({ name: e.name, sql: e.content ?? '' }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (files.length > MAX_MIGRATION_FILES) {
+        return err(migrationFailed(folder, null, `the folder has ${files.length} migration files, more than ${MAX_MIGRATION_FILES}`));
+      }
+      const long = files.find((f) => f.name.length > MAX_NAME_LENGTH);
+      if (long) return err(migrationFailed(`${folder}/${long.name.slice(0, 40)}…`, null, `the file name is longer than ${MAX_NAME_LENGTH} characters`));
+      return ok({ folder, files });
+    }
+    return ok({ folder: null, files: [] });
+  }
+
+  /** Walks down from the root so a missing folder is an answer, not an error to classify. */
+  private async isFolder(projectId: string, folder: string): Promise<boolean> {
+    let parent = '.';
+    for (const name of folder.split('/')) {
+      let entries;
+      try {
+        entries = await this.files.readDirectory(projectId, parent);
+      } catch (error) {
+        if (isSandboxMissing(error)) return false;
+        throw error;
+      }
+      if (!entries.some((e) => e.name === name && e.type === 'directory')) return false;
+      parent = parent === '.' ? name : `${parent}/${name}`;
+    }
+    return true;
+  }
+}
+
+function reportMessage(applied: readonly string[], kept: readonly string[]): string {
+  const done = applied.length === 0 ? 'The database is up to date.' : `Applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}.`;
+  if (kept.length === 0) return done;
+  return `${done} The migrations ${kept.join(', ')} are no longer in the project, but what they created was kept: Kiln never drops tables or data on its own. Write a new migration to remove it.`;
+}
