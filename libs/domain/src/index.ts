@@ -69,6 +69,8 @@ export * from './databases/databases.errors.js';
 export * from './databases/anon-key.js';
 export * from './databases/database-provisioner.port.js';
 export * from './databases/schema-migrator.port.js';
+export * from './databases/use-cases/database-rls-safety.js';
+export * from './hosting/database-safety.port.js';
 export * from './databases/use-cases/apply-migrations.use-case.js';
 export * from './databases/project-database-repository.port.js';
 export * from './databases/use-cases/provision-database.use-case.js';

@@ -1,5 +1,16 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { CheckDatabase, DatabaseQuotaGuard, type DatabaseProvisioner, DeleteDatabase, GetDatabaseConnection, OwnedProjects, ProvisionDatabase } from '@kiln/domain';
+import {
+  ApplyMigrations,
+  CheckDatabase,
+  DatabaseQuotaGuard,
+  type DatabaseProvisioner,
+  DatabaseRlsSafety,
+  DeleteDatabase,
+  GetDatabaseConnection,
+  OwnedProjects,
+  ProvisionDatabase,
+  type SchemaMigrator,
+} from '@kiln/domain';
 import { useCase } from '../common/use-case.provider.js';
 import type { AppConfig } from '../config.js';
 import { ProjectsModule } from '../projects/projects.module.js';
@@ -9,18 +20,23 @@ import {
   DATABASE_ADAPTERS,
   DATABASE_PLAN_LIMITS,
   DATABASE_PROVISIONER,
+  DATABASE_SAFETY,
   ID_GENERATOR,
   PROFILE_REPOSITORY,
   PROJECT_DATABASE_REPOSITORY,
   PROJECT_REPOSITORY,
   RANDOM_SOURCE,
+  SANDBOX_HOST,
+  SCHEMA_MIGRATOR,
 } from '../tokens.js';
 import { DatabaseController, DbController } from './db.controller.js';
-import { UnconfiguredDatabaseProvisioner } from './unconfigured-provisioner.js';
+import { UnconfiguredDatabaseProvisioner, UnconfiguredSchemaMigrator } from './unconfigured-provisioner.js';
 
 /** What project databases are made with, chosen by createApp's caller (main.ts: local PostgreSQL or Neon; tests: memory). */
 export interface DatabaseAdapters {
   readonly provisioner: DatabaseProvisioner;
+  /** Applies migrations (local: Kiln's admin connection; absent: migrating answers 503). */
+  readonly migrator?: SchemaMigrator;
   /** Releases what the provisioner holds (its admin pool) when the app shuts down. */
   readonly close?: () => Promise<void>;
 }
@@ -44,12 +60,18 @@ export class DatabasesModule {
   static forRoot(adapters: DatabaseAdapters = { provisioner: new UnconfiguredDatabaseProvisioner() }): DynamicModule {
     return {
       module: DatabasesModule,
+      // Global for DATABASE_SAFETY (the publish gate) and ApplyMigrations (the end of an AI turn).
+      global: true,
       imports: [ProjectsModule],
       controllers: [DbController, DatabaseController],
       providers: [
         { provide: DATABASE_ADAPTERS, useValue: adapters },
         CloseDatabasesOnShutdown,
         { provide: DATABASE_PROVISIONER, useValue: adapters.provisioner },
+        { provide: SCHEMA_MIGRATOR, useValue: adapters.migrator ?? new UnconfiguredSchemaMigrator() },
+        useCase(DatabaseRlsSafety, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
+        { provide: DATABASE_SAFETY, useExisting: DatabaseRlsSafety },
+        useCase(ApplyMigrations, [OwnedProjects, PROFILE_REPOSITORY, PROJECT_DATABASE_REPOSITORY, SANDBOX_HOST, SCHEMA_MIGRATOR, DATABASE_PLAN_LIMITS]),
         { provide: DATABASE_PLAN_LIMITS, useFactory: (config: AppConfig) => config.databases.limits, inject: [APP_CONFIG] },
         useCase(ProvisionDatabase, [
           OwnedProjects,
@@ -66,7 +88,7 @@ export class DatabasesModule {
         useCase(GetDatabaseConnection, [PROJECT_DATABASE_REPOSITORY, PROJECT_REPOSITORY]),
         useCase(DatabaseQuotaGuard, [PROFILE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, CLOCK]),
       ],
-      exports: [GetDatabaseConnection, DatabaseQuotaGuard, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS],
+      exports: [GetDatabaseConnection, DatabaseQuotaGuard, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, DATABASE_SAFETY, ApplyMigrations],
     };
   }
 }

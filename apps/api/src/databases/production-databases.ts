@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { LocalPostgresProvisioner, NeonProvisioner } from '@kiln/adapters';
+import { LocalPostgresProvisioner, NeonProvisioner, localSchemaMigrator } from '@kiln/adapters';
 import type { AppConfig } from '../config.js';
 import type { DatabaseAdapters } from './databases.module.js';
 
@@ -16,5 +16,5 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
   }
   const provisioner = new LocalPostgresProvisioner({ adminUrl });
   log.log('Project databases: on Kiln’s own PostgreSQL server (DATABASE_PROVIDER=local)');
-  return { provisioner, close: () => provisioner.close() };
+  return { provisioner, migrator: localSchemaMigrator(adminUrl), close: () => provisioner.close() };
 }
