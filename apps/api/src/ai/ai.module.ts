@@ -1,5 +1,7 @@
 import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import {
+  ApplyMigrations,
+  TurnMigrationsOfProject,
   AcceptTurnPlan,
   AskModel,
   EnhancePrompt,
@@ -123,6 +125,7 @@ export class AiModule implements OnApplicationBootstrap {
             clock: Clock,
             ids: IdGenerator,
             indexer: ProjectIndexer,
+            migrations: ApplyMigrations | undefined,
           ): TurnDependencies => ({
             turns,
             undoJournal,
@@ -137,6 +140,8 @@ export class AiModule implements OnApplicationBootstrap {
             filesChanged,
             clock,
             ids,
+            // A turn that changed the migrations folder of a project with a database applies them (docs/databases.md).
+            ...(migrations ? { migrations: new TurnMigrationsOfProject(migrations) } : {}),
             settings: { repairRounds: options.repairRounds, contextLimitChars: options.contextLimitChars, selectContext: vectorContextSelector(indexer) },
           }),
           inject: [
@@ -154,6 +159,7 @@ export class AiModule implements OnApplicationBootstrap {
             CLOCK,
             ID_GENERATOR,
             ProjectIndexer,
+            { token: ApplyMigrations, optional: true },
           ],
         },
         useCase(RunTurn, [TURN_DEPENDENCIES]),

@@ -1,3 +1,5 @@
+import type { TurnMigrations } from '../../ai/engine/turn-migrations.port.js';
+import type { CodeError } from '../../sandbox/code-error.js';
 import type { OwnedProjects } from '../../projects/owned-projects.js';
 import type { ProjectNotFound } from '../../projects/project.errors.js';
 import type { ProfileRepository } from '../../profiles/profile-repository.port.js';
@@ -130,4 +132,22 @@ function reportMessage(applied: readonly string[], kept: readonly string[]): str
   const done = applied.length === 0 ? 'The database is up to date.' : `Applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}.`;
   if (kept.length === 0) return done;
   return `${done} The migrations ${kept.join(', ')} are no longer in the project, but what they created was kept: Kiln never drops tables or data on its own. Write a new migration to remove it.`;
+}
+
+/**
+ * The turns' TurnMigrations over ApplyMigrations: a failed or changed migration is one error at
+ * its file and line; no database, or one that cannot be reached, is none (the files stay and the
+ * next run applies them).
+ */
+export class TurnMigrationsOfProject implements TurnMigrations {
+  constructor(private readonly migrations: Pick<ApplyMigrations, 'forProject'>) {}
+
+  async apply(projectId: string): Promise<readonly CodeError[]> {
+    const result = await this.migrations.forProject(projectId);
+    if (result === null || result.ok) return [];
+    const error = result.error;
+    if (error.code !== 'DATABASES.MIGRATION_FAILED' && error.code !== 'DATABASES.MIGRATION_CHANGED') return [];
+    const line = error.code === 'DATABASES.MIGRATION_FAILED' ? (error.line ?? 1) : 1;
+    return [{ message: error.message, file: error.file, line, column: 1, severity: 'error' }];
+  }
 }
