@@ -21,6 +21,7 @@ import { RunningTurns } from '../running-turns.js';
 import { StopTurn } from '../stop-turn.use-case.js';
 import { RecoverInterruptedTurns } from '../recover-interrupted-turns.use-case.js';
 import { ScriptedAiAssistant } from './scripted-ai-assistant.js';
+import type { TurnMigrations } from '../turn-migrations.port.js';
 import type { AiAssistant } from '../../ai-assistant.port.js';
 import type { SandboxHost } from '../../../sandbox/sandbox-host.port.js';
 
@@ -61,6 +62,8 @@ export async function createTurnTestKit(
     host?: (inner: InMemorySandboxHost) => SandboxHost;
     journal?: (inner: InMemoryTurnUndoJournal) => TurnUndoJournal;
     pause?: Pause;
+    /** The turns' migrations port (absent: a project without a database). */
+    migrations?: (kit: TestKit, host: InMemorySandboxHost) => TurnMigrations;
   } = {},
 ): Promise<TurnTestKit> {
   const kit = createTestKit(options.pause ? { pause: options.pause } : {});
@@ -86,6 +89,7 @@ export async function createTurnTestKit(
     clock: kit.clock,
     ids: new SequentialIds('turn'),
     ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.migrations ? { migrations: options.migrations(kit, host) } : {}),
   };
   const userId = 'ana';
   await signUp(kit, userId);
