@@ -77,4 +77,20 @@ describe('migrations, .env.local and the publish gate (e2e)', () => {
     const plain = await projectOf();
     expect((await publish(plain.user, plain.id)).status).toBe(200);
   });
+
+  it('restoring a version without applied migrations keeps the schema and says so', async () => {
+    const { user, id } = await projectOf();
+    await t.http().post('/api/db/provision').set(user.auth).send({ project_id: id }).expect(200);
+    await write(user, id, 'src/note.ts', 'export const note = 1;\n');
+    const before = await t.http().post(`/api/sandbox/${id}/git/commit`).set(user.auth).send({ message: 'before the database' }).expect(200);
+    const hash = (before.body as { hash: string }).hash;
+    await write(user, id, 'supabase/migrations/001_todos.sql', 'create table todos (id int);\n');
+    await migrate(user, id).expect(200);
+    await t.http().post(`/api/sandbox/${id}/git/commit`).set(user.auth).send({ message: 'todos' }).expect(200);
+    const restored = await t.http().post(`/api/sandbox/${id}/git/restore`).set(user.auth).send({ commitHash: hash }).expect(200);
+    expect(restored.body).toMatchObject({ success: true });
+    expect(restored.body.message).toContain('The database schema was kept: the migration 001_todos.sql had been applied');
+    expect(databases.provisioner.has((await t.http().get(`/api/db/check/${id}`).set(user.auth)).body.ref)).toBe(true);
+    expect((await t.http().get(`/api/db/check/${id}`).set(user.auth)).body.tables.map((x: { name: string }) => x.name)).toEqual(['todos']);
+  });
 });

@@ -22,4 +22,8 @@ export class UnconfiguredSchemaMigrator implements SchemaMigrator {
   migrate(): Promise<never> {
     return Promise.reject(new DatabaseServerDown('migrations are not available for this database provider'));
   }
+
+  applied(): Promise<never> {
+    return this.migrate();
+  }
 }

@@ -85,6 +85,7 @@ describe('PgSchemaMigrator on local PostgreSQL: hostile migrations stay inside t
     expect(changed).toEqual({ kind: 'changed', file: '001_todos.sql' });
     const kept = await migrator.migrate(ref, [], TIMEOUT);
     expect(kept).toEqual({ kind: 'applied', applied: [], kept: ['001_todos.sql', '002_notes.sql'] });
+    expect(await migrator.applied(ref)).toEqual(['001_todos.sql', '002_notes.sql']);
     expect(await inProject(async (c) => (await c.query(`SELECT to_regclass('public.todos') IS NOT NULL AS there`)).rows[0])).toEqual({ there: true });
   });
 

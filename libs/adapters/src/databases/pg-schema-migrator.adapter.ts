@@ -116,6 +116,22 @@ export class PgSchemaMigrator implements SchemaMigrator {
     }
   }
 
+  async applied(ref: string): Promise<readonly string[]> {
+    let session: MigrationSession;
+    try {
+      session = await this.options.open(ref);
+    } catch (error) {
+      throw isDatabaseUnavailable(error) || (error as PgError).code === 'ECONNREFUSED' ? new DatabaseServerDown((error as Error).message) : error;
+    }
+    session.client.on('error', () => undefined);
+    try {
+      const { rows } = await session.client.query<{ name: string }>('SELECT name FROM kiln.schema_migrations ORDER BY name');
+      return rows.map((r) => r.name);
+    } finally {
+      await session.client.end().catch(() => undefined);
+    }
+  }
+
   /** (Re)makes the owner's runner: SECURITY DEFINER, search_path public, callable by nobody else. */
   private async makeRunner(client: pg.Client, owner: string): Promise<void> {
     await client.query(`DROP FUNCTION IF EXISTS ${RUNNER}(pg_catalog.text)`);

@@ -33,4 +33,6 @@ export interface MigrationOptions {
  */
 export interface SchemaMigrator {
   migrate(ref: string, files: readonly MigrationFile[], options: MigrationOptions): Promise<MigrationOutcome>;
+  /** The names recorded in kiln.schema_migrations, by name. */
+  applied(ref: string): Promise<readonly string[]>;
 }

@@ -11,14 +11,19 @@ import type { InMemoryDatabaseProvisioner } from './in-memory-databases.js';
 export class InMemorySchemaMigrator implements SchemaMigrator {
   down = false;
   readonly runs: Array<{ ref: string; options: MigrationOptions }> = [];
-  private readonly applied = new Map<string, Map<string, string>>();
+  private readonly applied_ = new Map<string, Map<string, string>>();
 
   constructor(private readonly provisioner: InMemoryDatabaseProvisioner) {}
+
+  async applied(ref: string): Promise<readonly string[]> {
+    if (this.down) throw new DatabaseServerDown('in-memory migrator is down');
+    return [...(this.applied_.get(ref)?.keys() ?? [])].sort();
+  }
 
   async migrate(ref: string, files: readonly MigrationFile[], options: MigrationOptions): Promise<MigrationOutcome> {
     if (this.down) throw new DatabaseServerDown('in-memory migrator is down');
     this.runs.push({ ref, options });
-    const record = this.applied.get(ref) ?? new Map<string, string>();
+    const record = this.applied_.get(ref) ?? new Map<string, string>();
     const changed = files.find((f) => record.has(f.name) && record.get(f.name) !== f.sql);
     if (changed) return { kind: 'changed', file: changed.name };
     const pending = files.filter((f) => !record.has(f.name));
@@ -35,7 +40,7 @@ export class InMemorySchemaMigrator implements SchemaMigrator {
     }
     for (const effect of effects) effect();
     for (const file of pending) record.set(file.name, file.sql);
-    this.applied.set(ref, record);
+    this.applied_.set(ref, record);
     const present = new Set(files.map((f) => f.name));
     return { kind: 'applied', applied: pending.map((f) => f.name), kept: [...record.keys()].filter((n) => !present.has(n)).sort() };
   }

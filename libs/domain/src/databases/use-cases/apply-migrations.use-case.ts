@@ -1,5 +1,6 @@
 import type { TurnMigrations } from '../../ai/engine/turn-migrations.port.js';
 import type { CodeError } from '../../sandbox/code-error.js';
+import type { RemovedMigrations } from '../../sandbox/use-cases/project-versions.use-cases.js';
 import type { OwnedProjects } from '../../projects/owned-projects.js';
 import type { ProjectNotFound } from '../../projects/project.errors.js';
 import type { ProfileRepository } from '../../profiles/profile-repository.port.js';
@@ -52,7 +53,7 @@ export function isMigrationPath(path: string): boolean {
  * the end of an AI turn that changed the folder. A project without a ready database is
  * DATABASES.NOT_CONNECTED for the route and nothing for a turn.
  */
-export class ApplyMigrations {
+export class ApplyMigrations implements RemovedMigrations {
   constructor(
     private readonly owned: OwnedProjects,
     private readonly profiles: ProfileRepository,
@@ -75,6 +76,20 @@ export class ApplyMigrations {
     const database = await this.databases.findByProject(projectId);
     if (!database || database.status !== 'ready') return null;
     return this.run(database);
+  }
+
+  /**
+   * After a version was restored: the applied migrations no longer in the project (their schema
+   * stays: Kiln never drops anything on its own). Empty without a database, and when the database
+   * cannot be reached (the restore itself succeeded).
+   */
+  async keptAfterRestore(projectId: string): Promise<readonly string[]> {
+    const database = await this.databases.findByProject(projectId);
+    if (!database || database.status !== 'ready') return [];
+    const found = await this.readFolder(projectId);
+    const present = new Set(found.ok ? found.value.files.map((f) => f.name) : []);
+    const applied = await providerCall(() => this.migrator.applied(database.ref));
+    return applied.ok ? applied.value.filter((name) => !present.has(name)) : [];
   }
 
   private async run(database: ProjectDatabase): Promise<Result<MigrationReport, ApplyMigrationsError>> {
