@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { LocalPostgresProvisioner, NeonProvisioner, localSchemaMigrator } from '@kiln/adapters';
+import { LocalPostgresProvisioner, NeonProvisioner, localSchemaMigrator, ownerSchemaMigrator } from '@kiln/adapters';
 import type { AppConfig } from '../config.js';
 import type { DatabaseAdapters } from './databases.module.js';
 
@@ -12,7 +12,8 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
   const { neon } = config.databases;
   if (config.databases.provider === 'neon' && neon) {
     log.log(`Project databases: Neon (${new URL(neon.apiUrl).host})`);
-    return { provisioner: new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl }) };
+    const provisioner = new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl });
+    return { provisioner, migrator: ownerSchemaMigrator((ref) => provisioner.ownerClient(ref)) };
   }
   const provisioner = new LocalPostgresProvisioner({ adminUrl });
   log.log('Project databases: on Kiln’s own PostgreSQL server (DATABASE_PROVIDER=local)');

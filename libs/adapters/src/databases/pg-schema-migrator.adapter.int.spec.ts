@@ -4,7 +4,9 @@ import { SeededRandom } from '@kiln/domain/testing';
 import pg from 'pg';
 import { DEFAULT_TEST_DATABASE_URL } from '../postgres/testing/test-database.js';
 import { LocalPostgresProvisioner } from './local-postgres-provisioner.adapter.js';
-import { lineAt, localSchemaMigrator } from './pg-schema-migrator.adapter.js';
+import { NeonProvisioner } from './neon-provisioner.adapter.js';
+import { lineAt, localSchemaMigrator, ownerSchemaMigrator } from './pg-schema-migrator.adapter.js';
+import { FakeNeonServer } from './testing/fake-neon-server.js';
 
 const adminUrl = process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL;
 const random = new SeededRandom(Date.now() % 1_000_000_007);
@@ -164,5 +166,34 @@ CREATE FUNCTION public.now() RETURNS timestamptz LANGUAGE sql AS $$ SELECT '2000
       expect(at.rows[0]!.applied_at.getUTCFullYear()).toBeGreaterThan(2020);
       expect(at.rows[0]!.owner).toBe(names.owner);
     });
+  });
+});
+
+describe('PgSchemaMigrator on Neon (the owner’s own login, against the fake Neon API on local PostgreSQL)', () => {
+  let fake: FakeNeonServer;
+  let provisioner: NeonProvisioner;
+  const ref = generateDatabaseRef(random);
+
+  beforeAll(async () => {
+    fake = await new FakeNeonServer(adminUrl).start();
+    provisioner = new NeonProvisioner({ apiKey: fake.apiKey, apiUrl: fake.url, ssl: false });
+    await provisioner.provision(ref, limits);
+  }, 60_000);
+  afterAll(async () => {
+    await provisioner.drop(ref).catch(() => undefined);
+    await fake.stop();
+  }, 60_000);
+
+  it('applies as the owner, all or nothing (a COMMIT inside a file cannot end the run), under the timeout', async () => {
+    const migrator = ownerSchemaMigrator((r) => provisioner.ownerClient(r));
+    const escape = await migrator.migrate(ref, [{ name: '001.sql', sql: 'create table early (id int);\nCOMMIT;\ncreate table late (id int);' }], TIMEOUT);
+    expect(failure(escape).message).toMatch(/transaction commands/);
+    const sleep = await migrator.migrate(ref, [{ name: '001.sql', sql: 'SET statement_timeout = 0;\nSELECT pg_sleep(10);' }], TIMEOUT);
+    expect(failure(sleep).message).toMatch(/statement timeout/);
+    const files = [{ name: '001.sql', sql: 'create table todos (id int, user_id uuid);\nalter table todos enable row level security;' }];
+    expect(await migrator.migrate(ref, files, TIMEOUT)).toEqual({ kind: 'applied', applied: ['001.sql'], kept: [] });
+    expect(await migrator.applied(ref)).toEqual(['001.sql']);
+    const inspection = await provisioner.inspect(ref);
+    expect(inspection?.tables.map((t) => [t.name, t.rlsEnabled])).toEqual([['todos', true]]);
   });
 });

@@ -20,6 +20,8 @@ export interface PgSchemaMigratorOptions {
 
 /** The definer's name for the owner's function that runs one file (re-made before every file). */
 const RUNNER = 'kiln.run_migration';
+/** The owner's own runner (Neon): a session-local function, so a file's COMMIT cannot end the run's transaction. */
+const OWNER_RUNNER = 'pg_temp.kiln_run_migration';
 
 const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const checksumOf = (sql: string): string => createHash('sha256').update(sql, 'utf8').digest('hex');
@@ -85,10 +87,10 @@ export class PgSchemaMigrator implements SchemaMigrator {
         await safe();
         if (file.sql.trim() !== '') {
           if (mode === 'definer') await this.makeRunner(client, owner);
+          else await this.makeOwnerRunner(client);
           await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
           try {
-            if (mode === 'definer') await client.query(`SELECT ${RUNNER}($1::pg_catalog.text)`, [file.sql]);
-            else await client.query(file.sql);
+            await client.query(`SELECT ${mode === 'definer' ? RUNNER : OWNER_RUNNER}($1::pg_catalog.text)`, [file.sql]);
           } catch (error) {
             const failure = error as PgError;
             // Not PostgreSQL's answer to the SQL (the connection is gone, the server shuts down): rethrow.
@@ -142,6 +144,12 @@ export class PgSchemaMigrator implements SchemaMigrator {
     await client.query(`ALTER FUNCTION ${RUNNER}(pg_catalog.text) OWNER TO ${quoteIdent(owner)}`);
   }
 
+  private async makeOwnerRunner(client: pg.Client): Promise<void> {
+    await client.query(
+      `CREATE OR REPLACE FUNCTION ${OWNER_RUNNER}(sql pg_catalog.text) RETURNS void LANGUAGE plpgsql SET search_path = public AS $kiln$ BEGIN EXECUTE sql; END $kiln$`,
+    );
+  }
+
   private async tableIds(client: pg.Client): Promise<Set<string>> {
     const { rows } = await client.query<{ oid: string }>(`SELECT c.oid::text AS oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')`);
     return new Set(rows.map((r) => r.oid));
@@ -169,6 +177,11 @@ export class PgSchemaMigrator implements SchemaMigrator {
       await client.query(`CREATE POLICY kiln_owner_delete ON ${target} FOR DELETE TO authenticated USING (${mine})`);
     }
   }
+}
+
+/** Neon's migrator: the owner's own login (no superuser on Neon; each database is its own Neon project). */
+export function ownerSchemaMigrator(ownerClient: (ref: string) => Promise<pg.Client>): PgSchemaMigrator {
+  return new PgSchemaMigrator({ open: async (ref) => ({ client: await ownerClient(ref), mode: 'owner' }) });
 }
 
 /** The local provider's migrator: Kiln's superuser admin connection into each project database. */
