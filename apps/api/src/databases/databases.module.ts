@@ -28,6 +28,7 @@ import {
   RANDOM_SOURCE,
   SANDBOX_HOST,
   SCHEMA_MIGRATOR,
+  TURN_LOCK,
 } from '../tokens.js';
 import { DatabaseController, DbController } from './db.controller.js';
 import { UnconfiguredDatabaseProvisioner, UnconfiguredSchemaMigrator } from './unconfigured-provisioner.js';
@@ -71,7 +72,7 @@ export class DatabasesModule {
         { provide: SCHEMA_MIGRATOR, useValue: adapters.migrator ?? new UnconfiguredSchemaMigrator() },
         useCase(DatabaseRlsSafety, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
         { provide: DATABASE_SAFETY, useExisting: DatabaseRlsSafety },
-        useCase(ApplyMigrations, [OwnedProjects, PROFILE_REPOSITORY, PROJECT_DATABASE_REPOSITORY, SANDBOX_HOST, SCHEMA_MIGRATOR, DATABASE_PLAN_LIMITS]),
+        useCase(ApplyMigrations, [OwnedProjects, PROFILE_REPOSITORY, PROJECT_DATABASE_REPOSITORY, SANDBOX_HOST, SCHEMA_MIGRATOR, DATABASE_PLAN_LIMITS, TURN_LOCK]),
         { provide: DATABASE_PLAN_LIMITS, useFactory: (config: AppConfig) => config.databases.limits, inject: [APP_CONFIG] },
         useCase(ProvisionDatabase, [
           OwnedProjects,

@@ -55,7 +55,7 @@ export class DbController {
   @ApiOperation({ summary: 'Apply the project’s pending migrations (supabase/migrations/*.sql, else db/migrations/*.sql) to its database, in one transaction' })
   @ApiResponse({ status: 200, description: '{ folder, applied, kept, message }' })
   @ApiResponse({ status: 404, type: ErrorResponse, description: 'DATABASES.NOT_CONNECTED' })
-  @ApiResponse({ status: 409, type: ErrorResponse, description: 'DATABASES.MIGRATION_CHANGED: an applied file was edited' })
+  @ApiResponse({ status: 409, type: ErrorResponse, description: 'DATABASES.MIGRATION_CHANGED: an applied file was edited; PROJECTS.BUSY: an AI turn is running' })
   @ApiResponse({ status: 422, type: ErrorResponse, description: 'DATABASES.MIGRATION_FAILED with file and line: nothing was applied' })
   async migrate(
     @CurrentUser() user: AccessClaims,

@@ -10,6 +10,7 @@ import { InMemorySandboxHost } from '../testing/in-memory-sandbox-host.js';
 import { InMemorySchemaMigrator } from '../testing/in-memory-schema-migrator.js';
 import { SeededRandom } from '../testing/scripted-random.js';
 import { SequentialIds } from '../testing/sequential-ids.js';
+import { InProcessTurnLock } from '../ai/engine/project-turn-lock.js';
 import { DEFAULT_DATABASE_PLAN_LIMITS } from './database-limits.js';
 import { ApplyMigrations, TurnMigrationsOfProject, isMigrationPath } from './use-cases/apply-migrations.use-case.js';
 import { ProvisionDatabase } from './use-cases/provision-database.use-case.js';
@@ -22,16 +23,18 @@ describe('ApplyMigrations', () => {
   let records: InMemoryProjectDatabaseRepository;
   let migrations: ApplyMigrations;
   let provision: ProvisionDatabase;
+  let owned: OwnedProjects;
+  let profiles: InMemoryProfileRepository;
 
   beforeEach(async () => {
     clock = new FixedClock();
     const projects = new InMemoryProjectRepository();
-    const profiles = new InMemoryProfileRepository();
+    profiles = new InMemoryProfileRepository();
     records = new InMemoryProjectDatabaseRepository();
     provisioner = new InMemoryDatabaseProvisioner();
     migrator = new InMemorySchemaMigrator(provisioner);
     sandbox = new InMemorySandboxHost(clock);
-    const owned = new OwnedProjects(projects, clock);
+    owned = new OwnedProjects(projects, clock);
     provision = new ProvisionDatabase(owned, profiles, records, provisioner, DEFAULT_DATABASE_PLAN_LIMITS, new SequentialIds('db'), new SeededRandom(3), clock);
     migrations = new ApplyMigrations(owned, profiles, records, sandbox, migrator, DEFAULT_DATABASE_PLAN_LIMITS);
     await projects.insert(newProject({ id: 'p1', creatorId: 'alice', name: 'Todo' }, clock.now()));
@@ -97,6 +100,20 @@ describe('ApplyMigrations', () => {
     migrator.down = true;
     expect(await migrations.execute('alice', 'p1')).toMatchObject({ ok: false, error: { code: 'DATABASES.SERVER_UNAVAILABLE' } });
     expect(await new TurnMigrationsOfProject(migrations).apply('p1')).toEqual([]);
+  });
+
+  it('the route answers PROJECTS.BUSY while an AI turn holds the project, and runs once it is free', async () => {
+    await ready();
+    await sandbox.writeFile('p1', 'supabase/migrations/001.sql', 'create table t (id int);');
+    const lock = new InProcessTurnLock();
+    const locked = new ApplyMigrations(owned, profiles, records, sandbox, migrator, DEFAULT_DATABASE_PLAN_LIMITS, lock);
+    let release: () => void = () => undefined;
+    const turn = lock.run('p1', () => new Promise<void>((resolve) => (release = resolve)));
+    expect(await locked.execute('alice', 'p1')).toMatchObject({ ok: false, error: { code: 'PROJECTS.BUSY' } });
+    expect(migrator.runs).toEqual([]);
+    release();
+    await turn;
+    expect(await locked.execute('alice', 'p1')).toMatchObject({ ok: true, value: { applied: ['001.sql'] } });
   });
 
   it('knows a migration path', () => {

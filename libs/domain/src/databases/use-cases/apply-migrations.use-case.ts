@@ -2,7 +2,8 @@ import type { TurnMigrations } from '../../ai/engine/turn-migrations.port.js';
 import type { CodeError } from '../../sandbox/code-error.js';
 import type { RemovedMigrations } from '../../sandbox/use-cases/project-versions.use-cases.js';
 import type { OwnedProjects } from '../../projects/owned-projects.js';
-import type { ProjectNotFound } from '../../projects/project.errors.js';
+import { type ProjectBusy, type ProjectNotFound, projectBusy } from '../../projects/project.errors.js';
+import type { ProjectTurnLock } from '../../ai/engine/project-turn-lock.js';
 import type { ProfileRepository } from '../../profiles/profile-repository.port.js';
 import type { SandboxFiles } from '../../sandbox/sandbox-files.port.js';
 import { isSandboxMissing } from '../../sandbox/sandbox-missing.js';
@@ -61,14 +62,19 @@ export class ApplyMigrations implements RemovedMigrations {
     private readonly files: SandboxFiles,
     private readonly migrator: SchemaMigrator,
     private readonly limits: DatabasePlanLimits,
+    /** The AI turns' lock, taken without waiting by the route (a turn runs its own under it). */
+    private readonly lock?: Pick<ProjectTurnLock, 'tryRun'>,
   ) {}
 
-  async execute(userId: string, projectId: string): Promise<Result<MigrationReport, ApplyMigrationsError>> {
+  async execute(userId: string, projectId: string): Promise<Result<MigrationReport, ApplyMigrationsError | ProjectBusy>> {
     const project = await this.owned.find(userId, projectId);
     if (!project.ok) return project;
     const database = await this.databases.findByProject(projectId);
     if (!database || database.status !== 'ready') return err(databaseNotConnected());
-    return this.run(database);
+    if (!this.lock) return this.run(database);
+    // Never the files of a turn halfway through writing them.
+    const attempt = await this.lock.tryRun(projectId, () => this.run(database));
+    return attempt.ran ? attempt.value : err(projectBusy());
   }
 
   /** For the end of an AI turn: null when the project has no ready database (nothing to do). */
@@ -158,7 +164,14 @@ export class TurnMigrationsOfProject implements TurnMigrations {
   constructor(private readonly migrations: Pick<ApplyMigrations, 'forProject'>) {}
 
   async apply(projectId: string): Promise<readonly CodeError[]> {
-    const result = await this.migrations.forProject(projectId);
+    let result: Awaited<ReturnType<ApplyMigrations['forProject']>>;
+    try {
+      result = await this.migrations.forProject(projectId);
+    } catch (error) {
+      // A folder the host refuses to read (too large, a link outside): the turn made it, the turn repairs it.
+      const detail = error instanceof Error ? error.message : String(error);
+      return [{ message: `The migrations could not be read: ${detail}`, file: MIGRATION_FOLDERS[0], line: 1, column: 1, severity: 'error' }];
+    }
     if (result === null || result.ok) return [];
     const error = result.error;
     if (error.code !== 'DATABASES.MIGRATION_FAILED' && error.code !== 'DATABASES.MIGRATION_CHANGED') return [];
