@@ -123,6 +123,8 @@ describe('PgSchemaMigrator on local PostgreSQL: hostile migrations stay inside t
     ['ALTER SYSTEM', `ALTER SYSTEM SET log_statement = 'none'`, /permission denied|must be superuser|cannot run inside a transaction block/],
     ['the auth schema', 'CREATE OR REPLACE FUNCTION auth.uid() RETURNS uuid LANGUAGE sql AS $$ SELECT NULL::uuid $$', /permission denied|must be owner/],
     ['the migrations record', `DELETE FROM kiln.schema_migrations`, /permission denied/],
+    ['ALTER DATABASE … SET search_path', `ALTER DATABASE "${databaseNames(ref).database}" SET search_path = public, pg_catalog`, /may not change the settings/],
+    ['ALTER ROLE … SET', `ALTER ROLE "${databaseNames(ref).owner}" SET search_path = public, pg_catalog`, /may not change the settings|permission denied/],
     ['another project', `SELECT * FROM dblink('dbname=kiln_app_${other}', 'select 1') AS t(x int)`, /does not exist/],
   ];
 

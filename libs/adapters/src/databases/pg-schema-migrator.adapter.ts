@@ -26,6 +26,9 @@ const OWNER_RUNNER = 'pg_temp.kiln_run_migration';
 const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const checksumOf = (sql: string): string => createHash('sha256').update(sql, 'utf8').digest('hex');
 
+const SETTINGS_REFUSED =
+  'migrations may not change the settings of the database or of a role (ALTER DATABASE … SET, ALTER ROLE … SET): they would apply to every session, Kiln’s included';
+
 /** The 1-based line of PostgreSQL's 1-based character position in `sql`. */
 export function lineAt(sql: string, position: number): number {
   const chars = Array.from(sql).slice(0, Math.max(0, position - 1));
@@ -100,6 +103,12 @@ export class PgSchemaMigrator implements SchemaMigrator {
             return { kind: 'failed', file: file.name, line: Number.isFinite(position) ? lineAt(file.sql, position) : null, message: failure.message };
           }
           await client.query('SET LOCAL statement_timeout = 0');
+          await safe();
+          // Local only: there the admin (a superuser) opens later sessions into this database; on Neon only the owner does.
+          if (mode === 'definer' && (await this.changedSettings(client, owner))) {
+            await client.query('ROLLBACK');
+            return { kind: 'failed', file: file.name, line: null, message: SETTINGS_REFUSED };
+          }
         }
         await safe();
         await client.query('INSERT INTO kiln.schema_migrations (name, checksum, applied_at) VALUES ($1, $2, pg_catalog.now())', [file.name, checksumOf(file.sql)]);
@@ -148,6 +157,22 @@ export class PgSchemaMigrator implements SchemaMigrator {
     await client.query(
       `CREATE OR REPLACE FUNCTION ${OWNER_RUNNER}(sql pg_catalog.text) RETURNS void LANGUAGE plpgsql SET search_path = public AS $kiln$ BEGIN EXECUTE sql; END $kiln$`,
     );
+  }
+
+  /**
+   * Whether the database or the owner carries session defaults (pg_db_role_setting). Kiln sets
+   * none; a file that did (`ALTER DATABASE … SET search_path = public, pg_catalog`) would shadow
+   * catalog functions in every later session into this database, the admin's included.
+   */
+  private async changedSettings(client: pg.Client, owner: string): Promise<boolean> {
+    const { rows } = await client.query(
+      `SELECT 1 FROM pg_catalog.pg_db_role_setting s
+        WHERE s.setdatabase = (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database())
+           OR s.setrole = (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = $1)
+        LIMIT 1`,
+      [owner],
+    );
+    return rows.length > 0;
   }
 
   private async tableIds(client: pg.Client): Promise<Set<string>> {
