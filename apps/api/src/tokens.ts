@@ -99,6 +99,9 @@ export const HOSTING_ADAPTERS = Symbol('HOSTING_ADAPTERS');
 export const DATABASE_PROVISIONER = Symbol('DatabaseProvisioner');
 /** ProjectDatabaseRepository: Kiln's records of project databases and their sealed secrets (persistence module). */
 export const PROJECT_DATABASE_REPOSITORY = Symbol('ProjectDatabaseRepository');
+/** The publish gate's view of a project's database (tables with RLS off); exported globally by DatabasesModule. */
+export const DATABASE_SAFETY = Symbol('DatabaseSafety');
+export const SCHEMA_MIGRATOR = Symbol('SchemaMigrator');
 /** DatabasePlanLimits: per-plan size quota, connections and statement timeout (config). */
 export const DATABASE_PLAN_LIMITS = Symbol('DatabasePlanLimits');
 /** The database adapters as createApp's caller gave them (their shutdown). */

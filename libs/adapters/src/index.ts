@@ -28,6 +28,7 @@ export * from './postgres/pg-hosting-repository.adapter.js';
 export * from './postgres/embedded-postgres.js';
 export * from './databases/local-postgres-provisioner.adapter.js';
 export * from './databases/neon-provisioner.adapter.js';
+export * from './databases/pg-schema-migrator.adapter.js';
 export * from './databases/secret-box.js';
 export * from './postgres/pg-project-database-repository.adapter.js';
 

@@ -1,6 +1,8 @@
 import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   DescribeDatabaseForAssistant,
+  ApplyMigrations,
+  TurnMigrationsOfProject,
   AcceptTurnPlan,
   AskModel,
   EnhancePrompt,
@@ -126,6 +128,7 @@ export class AiModule implements OnApplicationBootstrap {
             ids: IdGenerator,
             indexer: ProjectIndexer,
             database: DescribeDatabaseForAssistant | undefined,
+            migrations: ApplyMigrations | undefined,
           ): TurnDependencies => ({
             turns,
             undoJournal,
@@ -140,6 +143,8 @@ export class AiModule implements OnApplicationBootstrap {
             filesChanged,
             clock,
             ids,
+            // A turn that changed the migrations folder of a project with a database applies them (docs/databases.md).
+            ...(migrations ? { migrations: new TurnMigrationsOfProject(migrations) } : {}),
             settings: { repairRounds: options.repairRounds, contextLimitChars: options.contextLimitChars, selectContext: vectorContextSelector(indexer) },
             // The project's database, told to the assistant (issue #16); absent without the databases module.
             ...(database ? { database } : {}),
@@ -160,6 +165,7 @@ export class AiModule implements OnApplicationBootstrap {
             ID_GENERATOR,
             ProjectIndexer,
             { token: DescribeDatabaseForAssistant, optional: true },
+            { token: ApplyMigrations, optional: true },
           ],
         },
         useCase(RunTurn, [TURN_DEPENDENCIES]),

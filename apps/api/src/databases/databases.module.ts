@@ -1,19 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
+  ApplyMigrations,
   CheckDatabase,
   type Clock,
   type DataApiTargets,
-  type IdGenerator,
-  type RandomSource,
-  type RateLimiter,
   DatabaseQuotaGuard,
   type DatabaseProvisioner,
+  DatabaseRlsSafety,
   DeleteDatabase,
   DescribeDatabaseForAssistant,
   GetDatabaseConnection,
+  type IdGenerator,
   OwnedProjects,
   ProvisionDatabase,
+  type RandomSource,
+  type RateLimiter,
+  type SchemaMigrator,
 } from '@kiln/domain';
 import { useCase } from '../common/use-case.provider.js';
 import type { AppConfig } from '../config.js';
@@ -25,18 +28,22 @@ import {
   DATA_ORIGIN,
   DATABASE_PLAN_LIMITS,
   DATABASE_PROVISIONER,
+  DATABASE_SAFETY,
   ID_GENERATOR,
   PROFILE_REPOSITORY,
   PROJECT_DATABASE_REPOSITORY,
   PROJECT_REPOSITORY,
   RANDOM_SOURCE,
   RATE_LIMITER,
+  SANDBOX_HOST,
+  SCHEMA_MIGRATOR,
+  TURN_LOCK,
 } from '../tokens.js';
+import { Argon2PasswordHasher, type DataOriginService, OWASP_ARGON2ID, type ProjectAuthStores, Sha256SecretHasher } from '@kiln/adapters';
+import { AppAuthHandler } from './app-auth/app-auth.handler.js';
 import { DatabaseController, DbController } from './db.controller.js';
 import { ProjectDatabaseTargets } from './project-database-targets.js';
-import { AppAuthHandler } from './app-auth/app-auth.handler.js';
-import { Argon2PasswordHasher, type DataOriginService, OWASP_ARGON2ID, type ProjectAuthStores, Sha256SecretHasher } from '@kiln/adapters';
-import { UnconfiguredDatabaseProvisioner } from './unconfigured-provisioner.js';
+import { UnconfiguredDatabaseProvisioner, UnconfiguredSchemaMigrator } from './unconfigured-provisioner.js';
 
 /** What project databases are made with, chosen by createApp's caller (main.ts: local PostgreSQL or Neon; tests: memory). */
 export interface DatabaseAdapters {
@@ -49,6 +56,8 @@ export interface DatabaseAdapters {
   readonly dataOrigin?: (targets: DataApiTargets, services: readonly DataOriginService[]) => DataOriginHandler;
   /** App users' stores per project (`/auth/v1` on the data origin; main.ts PgAppAuthStores). Without them app sign-in is not served. */
   readonly appAuthStores?: { forRef(ref: string): Promise<ProjectAuthStores>; close?(): Promise<void> };
+  /** Applies migrations (local: Kiln's admin connection; absent: migrating answers 503). */
+  readonly migrator?: SchemaMigrator;
   /** Releases what the provisioner holds (its admin pool) when the app shuts down. */
   readonly close?: () => Promise<void>;
 }
@@ -85,6 +94,7 @@ export class DatabasesModule {
   static forRoot(adapters: DatabaseAdapters = { provisioner: new UnconfiguredDatabaseProvisioner() }): DynamicModule {
     return {
       module: DatabasesModule,
+      // Global for DATABASE_SAFETY (the publish gate) and ApplyMigrations (the end of an AI turn).
       global: true,
       imports: [ProjectsModule],
       controllers: [DbController, DatabaseController],
@@ -92,6 +102,10 @@ export class DatabasesModule {
         { provide: DATABASE_ADAPTERS, useValue: adapters },
         CloseDatabasesOnShutdown,
         { provide: DATABASE_PROVISIONER, useValue: adapters.provisioner },
+        { provide: SCHEMA_MIGRATOR, useValue: adapters.migrator ?? new UnconfiguredSchemaMigrator() },
+        useCase(DatabaseRlsSafety, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
+        { provide: DATABASE_SAFETY, useExisting: DatabaseRlsSafety },
+        useCase(ApplyMigrations, [OwnedProjects, PROFILE_REPOSITORY, PROJECT_DATABASE_REPOSITORY, SANDBOX_HOST, SCHEMA_MIGRATOR, DATABASE_PLAN_LIMITS, TURN_LOCK]),
         { provide: DATABASE_PLAN_LIMITS, useFactory: (config: AppConfig) => config.databases.limits, inject: [APP_CONFIG] },
         useCase(ProvisionDatabase, [
           OwnedProjects,
@@ -139,7 +153,7 @@ export class DatabasesModule {
         },
         useCase(DescribeDatabaseForAssistant, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
       ],
-      exports: [GetDatabaseConnection, DatabaseQuotaGuard, DescribeDatabaseForAssistant, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS],
+      exports: [GetDatabaseConnection, DatabaseQuotaGuard, DescribeDatabaseForAssistant, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, DATABASE_SAFETY, ApplyMigrations],
     };
   }
 }

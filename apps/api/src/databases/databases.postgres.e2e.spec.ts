@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LocalPostgresProvisioner } from '@kiln/adapters';
+import { LocalPostgresProvisioner, localSchemaMigrator } from '@kiln/adapters';
 import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters/testing';
 import { GetDatabaseConnection } from '@kiln/domain';
 import pg from 'pg';
@@ -18,7 +18,7 @@ describe('database routes on the local PostgreSQL provider (e2e)', () => {
   const made: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({ overrides: { databases: { provisioner, close: () => provisioner.close() } } });
+    t = await startTestApp({ overrides: { databases: { provisioner, migrator: localSchemaMigrator(adminUrl), close: () => provisioner.close() } } });
   });
   afterAll(async () => {
     // A failed assertion leaves nothing on the shared server.
@@ -66,4 +66,40 @@ describe('database routes on the local PostgreSQL provider (e2e)', () => {
     expect((await t.http().get(`/api/db/check/${id}`).set(user.auth)).body.connected).toBe(false);
     expect(await provisioner.inspect(ref)).toBeNull();
   }, 60_000);
+
+  it('migrates through the route as the owner, gives user_id tables owner policies, and refuses to publish a table with RLS off', async () => {
+    const user = newUser();
+    await signIn(t, user);
+    await setPlan(t, user.id, 'pro_monthly');
+    const id = ((await t.http().post('/api/projects').set(user.auth).send({ name: 'Real migrations' }).expect(201)).body as { id: string }).id;
+    await t.http().post(`/api/sandbox/${id}/ensure`).set(user.auth).send({}).expect((r) => expect(r.status).toBeLessThan(300));
+    const { ref } = (await t.http().post('/api/db/provision').set(user.auth).send({ project_id: id }).expect(200)).body as { ref: string };
+    made.push(ref);
+    const write = (path: string, content: string) => t.http().post(`/api/sandbox/${id}/write-file`).set(user.auth).send({ path, content }).expect(200);
+    await write('supabase/migrations/001_todos.sql', 'create table todos (id bigint generated always as identity primary key, user_id uuid not null, title text not null);\n');
+    const applied = await t.http().post(`/api/db/migrate/${id}`).set(user.auth).expect(200);
+    expect(applied.body).toMatchObject({ folder: 'supabase/migrations', applied: ['001_todos.sql'], kept: [] });
+
+    await write('supabase/migrations/002_bad.sql', 'create table other (id int);\n\nselect * from nowhere;\n');
+    const failed = await t.http().post(`/api/db/migrate/${id}`).set(user.auth).expect(422);
+    expect(failed.body).toMatchObject({ code: 'DATABASES.MIGRATION_FAILED', file: 'supabase/migrations/002_bad.sql', line: 3 });
+    expect(failed.body.detail).toContain('relation "nowhere" does not exist');
+
+    await write('supabase/migrations/002_bad.sql', 'alter table todos disable row level security;\n');
+    await t.http().post(`/api/db/migrate/${id}`).set(user.auth).expect(200);
+    const check = (await t.http().get(`/api/db/check/${id}`).set(user.auth).expect(200)).body as { tables: Array<{ name: string; rls_enabled: boolean }> };
+    expect(check.tables.map((x) => [x.name, x.rls_enabled])).toEqual([['todos', false]]);
+    const refused = await t.http().post('/api/fly/create-project').set(user.auth).send({ project_id: id, publish: true });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'HOSTING.DATABASE_UNSAFE', tables: ['todos'] });
+
+    const admin = new pg.Client({ connectionString: adminUrl.replace(/\/[^/]*$/, `/kiln_app_${ref}`) });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ cmd: string }>(`SELECT cmd FROM pg_policies WHERE tablename = 'todos' ORDER BY cmd`);
+      expect(rows.map((r) => r.cmd)).toEqual(['DELETE', 'INSERT', 'SELECT', 'UPDATE']);
+    } finally {
+      await admin.end();
+    }
+  });
 });

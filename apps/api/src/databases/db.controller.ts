@@ -1,13 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, CheckDatabase, DeleteDatabase, ProvisionDatabase } from '@kiln/domain';
+import { type AccessClaims, ApplyMigrations, CheckDatabase, DeleteDatabase, ProvisionDatabase, type SandboxFiles } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { RequiresBearer } from '../common/public.decorator.js';
 import type { AppConfig } from '../config.js';
 import { unwrap } from '../error-mapping.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
-import { APP_CONFIG } from '../tokens.js';
+import { APP_CONFIG, SANDBOX_HOST } from '../tokens.js';
+import { removeConnectionFile, writeConnectionFile } from './connection-file.js';
 import { signAnonKey } from './anon-key.js';
 import { dataUrlFor } from './databases-config.js';
 import {
@@ -29,6 +30,8 @@ export class DbController {
   constructor(
     @Inject(ProvisionDatabase) private readonly provision: ProvisionDatabase,
     @Inject(CheckDatabase) private readonly check: CheckDatabase,
+    @Inject(ApplyMigrations) private readonly migrations: ApplyMigrations,
+    @Inject(SANDBOX_HOST) private readonly files: SandboxFiles,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -40,13 +43,26 @@ export class DbController {
   @ApiResponse({ status: 409, type: ErrorResponse, description: 'DATABASES.PROVISIONING: another request is creating it' })
   async provisionDatabase(@CurrentUser() user: AccessClaims, @Body() body: ProvisionDatabaseDto): Promise<ProvisionDatabaseResponse> {
     const database = unwrap(await this.provision.execute(user.userId, body.project_id));
-    return {
-      project_id: database.projectId,
-      ref: database.ref,
-      url: dataUrlFor(this.config.databases.dataUrlTemplate, database.ref),
-      anon_key: await signAnonKey(database.ref, database.jwtSecret),
-      connected: true,
-    };
+    const url = dataUrlFor(this.config.databases.dataUrlTemplate, database.ref);
+    const anonKey = await signAnonKey(database.ref, database.jwtSecret);
+    // The app reads these as import.meta.env (docs/databases.md "The connection file").
+    await writeConnectionFile(this.files, database.projectId, url, anonKey);
+    return { project_id: database.projectId, ref: database.ref, url, anon_key: anonKey, connected: true };
+  }
+
+  @Post('migrate/:projectId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Apply the project’s pending migrations (supabase/migrations/*.sql, else db/migrations/*.sql) to its database, in one transaction' })
+  @ApiResponse({ status: 200, description: '{ folder, applied, kept, message }' })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: 'DATABASES.NOT_CONNECTED' })
+  @ApiResponse({ status: 409, type: ErrorResponse, description: 'DATABASES.MIGRATION_CHANGED: an applied file was edited; PROJECTS.BUSY: an AI turn is running' })
+  @ApiResponse({ status: 422, type: ErrorResponse, description: 'DATABASES.MIGRATION_FAILED with file and line: nothing was applied' })
+  async migrate(
+    @CurrentUser() user: AccessClaims,
+    @Param('projectId', ProjectIdPipe) projectId: string,
+  ): Promise<{ folder: string | null; applied: readonly string[]; kept: readonly string[]; message: string }> {
+    const report = unwrap(await this.migrations.execute(user.userId, projectId));
+    return { folder: report.folder, applied: report.applied, kept: report.kept, message: report.message };
   }
 
   @Get('check/:projectId')
@@ -90,7 +106,10 @@ export class DbController {
 @ApiResponse({ status: 503, type: ErrorResponse, description: 'DATABASES.SERVER_UNAVAILABLE' })
 @Controller('database')
 export class DatabaseController {
-  constructor(@Inject(DeleteDatabase) private readonly remove: DeleteDatabase) {}
+  constructor(
+    @Inject(DeleteDatabase) private readonly remove: DeleteDatabase,
+    @Inject(SANDBOX_HOST) private readonly files: SandboxFiles,
+  ) {}
 
   @Delete(':id')
   @ApiOperation({ summary: 'Disconnect the project’s database: deleteFromProvider=true drops it with its data; false (default) detaches it and keeps the data' })
@@ -102,6 +121,7 @@ export class DatabaseController {
     @Query() query: DeleteDatabaseQuery,
   ): Promise<DeleteDatabaseResponse> {
     const deleted = unwrap(await this.remove.execute(user.userId, projectId, query.deleteFromProvider === 'true'));
+    await removeConnectionFile(this.files, projectId);
     return { ref: deleted.ref, deleted_from_provider: deleted.droppedFromProvider, connected: false };
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { DataApiServer, type DataOriginService, LocalPostgresProvisioner, NeonProvisioner, PgAppAuthStores, PgDataApi } from '@kiln/adapters';
+import { DataApiServer, type DataOriginService, LocalPostgresProvisioner, NeonProvisioner, PgAppAuthStores, PgDataApi, localSchemaMigrator, ownerSchemaMigrator } from '@kiln/adapters';
 import type { DataApiTargets } from '@kiln/domain';
 import type { AppConfig } from '../config.js';
 import type { DatabaseAdapters } from './databases.module.js';
@@ -17,11 +17,18 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
     new DataApiServer(config.databases.dataUrlTemplate, targets, api, services, (error) => log.error(`Data API: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
   if (config.databases.provider === 'neon' && neon) {
     log.log(`Project databases: Neon (${new URL(neon.apiUrl).host})`);
-    return { provisioner: new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl }), dataOrigin, close: () => api.close() };
+    const provisioner = new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl });
+    return { provisioner, migrator: ownerSchemaMigrator((ref) => provisioner.ownerClient(ref)), dataOrigin, close: () => api.close() };
   }
   const provisioner = new LocalPostgresProvisioner({ adminUrl });
   // App users live in each project's own database, reached through the same admin connection (docs/decisions.md).
   const appAuthStores = new PgAppAuthStores({ adminUrl });
   log.log('Project databases: on Kiln’s own PostgreSQL server (DATABASE_PROVIDER=local)');
-  return { provisioner, dataOrigin, appAuthStores, close: async () => (await api.close(), await appAuthStores.close(), await provisioner.close()) };
+  return {
+    provisioner,
+    migrator: localSchemaMigrator(adminUrl),
+    dataOrigin,
+    appAuthStores,
+    close: async () => (await api.close(), await appAuthStores.close(), await provisioner.close()),
+  };
 }

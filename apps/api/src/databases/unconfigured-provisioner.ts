@@ -1,4 +1,4 @@
-import { type DatabaseProvisioner, DatabaseServerDown } from '@kiln/domain';
+import { type DatabaseProvisioner, DatabaseServerDown, type SchemaMigrator } from '@kiln/domain';
 
 /** The provisioner when createApp is given none: every call is a 503 (the API runs without project databases). */
 export class UnconfiguredDatabaseProvisioner implements DatabaseProvisioner {
@@ -14,5 +14,16 @@ export class UnconfiguredDatabaseProvisioner implements DatabaseProvisioner {
 
   inspect(): Promise<never> {
     return this.provision();
+  }
+}
+
+/** The migrator when createApp is given none (e.g. Neon, for now): migrating is a 503. */
+export class UnconfiguredSchemaMigrator implements SchemaMigrator {
+  migrate(): Promise<never> {
+    return Promise.reject(new DatabaseServerDown('migrations are not available for this database provider'));
+  }
+
+  applied(): Promise<never> {
+    return this.migrate();
   }
 }

@@ -41,6 +41,7 @@ import {
   SANDBOX_HOST,
   SITE_SCREENSHOTTER,
   TURN_LOCK,
+  DATABASE_SAFETY,
 } from '../tokens.js';
 import { FlyController } from './fly.controller.js';
 import { PublicSitesController } from './public-sites.controller.js';
@@ -105,6 +106,7 @@ export class HostingModule {
           ID_GENERATOR,
           CLOCK,
           TURN_LOCK,
+          DATABASE_SAFETY,
         ]),
         useCase(UnpublishProject, [OwnedProjects, PROJECT_REPOSITORY, HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS, CLOCK]),
         useCase(RestartSite, [OwnedProjects, HOSTING_REPOSITORY, HOSTING_PROVIDER, PUBLISHED_URLS]),

@@ -4,6 +4,7 @@ import type { ProfileRepository } from '@kiln/domain';
 import {
   InMemoryCertificateAuthority,
   InMemoryDatabaseProvisioner,
+  InMemorySchemaMigrator,
   InMemoryDnsResolver,
   InMemoryHostingProvider,
   InMemorySandboxHost,
@@ -94,8 +95,9 @@ export function inMemoryHosting(): HostingAdapters & {
 }
 
 /** Project databases in memory (tests reach the provisioner as `parts.databases.provisioner` through `overrides`). */
-export function inMemoryDatabases(): DatabaseAdapters & { provisioner: InMemoryDatabaseProvisioner } {
-  return { provisioner: new InMemoryDatabaseProvisioner() };
+export function inMemoryDatabases(): DatabaseAdapters & { provisioner: InMemoryDatabaseProvisioner; migrator: InMemorySchemaMigrator } {
+  const provisioner = new InMemoryDatabaseProvisioner();
+  return { provisioner, migrator: new InMemorySchemaMigrator(provisioner) };
 }
 
 /** A new user (random UUID id) with a minted test token. */

@@ -96,6 +96,26 @@ export class NeonProvisioner implements DatabaseProvisioner {
     });
   }
 
+  /**
+   * A connected client logged in as the owner of `ref`'s database, for migrations (Neon has no
+   * superuser; the owner is Kiln's and never handed out). Rejects with DatabaseServerDown when
+   * the Neon project does not exist or cannot be reached.
+   */
+  async ownerClient(ref: string): Promise<pg.Client> {
+    const names = databaseNames(ref);
+    const projectId = await this.findProject(names.database);
+    if (projectId === null) throw new DatabaseServerDown(`no Neon project for ${names.database}`);
+    const url = await this.ownerUri(projectId, ref);
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, ...(this.options.ssl === false ? {} : { ssl: true }) });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      throw new DatabaseServerDown(`Neon database unreachable: ${(error as Error).message}`);
+    }
+    return client;
+  }
+
   /** The Neon project named `name` (Neon's search matches partially: the name is compared exactly). */
   private async findProject(name: string): Promise<string | null> {
     const response = await this.call(() => this.api.listProjects({ search: name, limit: 10 }));

@@ -40,3 +40,21 @@ export const databaseQuotaExceeded = (sizeBytes: number, quotaBytes: number): Da
 export class DatabaseServerDown extends Error {
   override readonly name = 'DatabaseServerDown';
 }
+
+/** A migration file failed: nothing of the run was applied (422). */
+export type MigrationFailed = DomainError<'DATABASES.MIGRATION_FAILED'> & { readonly file: string; readonly line: number | null };
+/** A migration already applied was edited afterwards (409): write a new migration instead. */
+export type MigrationChanged = DomainError<'DATABASES.MIGRATION_CHANGED'> & { readonly file: string };
+
+export const migrationFailed = (file: string, line: number | null, detail: string): MigrationFailed => ({
+  code: 'DATABASES.MIGRATION_FAILED',
+  message: `The migration ${file}${line === null ? '' : ` failed at line ${line}`}: ${detail}. Nothing of this run was applied.`,
+  file,
+  line,
+});
+
+export const migrationChanged = (file: string): MigrationChanged => ({
+  code: 'DATABASES.MIGRATION_CHANGED',
+  message: `The migration ${file} was changed after it was applied. Applied migrations never run again: put the change in a new migration file and restore this one.`,
+  file,
+});

@@ -11,6 +11,8 @@ export type ReleaseNotFound = DomainError<'HOSTING.RELEASE_NOT_FOUND'>;
 /** The build failed: nothing was published and nothing was charged; `log` is the build's output. */
 export type BuildFailed = DomainError<'HOSTING.BUILD_FAILED'> & { readonly log: string };
 export type NothingToPublish = DomainError<'HOSTING.NOTHING_TO_PUBLISH'>;
+/** The project's database has tables with row-level security off: anyone could read them (409). */
+export type DatabaseUnsafe = DomainError<'HOSTING.DATABASE_UNSAFE'> & { readonly tables: readonly string[] };
 export type DnsNotReady = DomainError<'HOSTING.DNS_NOT_READY'> & {
   readonly txtFound: boolean;
   readonly targetFound: boolean;
@@ -26,4 +28,11 @@ export type HostingError =
   | ReleaseNotFound
   | BuildFailed
   | NothingToPublish
+  | DatabaseUnsafe
   | DnsNotReady;
+
+export const databaseUnsafe = (tables: readonly string[]): DatabaseUnsafe => ({
+  code: 'HOSTING.DATABASE_UNSAFE',
+  message: `${tables.length === 1 ? `The table ${tables[0]} has` : `The tables ${tables.join(', ')} have`} row-level security turned off, so anyone with the app's key could read and change every row. Turn it on with a migration (alter table … enable row level security) and add policies, then publish again.`,
+  tables,
+});

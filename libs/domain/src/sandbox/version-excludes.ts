@@ -18,6 +18,8 @@ export const VERSION_EXCLUDES = Object.freeze([
   'npm-debug.log*',
   'yarn-error.log*',
   '.eslintcache',
+  // The database connection file (Kiln writes it at provisioning): kept by a restore, never in a version.
+  '.env.local',
 ] as const);
 
 /** A .gitignore pattern's name part matched against one name: `*` is any run of characters. */

@@ -17,6 +17,8 @@ import { TakeDownSite } from '../hosting/use-cases/take-down-site.js';
 import { InMemoryCertificateAuthority, InMemoryDnsResolver, InMemoryHostingProvider, InMemorySiteScreenshotter } from './in-memory-hosting.js';
 import { InMemoryHostingRepository, TestPublishedUrls } from './in-memory-hosting-repository.js';
 import { InMemorySandboxHost } from './in-memory-sandbox-host.js';
+import { DatabaseRlsSafety } from '../databases/use-cases/database-rls-safety.js';
+import { InMemoryDatabaseProvisioner, InMemoryProjectDatabaseRepository } from './in-memory-databases.js';
 import { SequentialIds } from './sequential-ids.js';
 import { type TestKit, type TestKitOptions, createTestKit } from './test-kit.js';
 
@@ -33,6 +35,9 @@ export function createHostingKit(options: TestKitOptions & { kit?: TestKit } = {
   const urls = new TestPublishedUrls();
   const ids = new SequentialIds('hosting');
   const lock = new InProcessTurnLock();
+  // The project databases the publish gate looks at (none unless a test adds one).
+  const databases = new InMemoryProjectDatabaseRepository();
+  const databaseProvisioner = new InMemoryDatabaseProvisioner();
   return {
     ...kit,
     kit,
@@ -45,8 +50,10 @@ export function createHostingKit(options: TestKitOptions & { kit?: TestKit } = {
     sandboxes,
     urls,
     lock,
+    databases,
+    databaseProvisioner,
     checkProjectPublish: new CheckProjectPublish(owned, kit.checkPublishAllowed),
-    publish: new PublishProject(owned, kit.projects, kit.checkPublishAllowed, hosting, provider, sandboxes, urls, ids, kit.clock, lock),
+    publish: new PublishProject(owned, kit.projects, kit.checkPublishAllowed, hosting, provider, sandboxes, urls, ids, kit.clock, lock, new DatabaseRlsSafety(databases, databaseProvisioner)),
     unpublish: new UnpublishProject(owned, kit.projects, hosting, provider, urls, kit.clock),
     rollback: new RollbackRelease(owned, hosting, provider, urls, kit.clock),
     restart: new RestartSite(owned, hosting, provider, urls),

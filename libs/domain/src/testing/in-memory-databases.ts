@@ -58,6 +58,12 @@ export class InMemoryDatabaseProvisioner implements DatabaseProvisioner {
     return this.databases.get(ref)?.limits;
   }
 
+  /** What a migration's `alter table … disable row level security` does. */
+  setRls(ref: string, name: string, rlsEnabled: boolean): void {
+    const database = this.get(ref);
+    database.tables = database.tables.map((t) => (t.name === name ? { ...t, rlsEnabled } : t));
+  }
+
   has(ref: string): boolean {
     return this.databases.has(ref);
   }

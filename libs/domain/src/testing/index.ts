@@ -18,6 +18,7 @@ export * from './in-memory-turn-repository.js';
 export * from './in-memory-turn-undo-journal.js';
 export * from './assistant-stream-checks.js';
 export * from './in-memory-databases.js';
+export * from './in-memory-schema-migrator.js';
 export * from './in-memory-hosting.js';
 export * from './in-memory-hosting-repository.js';
 export * from './hosting-kit.js';

@@ -29,6 +29,8 @@ import { type ContextSelector, DEFAULT_CONTEXT_LIMIT_CHARS, filesBudget, fitHist
 import type { TurnEvent } from './turn-event.js';
 import type { TurnRepository } from './turn-repository.port.js';
 import type { TurnUndoJournal } from './turn-undo-journal.port.js';
+import type { TurnMigrations } from './turn-migrations.port.js';
+import { isMigrationPath } from '../../databases/use-cases/apply-migrations.use-case.js';
 import { TurnWorkspace } from './turn-workspace.js';
 
 
@@ -78,6 +80,8 @@ export interface TurnDependencies {
   readonly running: RunningTurns;
   /** The builder and the search index hear of every change a turn keeps or puts back. */
   readonly filesChanged: ProjectFilesChanged;
+  /** Applies the project's migrations when a turn changed them (projects with a database only). */
+  readonly migrations?: TurnMigrations;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly settings?: Partial<TurnSettings>;
@@ -283,14 +287,14 @@ class TurnExecution implements EndingRun {
     if (this.stop.aborted) return this.ending.stopped();
     if (!workspace.changed) return this.ending.keep();
     let round = 0;
-    let scan = await this.check(round);
+    let scan = await this.check(round, before);
     while (scan.errorCount > before.errorCount && round < this.settings.repairRounds) {
       round += 1;
       // Repair rounds are free: no debit.
       const repaired = await this.step({ taskId: `repair-${round}`, plan: plan.tasks.length > 0 ? plan : undefined, previousErrors: scan.errors });
       if (this.stop.aborted) return this.ending.stopped();
       if (!repaired.ok) break;
-      scan = await this.check(round);
+      scan = await this.check(round, before);
     }
     if (this.stop.aborted) return this.ending.stopped();
     if (scan.errorCount > before.errorCount) return this.ending.undo(this.brokeTheBuild(scan, before, round));
@@ -369,11 +373,22 @@ class TurnExecution implements EndingRun {
     return planned.ok ? ok(planned.value.plan) : planned;
   }
 
-  private async check(round: number): Promise<ErrorScan> {
+  private async check(round: number, before: ErrorScan): Promise<ErrorScan> {
     this.emit({ type: 'checking', round });
-    const scan = await this.scan();
+    let scan = await this.scan();
+    // Migrations run only once the code would be kept: a turn undone for its code never changed the schema.
+    if (scan.errorCount <= before.errorCount) scan = await this.migrate(scan);
     this.emit({ type: 'errors', round, scan });
     return scan;
+  }
+
+  /** Applies the migrations the turn changed; their errors join the scan's (a failed run applied nothing). */
+  private async migrate(scan: ErrorScan): Promise<ErrorScan> {
+    if (!this.deps.migrations) return scan;
+    if (!(await this.open().changedPaths()).some(isMigrationPath)) return scan;
+    const errors = await this.deps.migrations.apply(this.turn.projectId);
+    if (errors.length === 0) return scan;
+    return { ...scan, errors: [...scan.errors, ...errors], errorCount: scan.errorCount + errors.length };
   }
 
   /**

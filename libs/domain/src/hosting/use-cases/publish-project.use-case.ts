@@ -11,7 +11,9 @@ import { type Result, err, ok } from '../../shared/result.js';
 import type { CheckPublishAllowed } from '../check-publish-allowed.use-case.js';
 import type { HostingProvider, ReleaseBuild } from '../hosting-provider.port.js';
 import type { HostingRepository } from '../hosting-repository.port.js';
-import type { BuildFailed, InvalidSlug, NothingToPublish, SlugTaken } from '../hosting.errors.js';
+import { DatabaseServerDown, type DatabaseServerUnavailable, databaseServerUnavailable } from '../../databases/databases.errors.js';
+import type { DatabaseSafety } from '../database-safety.port.js';
+import { type BuildFailed, type DatabaseUnsafe, type InvalidSlug, type NothingToPublish, type SlugTaken, databaseUnsafe } from '../hosting.errors.js';
 import type { PublishedSite } from '../published-site.entity.js';
 import type { PublishedUrls } from '../published-urls.js';
 import { type PublishError, publishLimitReached } from '../publishing.errors.js';
@@ -26,7 +28,16 @@ export interface PublishProjectInput {
   readonly slug?: string;
 }
 
-export type PublishProjectError = ProjectNotFound | ProjectBusy | PublishError | InvalidSlug | SlugTaken | BuildFailed | NothingToPublish;
+export type PublishProjectError =
+  | ProjectNotFound
+  | ProjectBusy
+  | PublishError
+  | InvalidSlug
+  | SlugTaken
+  | BuildFailed
+  | NothingToPublish
+  | DatabaseUnsafe
+  | DatabaseServerUnavailable;
 
 /** The commit a release records when the sandbox has no saved version yet. */
 export const WORKING_TREE = 'working-tree';
@@ -61,6 +72,8 @@ export class PublishProject {
     private readonly clock: Clock,
     /** The AI turns' lock (as ApplyProjectTheme takes it). */
     private readonly lock: Pick<ProjectTurnLock, 'tryRun'>,
+    /** The project's database, when it has one: a table with RLS off refuses the publish. */
+    private readonly databaseSafety?: DatabaseSafety,
   ) {}
 
   async execute(input: PublishProjectInput): Promise<Result<{ site: PublishedSite; release: Release }, PublishProjectError>> {
@@ -91,6 +104,8 @@ export class PublishProject {
     const chosen = slug.value;
     const holder = await this.hosting.findSiteBySlug(chosen);
     if (holder && holder.projectId !== project.id) return err(slugTaken(chosen));
+    const safe = await this.checkDatabase(project.id);
+    if (!safe.ok) return safe;
 
     const releaseId = this.ids.next();
     const built = await this.build(project.id, releaseId);
@@ -135,6 +150,18 @@ export class PublishProject {
       return ok({ build, commit });
     } catch (error) {
       if (isSandboxMissing(error)) return err(nothingToPublish());
+      throw error;
+    }
+  }
+
+  /** CVE-2025-48757: never publish an app whose database lets anyone read a table. */
+  private async checkDatabase(projectId: string): Promise<Result<void, DatabaseUnsafe | DatabaseServerUnavailable>> {
+    if (!this.databaseSafety) return ok(undefined);
+    try {
+      const open = await this.databaseSafety.tablesWithoutRls(projectId);
+      return open.length === 0 ? ok(undefined) : err(databaseUnsafe(open));
+    } catch (error) {
+      if (error instanceof DatabaseServerDown) return err(databaseServerUnavailable(error.message));
       throw error;
     }
   }

@@ -56,6 +56,14 @@ export class ListProjectVersions {
   }
 }
 
+/** Applied migrations a restore took out of the project (docs/databases.md "Migrations"). */
+export interface RemovedMigrations {
+  keptAfterRestore(projectId: string): Promise<readonly string[]>;
+}
+
+export const schemaKeptMessage = (names: readonly string[]): string =>
+  ` The database schema was kept: the migration${names.length === 1 ? '' : 's'} ${names.join(', ')} had been applied and ${names.length === 1 ? 'is' : 'are'} no longer in the project, but Kiln never drops tables or data on its own. Write a new migration to undo ${names.length === 1 ? 'it' : 'them'}.`;
+
 /**
  * Puts a version's files back as a new version (SPEC §7 git/restore); any failure is success
  * false (SPEC §8). After a restore anything may have changed: the builder and the index follow.
@@ -66,6 +74,8 @@ export class RestoreProjectVersion {
     private readonly versions: SandboxVersions,
     private readonly changed: ProjectFilesChanged,
     private readonly problems: ProblemLog,
+    /** The project's database, when it has one: a restore never changes its schema, and says so. */
+    private readonly migrations?: RemovedMigrations,
   ) {}
 
   /** `hash` is matched without regard to case (git's own hashes are lower case). */
@@ -80,6 +90,13 @@ export class RestoreProjectVersion {
       return ok({ success: false, message: RESTORE_VERSION_FAILED });
     }
     if (result.success) this.changed.filesChanged(projectId, { paths: [], reason: 'restore' });
+    if (result.success && this.migrations) {
+      const kept = await this.migrations.keptAfterRestore(projectId).catch((error: unknown) => {
+        this.problems.warn(`Reading the migrations of ${projectId} after a restore failed: ${problemText(error)}`);
+        return [];
+      });
+      if (kept.length > 0) return ok({ ...result, message: `${result.message}${schemaKeptMessage(kept)}` });
+    }
     return ok(result);
   }
 }

@@ -22,6 +22,7 @@ import { RunningTurns } from '../running-turns.js';
 import { StopTurn } from '../stop-turn.use-case.js';
 import { RecoverInterruptedTurns } from '../recover-interrupted-turns.use-case.js';
 import { ScriptedAiAssistant } from './scripted-ai-assistant.js';
+import type { TurnMigrations } from '../turn-migrations.port.js';
 import type { AiAssistant } from '../../ai-assistant.port.js';
 import type { SandboxHost } from '../../../sandbox/sandbox-host.port.js';
 
@@ -63,6 +64,8 @@ export async function createTurnTestKit(
     journal?: (inner: InMemoryTurnUndoJournal) => TurnUndoJournal;
     pause?: Pause;
     database?: AssistantDatabaseSource;
+    /** The turns' migrations port (absent: a project without a database). */
+    migrations?: (kit: TestKit, host: InMemorySandboxHost) => TurnMigrations;
   } = {},
 ): Promise<TurnTestKit> {
   const kit = createTestKit(options.pause ? { pause: options.pause } : {});
@@ -89,6 +92,7 @@ export async function createTurnTestKit(
     ids: new SequentialIds('turn'),
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.database ? { database: options.database } : {}),
+    ...(options.migrations ? { migrations: options.migrations(kit, host) } : {}),
   };
   const userId = 'ana';
   await signUp(kit, userId);
