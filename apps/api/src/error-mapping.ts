@@ -91,6 +91,7 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'HOSTING.NOT_PUBLISHED': { status: HttpStatus.CONFLICT },
   'HOSTING.NOTHING_TO_PUBLISH': { status: HttpStatus.CONFLICT },
   'HOSTING.DATABASE_UNSAFE': { status: HttpStatus.CONFLICT },
+  'HOSTING.DATABASE_CHECK_UNAVAILABLE': { status: HttpStatus.SERVICE_UNAVAILABLE },
   'HOSTING.DNS_NOT_READY': { status: HttpStatus.CONFLICT },
   'HOSTING.TOO_MANY_DOMAINS': { status: HttpStatus.CONFLICT },
   'HOSTING.RELEASE_NOT_FOUND': { status: HttpStatus.NOT_FOUND },

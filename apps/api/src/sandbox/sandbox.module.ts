@@ -1,8 +1,6 @@
 import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   ApplyMigrations,
-  type ProblemLog,
-  type ProjectFilesChanged,
   ApplyProjectTheme,
   CreateProjectDirectory,
   DeleteProjectFile,
@@ -99,13 +97,8 @@ export class SandboxModule {
         useCase(InterruptProjectCommand, [OwnedProjects, RunningCommands]),
         useCase(SaveProjectVersion, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         useCase(ListProjectVersions, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
-        {
-          // With the project databases' ApplyMigrations (global) when present: a restore says the schema was kept.
-          provide: RestoreProjectVersion,
-          useFactory: (owned: OwnedProjects, host: SandboxHost, changed: ProjectFilesChanged, problems: ProblemLog, migrations?: ApplyMigrations) =>
-            new RestoreProjectVersion(owned, host, changed, problems, migrations),
-          inject: [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG, { token: ApplyMigrations, optional: true }],
-        },
+        // With the project databases' ApplyMigrations (DatabasesModule is global): a restore says the schema was kept.
+        useCase(RestoreProjectVersion, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG, ApplyMigrations]),
         useCase(RestoreProjectFile, [OwnedProjects, SANDBOX_HOST, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
         useCase(FindProjectErrors, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         // Under the AI turns' lock (TURN_LOCK, from the persistence module): a theme never interleaves with a turn.

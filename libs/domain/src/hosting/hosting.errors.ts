@@ -29,7 +29,15 @@ export type HostingError =
   | BuildFailed
   | NothingToPublish
   | DatabaseUnsafe
+  | DatabaseCheckUnavailable
   | DnsNotReady;
+
+/** The project's database could not be checked (its server is down): nothing is published (503). */
+export type DatabaseCheckUnavailable = DomainError<'HOSTING.DATABASE_CHECK_UNAVAILABLE'>;
+export const databaseCheckUnavailable = (reason: string): DatabaseCheckUnavailable => ({
+  code: 'HOSTING.DATABASE_CHECK_UNAVAILABLE',
+  message: `The app's database could not be checked right now (${reason}), so nothing was published. Try again in a minute.`,
+});
 
 export const databaseUnsafe = (tables: readonly string[]): DatabaseUnsafe => ({
   code: 'HOSTING.DATABASE_UNSAFE',

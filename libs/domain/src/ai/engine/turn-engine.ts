@@ -30,7 +30,7 @@ import type { TurnEvent } from './turn-event.js';
 import type { TurnRepository } from './turn-repository.port.js';
 import type { TurnUndoJournal } from './turn-undo-journal.port.js';
 import type { TurnMigrations } from './turn-migrations.port.js';
-import { isMigrationPath } from '../../databases/use-cases/apply-migrations.use-case.js';
+import { isMigrationPath } from '../../sandbox/migration-paths.js';
 import { TurnWorkspace } from './turn-workspace.js';
 
 

@@ -23,9 +23,10 @@ import type { ProjectDatabaseRepository } from '../project-database-repository.p
 import type { MigrationFile, SchemaMigrator } from '../schema-migrator.port.js';
 import { databaseLimitsOf } from './provision-database.use-case.js';
 import { providerCall } from './provider-call.js';
+import { MIGRATION_FOLDERS } from '../../sandbox/migration-paths.js';
 
-/** Where a project keeps its migrations, the first that exists wins (Supabase's layout first). */
-export const MIGRATION_FOLDERS = Object.freeze(['supabase/migrations', 'db/migrations'] as const);
+export { MIGRATION_FOLDERS, isMigrationPath } from '../../sandbox/migration-paths.js';
+
 /** More files than this in the folder is refused rather than run (a hostile project's flood). */
 export const MAX_MIGRATION_FILES = 500;
 const MAX_NAME_LENGTH = 200;
@@ -42,11 +43,6 @@ export interface MigrationReport {
 
 export type ApplyMigrationsError = ProjectNotFound | DatabaseNotConnected | DatabaseServerUnavailable | MigrationFailed | MigrationChanged;
 
-/** Whether a project path is inside a migrations folder (an AI turn that wrote one runs them). */
-export function isMigrationPath(path: string): boolean {
-  const clean = path.replace(/^\.?\/+/, '');
-  return MIGRATION_FOLDERS.some((folder) => clean.startsWith(`${folder}/`) && clean.endsWith('.sql'));
-}
 
 /**
  * Applies the project's pending migrations (`supabase/migrations/*.sql`, else `db/migrations/*.sql`,

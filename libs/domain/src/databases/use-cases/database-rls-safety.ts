@@ -1,4 +1,5 @@
-import type { DatabaseSafety } from '../../hosting/database-safety.port.js';
+import type { DatabaseSafety, DatabaseSafetyCheck } from '../../hosting/database-safety.port.js';
+import { DatabaseServerDown } from '../databases.errors.js';
 import type { DatabaseProvisioner } from '../database-provisioner.port.js';
 import type { ProjectDatabaseRepository } from '../project-database-repository.port.js';
 
@@ -9,10 +10,15 @@ export class DatabaseRlsSafety implements DatabaseSafety {
     private readonly provisioner: DatabaseProvisioner,
   ) {}
 
-  async tablesWithoutRls(projectId: string): Promise<readonly string[]> {
+  async check(projectId: string): Promise<DatabaseSafetyCheck> {
     const database = await this.databases.findByProject(projectId);
-    if (!database || database.status !== 'ready') return [];
-    const inspection = await this.provisioner.inspect(database.ref);
-    return (inspection?.tables ?? []).filter((t) => !t.rlsEnabled).map((t) => t.name);
+    if (!database || database.status !== 'ready') return { kind: 'checked', tablesWithoutRls: [] };
+    try {
+      const inspection = await this.provisioner.inspect(database.ref);
+      return { kind: 'checked', tablesWithoutRls: (inspection?.tables ?? []).filter((t) => !t.rlsEnabled).map((t) => t.name) };
+    } catch (error) {
+      if (error instanceof DatabaseServerDown) return { kind: 'unavailable', reason: error.message };
+      throw error;
+    }
   }
 }

@@ -52,11 +52,11 @@ describe('PublishProject: the database gate (CVE-2025-48757)', () => {
     expect((await none.k.publish.execute({ userId: 'ana', projectId: none.projectId })).ok).toBe(true);
   });
 
-  it('answers 503 DATABASES.SERVER_UNAVAILABLE when the database cannot be inspected, and publishes nothing', async () => {
+  it('answers 503 HOSTING.DATABASE_CHECK_UNAVAILABLE when the database cannot be inspected, and publishes nothing', async () => {
     const { k, projectId } = await setUp([{ name: 'todos', rls: true }]);
     k.databaseProvisioner.down = true;
     const r = await k.publish.execute({ userId: 'ana', projectId });
-    expect(r).toEqual({ ok: false, error: expect.objectContaining({ code: 'DATABASES.SERVER_UNAVAILABLE' }) });
+    expect(r).toEqual({ ok: false, error: expect.objectContaining({ code: 'HOSTING.DATABASE_CHECK_UNAVAILABLE' }) });
     expect(await k.hosting.findSite(projectId)).toBeNull();
   });
 });

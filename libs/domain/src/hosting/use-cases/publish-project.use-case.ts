@@ -11,9 +11,17 @@ import { type Result, err, ok } from '../../shared/result.js';
 import type { CheckPublishAllowed } from '../check-publish-allowed.use-case.js';
 import type { HostingProvider, ReleaseBuild } from '../hosting-provider.port.js';
 import type { HostingRepository } from '../hosting-repository.port.js';
-import { DatabaseServerDown, type DatabaseServerUnavailable, databaseServerUnavailable } from '../../databases/databases.errors.js';
 import type { DatabaseSafety } from '../database-safety.port.js';
-import { type BuildFailed, type DatabaseUnsafe, type InvalidSlug, type NothingToPublish, type SlugTaken, databaseUnsafe } from '../hosting.errors.js';
+import {
+  type BuildFailed,
+  type DatabaseCheckUnavailable,
+  type DatabaseUnsafe,
+  type InvalidSlug,
+  type NothingToPublish,
+  type SlugTaken,
+  databaseCheckUnavailable,
+  databaseUnsafe,
+} from '../hosting.errors.js';
 import type { PublishedSite } from '../published-site.entity.js';
 import type { PublishedUrls } from '../published-urls.js';
 import { type PublishError, publishLimitReached } from '../publishing.errors.js';
@@ -37,7 +45,7 @@ export type PublishProjectError =
   | BuildFailed
   | NothingToPublish
   | DatabaseUnsafe
-  | DatabaseServerUnavailable;
+  | DatabaseCheckUnavailable;
 
 /** The commit a release records when the sandbox has no saved version yet. */
 export const WORKING_TREE = 'working-tree';
@@ -155,15 +163,11 @@ export class PublishProject {
   }
 
   /** CVE-2025-48757: never publish an app whose database lets anyone read a table. */
-  private async checkDatabase(projectId: string): Promise<Result<void, DatabaseUnsafe | DatabaseServerUnavailable>> {
+  private async checkDatabase(projectId: string): Promise<Result<void, DatabaseUnsafe | DatabaseCheckUnavailable>> {
     if (!this.databaseSafety) return ok(undefined);
-    try {
-      const open = await this.databaseSafety.tablesWithoutRls(projectId);
-      return open.length === 0 ? ok(undefined) : err(databaseUnsafe(open));
-    } catch (error) {
-      if (error instanceof DatabaseServerDown) return err(databaseServerUnavailable(error.message));
-      throw error;
-    }
+    const found = await this.databaseSafety.check(projectId);
+    if (found.kind === 'unavailable') return err(databaseCheckUnavailable(found.reason));
+    return found.tablesWithoutRls.length === 0 ? ok(undefined) : err(databaseUnsafe(found.tablesWithoutRls));
   }
 
   /** Sets the project's domain to the site's Kiln host; an unpublished project only within the limit. */

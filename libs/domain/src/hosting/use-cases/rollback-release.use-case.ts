@@ -1,5 +1,6 @@
+import type { ProjectTurnLock } from '../../ai/engine/project-turn-lock.js';
 import type { OwnedProjects } from '../../projects/owned-projects.js';
-import type { ProjectNotFound } from '../../projects/project.errors.js';
+import { type ProjectBusy, type ProjectNotFound, projectBusy } from '../../projects/project.errors.js';
 import type { Clock } from '../../shared/clock.port.js';
 import { type Result, err, ok } from '../../shared/result.js';
 import type { HostingProvider } from '../hosting-provider.port.js';
@@ -20,11 +21,18 @@ export class RollbackRelease {
     private readonly provider: HostingProvider,
     private readonly urls: PublishedUrls,
     private readonly clock: Clock,
+    /** The project's lock, as publishing takes it: a rollback never lands in the middle of a publish. */
+    private readonly lock: Pick<ProjectTurnLock, 'tryRun'>,
   ) {}
 
-  async execute(input: { userId: string; projectId: string; releaseId: string }): Promise<Result<PublishedSite, ProjectNotFound | NotPublished | ReleaseNotFound>> {
+  async execute(input: { userId: string; projectId: string; releaseId: string }): Promise<Result<PublishedSite, ProjectNotFound | NotPublished | ReleaseNotFound | ProjectBusy>> {
     const found = await this.owned.find(input.userId, input.projectId);
     if (!found.ok) return found;
+    const attempt = await this.lock.tryRun(input.projectId, () => this.rollbackLocked(input));
+    return attempt.ran ? attempt.value : err(projectBusy());
+  }
+
+  private async rollbackLocked(input: { projectId: string; releaseId: string }): Promise<Result<PublishedSite, NotPublished | ReleaseNotFound>> {
     const release = await this.hosting.findRelease(input.projectId, input.releaseId);
     if (!release) return err(releaseNotFound(input.releaseId));
     const site = await this.hosting.findSite(input.projectId);

@@ -1,5 +1,6 @@
+import type { ProjectTurnLock } from '../../ai/engine/project-turn-lock.js';
 import type { OwnedProjects } from '../../projects/owned-projects.js';
-import type { ProjectNotFound } from '../../projects/project.errors.js';
+import { type ProjectBusy, type ProjectNotFound, projectBusy } from '../../projects/project.errors.js';
 import type { ProjectRepository } from '../../projects/project-repository.port.js';
 import type { Clock } from '../../shared/clock.port.js';
 import { type Result, err, ok } from '../../shared/result.js';
@@ -24,12 +25,19 @@ export class UnpublishProject {
     private readonly provider: HostingProvider,
     private readonly urls: PublishedUrls,
     private readonly clock: Clock,
+    /** The project's lock, as publishing takes it: never interleaved with a publish of the same project. */
+    private readonly lock: Pick<ProjectTurnLock, 'tryRun'>,
   ) {}
 
-  async execute(input: { userId: string; projectId: string }): Promise<Result<PublishedSite, ProjectNotFound | NotPublished>> {
+  async execute(input: { userId: string; projectId: string }): Promise<Result<PublishedSite, ProjectNotFound | NotPublished | ProjectBusy>> {
     const found = await this.owned.find(input.userId, input.projectId);
     if (!found.ok) return found;
-    const site = await this.hosting.findSite(input.projectId);
+    const attempt = await this.lock.tryRun(input.projectId, () => this.unpublishLocked(input.projectId));
+    return attempt.ran ? attempt.value : err(projectBusy());
+  }
+
+  private async unpublishLocked(projectId: string): Promise<Result<PublishedSite, NotPublished>> {
+    const site = await this.hosting.findSite(projectId);
     if (!site || site.status !== 'live') return err(notPublished());
     const domains = await this.hosting.listDomains(site.projectId);
     await this.provider.deactivate([this.urls.hostFor(site.slug), ...domains.map((d) => d.host)]);
@@ -37,7 +45,7 @@ export class UnpublishProject {
     const unpublished: PublishedSite = { ...site, status: 'unpublished', updatedAt: now };
     await this.hosting.saveSite(unpublished);
     // Read again just before the write, so a rename meanwhile is kept.
-    const latest = await this.projects.findById(input.projectId);
+    const latest = await this.projects.findById(projectId);
     if (latest && latest.domain !== null) await this.projects.update({ ...latest, domain: null, updatedAt: now });
     return ok(unpublished);
   }
