@@ -1,28 +1,8 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
-import type { DeleteOptions, HttpClient, RequestOptions } from '../app/ports';
+import { RecordingHttp } from '../testing/recording-http';
 import { HttpHostingApi } from './hosting.api';
 
-/** Records each call (method, path, body, options) and answers {}. */
-class RecordingHttp implements HttpClient {
-  readonly calls: [string, string, unknown, RequestOptions | undefined][] = [];
-  async get<T>(path: string, options?: RequestOptions): Promise<T> {
-    this.calls.push(['GET', path, undefined, options]);
-    return {} as T;
-  }
-  async post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> {
-    this.calls.push(['POST', path, body, options]);
-    return {} as T;
-  }
-  async patch<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> {
-    this.calls.push(['PATCH', path, body, options]);
-    return {} as T;
-  }
-  async delete<T>(path: string, options?: DeleteOptions): Promise<T> {
-    this.calls.push(['DELETE', path, options?.body, options]);
-    return {} as T;
-  }
-}
 
 describe('HttpHostingApi', () => {
   it('calls the routes of docs/hosting.md with their bodies', async () => {

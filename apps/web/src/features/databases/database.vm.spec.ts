@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import { FakeClipboard, FakeToasts, RecordingLogger, flush } from '../../testing/ui-fakes';
-import { ANON_KEY, DATA_URL, FakeDatabasesApi, MB, connectedCheck, table, unavailable } from './databases.fakes';
+import { ANON_KEY, DATA_URL, FakeDatabasesApi, MB, connectedCheck, table, unavailable } from '../../testing/databases-fakes';
 import { DatabaseVm, rowsText, sizeUse } from './database.vm';
 import { ProjectDatabaseStore, SERVER_UNREACHABLE } from './project-database.store';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import { RecordingLogger, flush } from '../../testing/ui-fakes';
-import { ANON_KEY, DATA_URL, FakeDatabasesApi, REF, connectedCheck, table } from './databases.fakes';
+import { ANON_KEY, DATA_URL, FakeDatabasesApi, REF, connectedCheck, table } from '../../testing/databases-fakes';
 import { ProjectDatabaseStore, databaseErrorText } from './project-database.store';
 
 const provisioned = (projectId: string, ref = REF) => ({ project_id: projectId, ref, url: DATA_URL, anon_key: ANON_KEY, connected: true as const });

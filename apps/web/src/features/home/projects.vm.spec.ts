@@ -4,7 +4,7 @@ import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
 import type { SiteSummaryDto } from '../../api/hosting.api';
 import { ManualTimers } from '../../testing/auth-fakes';
 import { FakeSession, FakeToasts, RecordingLogger } from '../../testing/ui-fakes';
-import { FakeHostingApi } from '../hosting/hosting.fakes';
+import { FakeHostingApi } from '../../testing/hosting-fakes';
 import { ProjectsVm } from './projects.vm';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');

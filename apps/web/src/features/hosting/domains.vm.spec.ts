@@ -6,9 +6,9 @@ import { ManualTimers } from '../../testing/auth-fakes';
 import type { BrowserEnvironment } from '../../app/ui-ports';
 import { FakeClipboard, FakeToasts, RecordingLogger, RecordingSink, environment, flush } from '../../testing/ui-fakes';
 import { AnalyticsService } from '../analytics/analytics.service';
-import { FakeDatabasesApi } from '../databases/databases.fakes';
+import { FakeDatabasesApi } from '../../testing/databases-fakes';
 import { ProjectDatabaseStore } from '../databases/project-database.store';
-import { FakeHostingApi, FakeUpgrade, NOW, liveSite, paymentRequired, pendingDomain } from './hosting.fakes';
+import { FakeHostingApi, FakeUpgrade, NOW, liveSite, paymentRequired, pendingDomain } from '../../testing/hosting-fakes';
 import { PublishVm } from './publish.vm';
 
 async function setup(site = liveSite(), env: BrowserEnvironment = environment()) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import { ManualTimers } from '../../testing/auth-fakes';
 import { environment } from '../../testing/ui-fakes';
-import { FakeHostingApi, NOW } from './hosting.fakes';
+import { FakeHostingApi, NOW } from '../../testing/hosting-fakes';
 import { ProjectPreviewVm, frameSandbox } from './project-preview.vm';
 
 function setup(origin = 'http://localhost:3000') {

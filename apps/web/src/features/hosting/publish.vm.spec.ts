@@ -3,9 +3,9 @@ import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import { ManualTimers, RecordingAnalytics } from '../../testing/auth-fakes';
 import { FakeClipboard, FakeToasts, RecordingLogger, flush } from '../../testing/ui-fakes';
-import { FakeDatabasesApi, connectedCheck, table } from '../databases/databases.fakes';
+import { FakeDatabasesApi, connectedCheck, table } from '../../testing/databases-fakes';
 import { ProjectDatabaseStore } from '../databases/project-database.store';
-import { FakeHostingApi, FakeUpgrade, NEVER_PUBLISHED, NOW, liveSite, paymentRequired, release } from './hosting.fakes';
+import { FakeHostingApi, FakeUpgrade, NEVER_PUBLISHED, NOW, liveSite, paymentRequired, release } from '../../testing/hosting-fakes';
 import { PublishVm } from './publish.vm';
 
 function setup(options: { clipboardFails?: boolean } = {}) {

@@ -1,6 +1,7 @@
 // Test double of the databases API (tests only; production never imports this).
-import { ApiError } from '../../app/ports';
-import type { DatabaseCheckDto, DatabaseTableDto, DatabasesApi, DisconnectedDatabaseDto, ProvisionedDatabaseDto } from '../../api/databases.api';
+import { ApiError } from '../app/ports';
+import { ScriptedCalls } from './scripted-calls';
+import type { DatabaseCheckDto, DatabaseTableDto, DatabasesApi, DisconnectedDatabaseDto, ProvisionedDatabaseDto } from '../api/databases.api';
 
 export const REF = 'abcdefghij0123456789';
 export const DATA_URL = `http://${REF}.data.localhost:3000`;
@@ -47,37 +48,10 @@ type Method = keyof DatabasesApi;
  * detaches or drops; `fail(method, error)` throws once; `hold(method)` keeps the next call
  * pending until `release(method)`.
  */
-export class FakeDatabasesApi implements DatabasesApi {
-  readonly calls: string[] = [];
+export class FakeDatabasesApi extends ScriptedCalls<Method> implements DatabasesApi {
   connected = false;
   /** What a connected check answers (tables, size…). */
   database: DatabaseCheckDto = connectedCheck();
-  private readonly failures = new Map<Method, unknown[]>();
-  private readonly holds = new Map<Method, { resolve: () => void; promise: Promise<void> }>();
-
-  fail(method: Method, error: unknown): void {
-    this.failures.set(method, [...(this.failures.get(method) ?? []), error]);
-  }
-
-  hold(method: Method): void {
-    let resolve = () => undefined as void;
-    const promise = new Promise<void>((r) => (resolve = r));
-    this.holds.set(method, { resolve, promise });
-  }
-
-  release(method: Method): void {
-    const held = this.holds.get(method);
-    this.holds.delete(method);
-    held?.resolve();
-  }
-
-  private async step(method: Method, call: string): Promise<void> {
-    this.calls.push(call);
-    const held = this.holds.get(method);
-    if (held !== undefined) await held.promise;
-    const queue = this.failures.get(method);
-    if (queue !== undefined && queue.length > 0) throw queue.shift();
-  }
 
   async provision(projectId: string): Promise<ProvisionedDatabaseDto> {
     await this.step('provision', `provision ${projectId}`);

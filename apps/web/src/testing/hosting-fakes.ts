@@ -1,5 +1,6 @@
 // Test doubles of the hosting API and the upgrade dialog (tests only; production never imports this).
-import { ApiError } from '../../app/ports';
+import { ApiError } from '../app/ports';
+import { ScriptedCalls } from './scripted-calls';
 import type {
   AddedDomainDto,
   DnsCheckDto,
@@ -11,8 +12,8 @@ import type {
   ScreenshotDto,
   SiteStatusDto,
   SiteSummaryDto,
-} from '../../api/hosting.api';
-import { type LimitType, limitTypeOf } from '../billing/upgrade-dialog.store';
+} from '../api/hosting.api';
+import { type LimitType, limitTypeOf } from '../features/billing/upgrade-dialog.store';
 
 export const NOW = Date.parse('2026-01-10T12:00:00.000Z');
 
@@ -81,8 +82,7 @@ type Method = keyof HostingApi;
  * Answers from fields tests set; a failure queued with `fail(method, error)` is thrown once.
  * `hold(method)` keeps the next call pending until `release(method)`, to observe states in between.
  */
-export class FakeHostingApi implements HostingApi {
-  readonly calls: string[] = [];
+export class FakeHostingApi extends ScriptedCalls<Method> implements HostingApi {
   site: SiteStatusDto = NEVER_PUBLISHED;
   publishedSite: SiteStatusDto = liveSite({ releases: [release(1)], current_release: release(1) });
   publicSiteReply: PublicSiteDto = {
@@ -95,32 +95,6 @@ export class FakeHostingApi implements HostingApi {
   /** What GET /api/fly/sites answers. */
   sitesReply: SiteSummaryDto[] = [];
   dnsReply: ((domain: DomainDto) => DnsCheckDto) | null = null;
-  private readonly failures = new Map<Method, unknown[]>();
-  private readonly holds = new Map<Method, { resolve: () => void; promise: Promise<void> }>();
-
-  fail(method: Method, error: unknown): void {
-    this.failures.set(method, [...(this.failures.get(method) ?? []), error]);
-  }
-
-  hold(method: Method): void {
-    let resolve = () => undefined as void;
-    const promise = new Promise<void>((r) => (resolve = r));
-    this.holds.set(method, { resolve, promise });
-  }
-
-  release(method: Method): void {
-    const held = this.holds.get(method);
-    this.holds.delete(method);
-    held?.resolve();
-  }
-
-  private async step(method: Method, call: string): Promise<void> {
-    this.calls.push(call);
-    const held = this.holds.get(method);
-    if (held !== undefined) await held.promise;
-    const queue = this.failures.get(method);
-    if (queue !== undefined && queue.length > 0) throw queue.shift();
-  }
 
   async publishCheck(projectId: string): Promise<PublishCheckDto> {
     await this.step('publishCheck', `publishCheck ${projectId}`);
