@@ -11,8 +11,8 @@ import { CgroupLimits } from '../sandbox/isolation/cgroup-limits.js';
 import { SCREENSHOT_LIMITS } from './chromium-site-screenshotter.adapter.js';
 import { ChromiumJail, SCREENSHOT_HOST_UID } from './chromium-jail.js';
 import { removeReadOnlyTree } from './hosting-paths.js';
-import { LocalHostingProvider } from './local-hosting-provider.adapter.js';
 import { SiteCaptureProxy } from './site-capture-proxy.js';
+import { publishStaticSites } from './testing/static-sites.js';
 
 /**
  * What a page's code could do if it took over the browser entirely (a renderer and sandbox
@@ -69,16 +69,7 @@ describe('ChromiumJail, with the browser taken over', () => {
     base = await mkdtemp(path.join(tmpdir(), 'kiln-shot-jail-'));
     await chmod(base, 0o711);
     hostingRoot = path.join(base, 'hosting');
-    for (const host of ['site.apps.localhost', 'other.apps.localhost']) {
-      const dist = path.join(base, host, 'dist');
-      await mkdir(dist, { recursive: true });
-      await writeFile(path.join(dist, 'index.html'), `<p>${host}</p>`);
-      const builder = { buildForRelease: async () => ({ exitCode: 0, timedOut: false, log: '', projectDir: path.dirname(dist), outputDir: 'dist' }) };
-      const provider = new LocalHostingProvider({ hostingRoot, builder });
-      const id = host.split('.')[0] as string;
-      await provider.buildRelease({ sandboxId: id, projectId: id, releaseId: `${id}-1` });
-      await provider.activate({ slug: id, releaseId: `${id}-1`, hosts: [host] });
-    }
+    await publishStaticSites(base, hostingRoot, ['site.apps.localhost', 'other.apps.localhost']);
     listener = createServer((req, res) => {
       seen.push(`${req.headers.host ?? ''}${req.url ?? ''}`);
       res.end('LEAK');

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,8 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { captureCertificate } from './capture-certificate.js';
 import { removeReadOnlyTree } from './hosting-paths.js';
-import { LocalHostingProvider } from './local-hosting-provider.adapter.js';
 import { SiteCaptureProxy } from './site-capture-proxy.js';
+import { publishStaticSites } from './testing/static-sites.js';
 
 /** Raw proxy traffic on loopback, as a jailed browser sends it through the forwarder. */
 describe('SiteCaptureProxy', () => {
@@ -20,16 +20,7 @@ describe('SiteCaptureProxy', () => {
   beforeAll(async () => {
     base = await mkdtemp(path.join(tmpdir(), 'kiln-capture-proxy-'));
     hostingRoot = path.join(base, 'hosting');
-    for (const host of ['site.apps.localhost', 'other.apps.localhost']) {
-      const dist = path.join(base, host, 'dist');
-      await mkdir(dist, { recursive: true });
-      await writeFile(path.join(dist, 'index.html'), `<p>${host}</p>`);
-      const builder = { buildForRelease: async () => ({ exitCode: 0, timedOut: false, log: '', projectDir: path.dirname(dist), outputDir: 'dist' }) };
-      const provider = new LocalHostingProvider({ hostingRoot, builder });
-      const id = host.split('.')[0] as string;
-      await provider.buildRelease({ sandboxId: id, projectId: id, releaseId: `${id}-1` });
-      await provider.activate({ slug: id, releaseId: `${id}-1`, hosts: [host] });
-    }
+    await publishStaticSites(base, hostingRoot, ['site.apps.localhost', 'other.apps.localhost']);
     proxy = new SiteCaptureProxy({ hostingRoot, host: 'site.apps.localhost', tls: await captureCertificate() });
     port = await proxy.listenOnLoopback();
   }, 30_000);
