@@ -51,6 +51,30 @@ describe('dataHostHandler', () => {
     expect(appSaw).toEqual([]);
   });
 
+  it("lets a service of the data origin answer its own preflight (app sign-in's PUT /auth/v1/user)", async () => {
+    const service = {
+      prefix: '/auth/v1',
+      handle: (_ref: string, req: http.IncomingMessage, res: http.ServerResponse) => {
+        res.writeHead(204, { 'Access-Control-Allow-Methods': req.method === 'OPTIONS' ? 'GET, POST, PUT, DELETE, OPTIONS' : '' }).end();
+      },
+    };
+    const withAuth = new DataApiServer('http://{ref}.data.localhost:{port}', { findByRef: async () => null }, api, [service]);
+    const own = http.createServer((req, res) => withAuth.handle(req, res));
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const ownPort = (own.address() as AddressInfo).port;
+    try {
+      const preflight = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port: ownPort, path: '/auth/v1/user', method: 'OPTIONS', headers: { host: 'abcdefghij0123456789.data.localhost' } }, resolve);
+        req.on('error', reject);
+        req.end();
+      });
+      preflight.resume();
+      expect(preflight.headers['access-control-allow-methods']).toContain('PUT');
+    } finally {
+      await new Promise((resolve) => own.close(resolve));
+    }
+  });
+
   it('leaves other hosts (and refs that are not one) to the app', async () => {
     expect((await request(`localhost:${port}`, '/rest/v1/todos')).body).toBe('app');
     expect((await request(`short.data.localhost:${port}`, '/rest/v1/todos')).body).toBe('app');

@@ -68,13 +68,14 @@ export class DataApiServer {
     res.setHeader('Vary', 'Origin');
     const ref = this.refOf(req) as string;
     const url = req.url ?? '/';
+    // A service answers its own preflight: app sign-in allows PUT (/auth/v1/user), /rest/v1 does not.
+    const service = this.services.find((s) => url === s.prefix || url.startsWith(`${s.prefix}/`) || url.startsWith(`${s.prefix}?`));
+    if (service !== undefined) return service.handle(ref, req, res);
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, HEAD, POST, PATCH, DELETE, OPTIONS', 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' });
       res.end();
       return;
     }
-    const service = this.services.find((s) => url === s.prefix || url.startsWith(`${s.prefix}/`) || url.startsWith(`${s.prefix}?`));
-    if (service !== undefined) return service.handle(ref, req, res);
     if (!url.startsWith('/rest/v1/')) return send(res, error(404, 'PGRST125', 'Invalid path specified in request URL'));
     if (url.length > DATA_API_LIMITS.maxUrlLength) return send(res, error(414, 'PGRST100', 'The request URL is too long'));
     const profile = req.headers['accept-profile'] ?? req.headers['content-profile'];
