@@ -17,6 +17,7 @@ import type { DataOriginHandler } from './databases/databases.module.js';
 import type { HostingAdapters } from './hosting/hosting.module.js';
 import { publishedFrameSource } from './hosting/published-urls.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
+import { answerClientErrors } from './serving/answer-client-errors.js';
 import { dataHostHandler, siteHostHandler } from './serving/install-host-dispatch.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
@@ -157,6 +158,8 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
   const dataOrigin = app.get<DataOriginHandler | null>(DATA_ORIGIN, { strict: false });
   const hostHandlers = [...(siteServer === undefined ? [] : [siteHostHandler(siteServer)]), ...(dataOrigin === null ? [] : [dataHostHandler(dataOrigin)])];
   installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), hostHandlers);
+  // Headers past 16 KiB: a 431 every origin can read, not a bare one (serving/answer-client-errors.ts).
+  answerClientErrors(app.getHttpServer());
   return app;
 }
 

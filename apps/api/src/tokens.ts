@@ -92,6 +92,8 @@ export const SITE_SCREENSHOTTER = Symbol('SiteScreenshotter');
 export const PUBLISHED_URLS = Symbol('PublishedUrls');
 /** ProjectTakedown: a deleted project's site stops being served (hosting's TakeDownSite, bound by HostingModule). */
 export const PROJECT_TAKEDOWN = Symbol('ProjectTakedown');
+/** ProjectDatabaseRemoval: a deleted project's database is dropped (databases' DropProjectDatabase, bound by DatabasesModule). */
+export const PROJECT_DATABASE_REMOVAL = Symbol('ProjectDatabaseRemoval');
 /** The hosting adapters as createApp's caller gave them (their shutdown). */
 export const HOSTING_ADAPTERS = Symbol('HOSTING_ADAPTERS');
 

@@ -60,6 +60,7 @@ export * from './projects/rename-project.use-case.js';
 export * from './projects/delete-project.use-case.js';
 export * from './projects/project-ownership.js';
 export * from './projects/project-takedown.port.js';
+export * from './projects/project-database-removal.port.js';
 
 // databases: a PostgreSQL database per project (docs/databases.md)
 export * from './databases/project-database.entity.js';
@@ -77,6 +78,7 @@ export * from './databases/project-database-repository.port.js';
 export * from './databases/use-cases/provision-database.use-case.js';
 export * from './databases/use-cases/check-database.use-case.js';
 export * from './databases/use-cases/delete-database.use-case.js';
+export * from './databases/use-cases/drop-project-database.use-case.js';
 export * from './databases/use-cases/get-database-connection.use-case.js';
 export * from './databases/use-cases/database-quota-guard.js';
 export * from './databases/use-cases/describe-database-for-assistant.use-case.js';

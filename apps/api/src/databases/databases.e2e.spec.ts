@@ -143,4 +143,28 @@ describe('database routes (e2e)', () => {
     }
     expect((await check(user, id)).body.connected).toBe(true);
   });
+
+  it('drops a project’s database when the project is deleted; while the provider is down the project stays (503) and the delete can be retried', async () => {
+    const { user, id } = await projectOf();
+    const { ref } = (await provision(user, id)).body as { ref: string };
+    databases.provisioner.down = true;
+    try {
+      const refused = await t.http().delete(`/api/projects/${id}`).set(user.auth);
+      expect([refused.status, refused.body.code]).toEqual([503, 'DATABASES.SERVER_UNAVAILABLE']);
+    } finally {
+      databases.provisioner.down = false;
+    }
+    expect((await check(user, id)).body.connected).toBe(true);
+    expect((await t.http().delete(`/api/projects/${id}`).set(user.auth)).status).toBeLessThan(300);
+    expect(databases.provisioner.has(ref)).toBe(false);
+    const connections = t.app.get(GetDatabaseConnection, { strict: false });
+    expect(await connections.byRef(ref)).toMatchObject({ ok: false, error: { code: 'DATABASES.NOT_CONNECTED' } });
+    // A detached database goes too: nothing could ever reattach it once its project is gone.
+    const other = await projectOf();
+    const detached = (await provision(other.user, other.id)).body as { ref: string };
+    await t.http().delete(`/database/${other.id}?deleteFromProvider=false`).set(other.user.auth).expect(200);
+    expect(databases.provisioner.has(detached.ref)).toBe(true);
+    expect((await t.http().delete(`/api/projects/${other.id}`).set(other.user.auth)).status).toBeLessThan(300);
+    expect(databases.provisioner.has(detached.ref)).toBe(false);
+  });
 });

@@ -4,12 +4,14 @@ import {
   ApplyMigrations,
   CheckDatabase,
   type Clock,
+  type DataApiQuota,
   type DataApiTargets,
   DatabaseQuotaGuard,
   type DatabaseProvisioner,
   DatabaseRlsSafety,
   DeleteDatabase,
   DescribeDatabaseForAssistant,
+  DropProjectDatabase,
   GetDatabaseConnection,
   type IdGenerator,
   OwnedProjects,
@@ -31,6 +33,7 @@ import {
   DATABASE_SAFETY,
   ID_GENERATOR,
   PROFILE_REPOSITORY,
+  PROJECT_DATABASE_REMOVAL,
   PROJECT_DATABASE_REPOSITORY,
   PROJECT_REPOSITORY,
   RANDOM_SOURCE,
@@ -53,7 +56,7 @@ export interface DatabaseAdapters {
    * from the project databases this module knows: main.ts a DataApiServer over PgDataApi. Without
    * it the data origin is not served.
    */
-  readonly dataOrigin?: (targets: DataApiTargets, services: readonly DataOriginService[]) => DataOriginHandler;
+  readonly dataOrigin?: (targets: DataApiTargets, services: readonly DataOriginService[], quota: DataApiQuota) => DataOriginHandler;
   /** App users' stores per project (`/auth/v1` on the data origin; main.ts PgAppAuthStores). Without them app sign-in is not served. */
   readonly appAuthStores?: { forRef(ref: string): Promise<ProjectAuthStores>; close?(): Promise<void> };
   /** Applies migrations (local: Kiln's admin connection; absent: migrating answers 503). */
@@ -85,6 +88,7 @@ class CloseDatabasesOnShutdown implements OnApplicationShutdown {
 /**
  * Project databases (docs/databases.md): POST /api/db/provision, GET /api/db/check/{projectId},
  * DELETE /database/{id}. PROJECT_DATABASE_REPOSITORY comes from the persistence module. Exports
+ * PROJECT_DATABASE_REMOVAL (a deleted project's database is dropped),
  * GetDatabaseConnection and DatabaseQuotaGuard for the data API (/rest/v1, /auth/v1 on the data origin),
  * and DescribeDatabaseForAssistant for turns (global, so that the AI module finds it without
  * importing this module's adapters a second time).
@@ -119,11 +123,22 @@ export class DatabasesModule {
         ]),
         useCase(CheckDatabase, [OwnedProjects, PROFILE_REPOSITORY, PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS]),
         useCase(DeleteDatabase, [OwnedProjects, PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER, CLOCK]),
+        // Deleting a project drops its database (ProjectsModule's DeleteProject; docs/decisions.md).
+        useCase(DropProjectDatabase, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
+        { provide: PROJECT_DATABASE_REMOVAL, useExisting: DropProjectDatabase },
         useCase(GetDatabaseConnection, [PROJECT_DATABASE_REPOSITORY, PROJECT_REPOSITORY]),
         useCase(DatabaseQuotaGuard, [PROFILE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, CLOCK]),
         {
           provide: DATA_ORIGIN,
-          useFactory: (connections: GetDatabaseConnection, config: AppConfig, rateLimiter: RateLimiter, clock: Clock, random: RandomSource, ids: IdGenerator): DataOriginHandler | null => {
+          useFactory: (
+            connections: GetDatabaseConnection,
+            quota: DatabaseQuotaGuard,
+            config: AppConfig,
+            rateLimiter: RateLimiter,
+            clock: Clock,
+            random: RandomSource,
+            ids: IdGenerator,
+          ): DataOriginHandler | null => {
             if (adapters.dataOrigin === undefined) return null;
             const smallest = Math.min(config.databases.limits.free.connections, config.databases.limits.paid.connections);
             const targets = new ProjectDatabaseTargets(connections, Math.max(1, smallest - 1));
@@ -147,13 +162,14 @@ export class DatabasesModule {
                       }),
                     ),
                   ];
-            return adapters.dataOrigin(targets, auth);
+            // Writes past the owner's plan's size quota are 402 (docs/databases.md "Limits").
+            return adapters.dataOrigin(targets, auth, quota);
           },
-          inject: [GetDatabaseConnection, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR],
+          inject: [GetDatabaseConnection, DatabaseQuotaGuard, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR],
         },
         useCase(DescribeDatabaseForAssistant, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
       ],
-      exports: [GetDatabaseConnection, DatabaseQuotaGuard, DescribeDatabaseForAssistant, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, DATABASE_SAFETY, ApplyMigrations],
+      exports: [PROJECT_DATABASE_REMOVAL, GetDatabaseConnection, DatabaseQuotaGuard, DescribeDatabaseForAssistant, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, DATABASE_SAFETY, ApplyMigrations],
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { DataApiServer, type DataOriginService, LocalPostgresProvisioner, NeonProvisioner, PgAppAuthStores, PgDataApi, localSchemaMigrator, ownerSchemaMigrator } from '@kiln/adapters';
-import type { DataApiTargets } from '@kiln/domain';
+import type { DataApiQuota, DataApiTargets } from '@kiln/domain';
 import type { AppConfig } from '../config.js';
 import type { DatabaseAdapters } from './databases.module.js';
 
@@ -13,8 +13,8 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
   const { neon } = config.databases;
   // The data API (`/rest/v1` on each project's data origin), one pool per project database.
   const api = new PgDataApi({ statementTimeoutMs: Math.max(config.databases.limits.free.statementTimeoutMs, config.databases.limits.paid.statementTimeoutMs) });
-  const dataOrigin = (targets: DataApiTargets, services: readonly DataOriginService[]) =>
-    new DataApiServer(config.databases.dataUrlTemplate, targets, api, services, (error) => log.error(`Data API: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+  const dataOrigin = (targets: DataApiTargets, services: readonly DataOriginService[], quota: DataApiQuota) =>
+    new DataApiServer(config.databases.dataUrlTemplate, targets, api, services, (error) => log.error(`Data API: ${error instanceof Error ? error.stack ?? error.message : String(error)}`), quota);
   if (config.databases.provider === 'neon' && neon) {
     log.log(`Project databases: Neon (${new URL(neon.apiUrl).host})`);
     const provisioner = new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl });

@@ -15,9 +15,10 @@ export class ProjectDatabaseTargets implements DataApiTargets {
   async findByRef(ref: string): Promise<DataApiTarget | null> {
     const found = await this.connections.byRef(ref);
     if (!found.ok) return null;
-    const { connection, jwtSecret } = found.value;
+    const { connection, jwtSecret, ownerId } = found.value;
     return {
       ref,
+      ownerId,
       connection: { host: connection.host, port: connection.port, database: connection.database, user: connection.user, password: connection.password },
       jwtSecret,
       maxConnections: this.poolSize,

@@ -1,5 +1,7 @@
 import {
+  type DataApiQuota,
   type DataApiTargets,
+  type DatabaseQuotaExceeded,
   type RestError,
   contentRange,
   parsePrefer,
@@ -10,12 +12,16 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from './data-api-auth.js';
 import type { DataRequest, PgDataApi } from './pg-data-api.js';
-import { unavailable } from './pg-rest-errors.js';
+import { RETRY_AFTER_SECONDS, unavailable } from './pg-rest-errors.js';
 
-export const DATA_API_LIMITS = { maxBodyBytes: 1024 * 1024, maxUrlLength: 16 * 1024 } as const;
+/**
+ * The URL stays under 8 KiB (414 past it, in PostgREST's shape) so it always fits in Node's 16 KiB
+ * of request headers, past which the server answers 431 (serving/answer-client-errors.ts).
+ */
+export const DATA_API_LIMITS = { maxBodyBytes: 1024 * 1024, maxUrlLength: 8 * 1024 } as const;
 
 const ALLOWED_HEADERS = 'apikey, authorization, x-client-info, content-type, prefer, range, range-unit, accept-profile, content-profile, x-supabase-api-version, accept';
-const EXPOSED_HEADERS = 'Content-Range, Range, Location, Preference-Applied, X-Supabase-Api-Version';
+const EXPOSED_HEADERS = 'Content-Range, Range, Location, Preference-Applied, X-Supabase-Api-Version, Retry-After';
 
 /** Another service of the data origin (e.g. `/auth/v1`), answering under its own path prefix. */
 export interface DataOriginService {
@@ -38,6 +44,8 @@ export class DataApiServer {
     private readonly api: PgDataApi,
     private readonly services: readonly DataOriginService[] = [],
     private readonly log: (error: unknown) => void = (e) => console.error('data API:', e),
+    /** The size quota; without it writes are not measured (tests of the grammar). */
+    private readonly quota?: DataApiQuota,
   ) {
     const host = new URL(dataUrlTemplate.replace('{ref}', 'kilnref').replace('{port}', '1')).hostname;
     const escaped = host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('kilnref', '([a-z0-9]{20})');
@@ -100,11 +108,27 @@ export class DataApiServer {
     const request = buildRequest(req, url, body.value);
     if (!request.ok) return send(res, request.error);
     const prefer = parsePrefer(header(req, 'prefer'));
-    const answer = await this.api.run(target, caller.value.role, caller.value.claims, request.value, prefer);
-    if (!answer.ok) return send(res, answer.error);
+    // Past the size quota: no insert, update or upsert; an rpc runs read-only (a function that
+    // only reads still answers). Reads and deletes never ask, so a project can get back under.
+    const kind = request.value.kind;
+    let overQuota: DatabaseQuotaExceeded | null = null;
+    if (this.quota !== undefined && (kind === 'insert' || kind === 'update' || kind === 'rpc')) {
+      let allowed;
+      try {
+        allowed = await this.quota.checkWrite(target);
+      } catch {
+        return send(res, unavailable()); // Kiln's own database (the owner's plan) unreachable
+      }
+      if (!allowed.ok && allowed.error.code === 'DATABASES.SERVER_UNAVAILABLE') return send(res, unavailable());
+      if (!allowed.ok && allowed.error.code === 'DATABASES.QUOTA_EXCEEDED') {
+        if (kind !== 'rpc') return send(res, quotaExceeded(allowed.error));
+        overQuota = allowed.error;
+      }
+    }
+    const answer = await this.api.run(target, caller.value.role, caller.value.claims, request.value, prefer, { readOnly: overQuota !== null });
+    if (!answer.ok) return send(res, overQuota !== null && answer.error.code === '25006' ? quotaExceeded(overQuota) : answer.error);
     const { rows, total, offset } = answer.value;
     let text = answer.value.body;
-    const kind = request.value.kind;
     if ((header(req, 'accept') ?? '').includes('application/vnd.pgrst.object+json') && text !== null && kind !== 'rpc') {
       if (rows !== 1) return send(res, error(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`));
       text = JSON.stringify((JSON.parse(text) as unknown[])[0]);
@@ -131,7 +155,20 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 const error = (status: number, code: string, message: string, details: string | null = null): RestError => ({ status, code, message, details, hint: null });
 
+/** 402 in PostgREST's shape, with the API's code and message (docs/databases.md "Limits"). */
+function quotaExceeded(e: DatabaseQuotaExceeded): RestError {
+  return {
+    status: 402,
+    code: e.code,
+    message: e.message,
+    details: `size_bytes=${e.sizeBytes} quota_bytes=${e.quotaBytes}`,
+    hint: 'Reads and deletes are still allowed: delete rows to get back under the quota.',
+  };
+}
+
 export function send(res: ServerResponse, e: RestError): void {
+  // Busy or unreachable: the client may try again (supabase-js's callers see the header).
+  if (e.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.writeHead(e.status, { 'Content-Type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify({ code: e.code, message: e.message, details: e.details, hint: e.hint }));
 }

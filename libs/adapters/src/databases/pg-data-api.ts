@@ -12,7 +12,7 @@ import {
 } from '@kiln/domain';
 import pg from 'pg';
 import { ConnectionFailureMarkingPool } from '../postgres/database-unavailable.js';
-import { restErrorOf, unavailable } from './pg-rest-errors.js';
+import { connectErrorOf, restErrorOf } from './pg-rest-errors.js';
 import { PgSchemaCache, type SchemaInfo } from './pg-schema-cache.js';
 import { type CompiledStatement, unknownTable } from './rest-sql-compiler.js';
 import { deleteStatement, insertStatement, rpcStatement, selectStatement, updateStatement } from './rest-statements.js';
@@ -37,6 +37,11 @@ export interface DataAnswer {
   readonly offset: number;
 }
 
+/** How one request runs: `readOnly` (an rpc past the size quota) makes any write of it fail with 25006. */
+export interface RunOptions {
+  readonly readOnly?: boolean;
+}
+
 export interface DataApiOptions {
   /** Per statement, on top of the authenticator role's own setting. */
   readonly statementTimeoutMs: number;
@@ -53,7 +58,7 @@ export class PgDataApi {
 
   constructor(private readonly options: DataApiOptions = { statementTimeoutMs: 8000 }) {}
 
-  async run(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, request: DataRequest, prefer: Prefer): Promise<RestResult<DataAnswer>> {
+  async run(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, request: DataRequest, prefer: Prefer, options: RunOptions = {}): Promise<RestResult<DataAnswer>> {
     const pool = this.poolFor(target);
     let schema: SchemaInfo;
     try {
@@ -69,20 +74,28 @@ export class PgDataApi {
     }
     if (!compiled.ok) return compiled;
     const mutation = request.kind === 'insert' || request.kind === 'update' || request.kind === 'delete';
-    return this.execute(target, pool, role, claims, compiled.value.statement, mutation, compiled.value.offset);
+    return this.execute(target, pool, role, claims, compiled.value.statement, { mutation, offset: compiled.value.offset, readOnly: options.readOnly === true });
   }
 
-  private async execute(target: DataApiTarget, pool: pg.Pool, role: RequestRole, claims: Record<string, unknown>, statement: CompiledStatement, mutation: boolean, offset: number): Promise<RestResult<DataAnswer>> {
+  private async execute(
+    target: DataApiTarget,
+    pool: pg.Pool,
+    role: RequestRole,
+    claims: Record<string, unknown>,
+    statement: CompiledStatement,
+    { mutation, offset, readOnly }: { mutation: boolean; offset: number; readOnly: boolean },
+  ): Promise<RestResult<DataAnswer>> {
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
-    } catch {
-      return { ok: false, error: unavailable() };
+    } catch (error) {
+      return { ok: false, error: connectErrorOf(error) };
     }
     let broken = false;
     try {
       const timeout = Math.max(1, Math.floor(this.options.statementTimeoutMs));
-      await client.query(`BEGIN; SET LOCAL ROLE ${role === 'authenticated' ? 'authenticated' : 'anon'}; SET LOCAL statement_timeout = ${timeout}`);
+      // READ ONLY is fixed before the first query: SQL of the project cannot turn it back.
+      await client.query(`BEGIN${readOnly ? ' READ ONLY' : ''}; SET LOCAL ROLE ${role === 'authenticated' ? 'authenticated' : 'anon'}; SET LOCAL statement_timeout = ${timeout}`);
       await client.query(`SELECT set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
       const result = await client.query<{ body: string | null; n: number; total?: string }>(statement.sql, statement.params);
       const row = result.rows[0] ?? { body: null, n: 0 };

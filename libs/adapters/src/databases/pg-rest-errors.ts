@@ -15,16 +15,31 @@ export function statusOfPgError(code: string, anonymous: boolean): number {
   return byClass[code.slice(0, 2)] ?? 400;
 }
 
-export const unavailable = (): RestError => ({
+/** Retry-After of a 503 from the data origin (the API's own 503s say the same). */
+export const RETRY_AFTER_SECONDS = 5;
+
+export const unavailable = (message = 'Could not connect to the project database'): RestError => ({
   status: 503,
   code: 'PGRST000',
-  message: 'Could not connect to the project database',
+  message,
   details: null,
   hint: 'Try again in a moment.',
 });
 
+/** Every connection the project's plan allows is in use (53300 at login, or the pool's wait ran out): busy, not broken. */
+export const busy = (): RestError => unavailable('The project database has no free connection: its plan’s connection limit is reached');
+
+/** Why a connection could not be had, in PostgREST's shape: always 503 (Retry-After is added when sent). */
+export function connectErrorOf(error: unknown): RestError {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  // pg's Pool says "timeout exceeded when trying to connect" when all its clients stay busy.
+  if (e?.code === '53300' || (typeof e?.message === 'string' && /timeout exceeded when trying to connect/i.test(e.message))) return busy();
+  return unavailable();
+}
+
 /** An error thrown while running a request, in PostgREST's shape. */
 export function restErrorOf(error: unknown, anonymous: boolean): RestError {
+  if ((error as { code?: unknown } | null)?.code === '53300') return busy();
   if (isDatabaseUnavailable(error)) return unavailable();
   const e = error as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown };
   if (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {

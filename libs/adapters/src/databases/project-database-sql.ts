@@ -68,9 +68,16 @@ CREATE EVENT TRIGGER kiln_enable_rls_on_new_tables ON ddl_command_end
   EXECUTE FUNCTION kiln.enable_rls_on_new_tables();
 `;
 
-/** Size and the tables of public with RLS, row estimates and columns, as one JSON row. */
+/**
+ * The size of the project's data (tables, their indexes and TOAST, in every schema but the catalog:
+ * not pg_database_size, whose ~7.5 MB of catalog every empty database has) and the tables of public
+ * with RLS, row estimates and columns, as one JSON row.
+ */
 export const INSPECT_SQL = `
-SELECT pg_database_size(current_database())::bigint AS size_bytes,
+SELECT (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)
+    FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace
+    WHERE c.relkind IN ('r', 'm') AND ns.nspname NOT IN ('pg_catalog', 'information_schema')
+      AND ns.nspname NOT LIKE 'pg\\_toast%' AND ns.nspname NOT LIKE 'pg\\_temp\\_%')::bigint AS size_bytes,
   coalesce((
     SELECT json_agg(json_build_object(
       'name', c.relname,

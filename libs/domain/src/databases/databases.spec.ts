@@ -13,8 +13,8 @@ import { projectDatabaseRepositoryContract } from '../testing/contracts/project-
 import { DEFAULT_DATABASE_PLAN_LIMITS, databaseLimitsFor, overQuota } from './database-limits.js';
 import { databaseNames, generateDatabaseRef, isDatabaseRef } from './database-ref.js';
 import { CheckDatabase } from './use-cases/check-database.use-case.js';
-import { DatabaseQuotaGuard, QUOTA_MEASURE_EVERY_MS } from './use-cases/database-quota-guard.js';
 import { DeleteDatabase } from './use-cases/delete-database.use-case.js';
+import { DropProjectDatabase } from './use-cases/drop-project-database.use-case.js';
 import { GetDatabaseConnection } from './use-cases/get-database-connection.use-case.js';
 import { ProvisionDatabase, STALE_PROVISIONING_MS } from './use-cases/provision-database.use-case.js';
 
@@ -159,20 +159,18 @@ describe('database use cases', () => {
     expect(await connection.byRef(db.value.ref)).toMatchObject({ ok: false, error: { code: 'DATABASES.NOT_CONNECTED' } });
   });
 
-  it('refuses writes past the plan’s quota, measuring at most every 30 s', async () => {
+  it('drops the database of a deleted project with its record; the provider down keeps both; none is nothing to do', async () => {
+    const drop = new DropProjectDatabase(records, provisioner);
+    expect(await drop.dropFor('p1')).toEqual({ ok: true, value: undefined });
     const db = await provision.execute('alice', 'p1');
     if (!db.ok) throw new Error('provision');
-    const guard = new DatabaseQuotaGuard(profiles, provisioner, DEFAULT_DATABASE_PLAN_LIMITS, clock);
-    expect(await guard.checkWrite(db.value)).toEqual({ ok: true, value: undefined });
-    provisioner.setSize(db.value.ref, 1_001 * 1024 * 1024);
-    expect((await guard.checkWrite(db.value)).ok).toBe(true);
-    clock.advance(QUOTA_MEASURE_EVERY_MS);
-    expect(await guard.checkWrite(db.value)).toMatchObject({
-      ok: false,
-      error: { code: 'DATABASES.QUOTA_EXCEEDED', sizeBytes: 1_001 * 1024 * 1024, quotaBytes: 1_000 * 1024 * 1024 },
-    });
     provisioner.down = true;
-    clock.advance(QUOTA_MEASURE_EVERY_MS);
-    expect(await guard.checkWrite(db.value)).toMatchObject({ ok: false, error: { code: 'DATABASES.SERVER_UNAVAILABLE' } });
+    expect(await drop.dropFor('p1')).toMatchObject({ ok: false, error: { code: 'DATABASES.SERVER_UNAVAILABLE' } });
+    expect(await records.findByProject('p1')).not.toBeNull();
+    provisioner.down = false;
+    expect((await drop.dropFor('p1')).ok).toBe(true);
+    expect(provisioner.has(db.value.ref)).toBe(false);
+    expect(await records.findByProject('p1')).toBeNull();
+    expect((await drop.dropFor('p1')).ok).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
 import type { Clock } from '../shared/clock.port.js';
+import type { DomainError } from '../shared/domain-error.js';
 import { type Result, err, ok } from '../shared/result.js';
 import type { OwnedProjects } from './owned-projects.js';
 import { type ProjectNotFound, projectNotFound } from './project.errors.js';
+import type { ProjectDatabaseRemoval } from './project-database-removal.port.js';
 import type { ProjectRepository } from './project-repository.port.js';
 import type { ProjectTakedown } from './project-takedown.port.js';
 
@@ -9,7 +11,9 @@ import type { ProjectTakedown } from './project-takedown.port.js';
  * Soft delete of one of the caller's projects: the row stays with status deleted and stops
  * counting against the plan's limits. Only the status and updated_at are written, so a rename
  * landing meanwhile cannot bring the project back. Its published site is taken down first: a
- * deleted project is never served.
+ * deleted project is never served. Then its database is dropped (nothing brings a deleted project
+ * back, so nothing could reach the data again): if its provider cannot be reached the delete
+ * fails (503) and may be retried, so no database is left behind a deleted project.
  */
 export class DeleteProject {
   constructor(
@@ -17,12 +21,15 @@ export class DeleteProject {
     private readonly projects: ProjectRepository,
     private readonly clock: Clock,
     private readonly takedown: ProjectTakedown,
+    private readonly databases: ProjectDatabaseRemoval,
   ) {}
 
-  async execute(userId: string, id: string): Promise<Result<void, ProjectNotFound>> {
+  async execute(userId: string, id: string): Promise<Result<void, ProjectNotFound | DomainError>> {
     const found = await this.owned.find(userId, id);
     if (!found.ok) return found;
     await this.takedown.takeDown(id);
+    const dropped = await this.databases.dropFor(id);
+    if (!dropped.ok) return dropped;
     if (!(await this.projects.markDeleted(id, this.clock.now()))) return err(projectNotFound(id));
     return ok(undefined);
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { PlanCatalog } from '../plans/plan-catalog.js';
+import { type Result, err, ok } from '../shared/result.js';
+import type { DomainError } from '../shared/domain-error.js';
 import { DAY_MS } from '../testing/fixed-clock.js';
 import { createTestKit, signUp } from '../testing/test-kit.js';
 import { DeleteProject } from './delete-project.use-case.js';
@@ -15,11 +17,21 @@ async function setUp() {
   const owned = new OwnedProjects(kit.projects, kit.clock);
   const rename = new RenameProject(owned, kit.projects, kit.clock);
   const takenDown: string[] = [];
-  const remove = new DeleteProject(owned, kit.projects, kit.clock, { takeDown: async (id) => void takenDown.push(id) });
+  const dropped: string[] = [];
+  // The databases room's DropProjectDatabase in words: `down` is its provider unreachable.
+  const databases = {
+    down: false,
+    dropFor: async (id: string): Promise<Result<void, DomainError>> => {
+      if (databases.down) return err({ code: 'DATABASES.SERVER_UNAVAILABLE', message: 'down' });
+      dropped.push(id);
+      return ok(undefined);
+    },
+  };
+  const remove = new DeleteProject(owned, kit.projects, kit.clock, { takeDown: async (id) => void takenDown.push(id) }, databases);
   const list = new ListProjects(kit.projects);
   const created = await kit.createProject.execute({ creatorId: 'ana', name: 'Shop' });
   if (!created.ok) throw new Error('setup');
-  return { kit, owned, rename, remove, list, takenDown, project: created.value };
+  return { kit, owned, rename, remove, list, takenDown, dropped, databases, project: created.value };
 }
 
 describe('OwnedProjects', () => {
@@ -43,15 +55,26 @@ describe('OwnedProjects', () => {
   });
 
   it('publishes on pro, and a deleted project disappears from the list and the counts', async () => {
-    const { kit, remove, list, takenDown, project } = await setUp();
+    const { kit, remove, list, takenDown, dropped, project } = await setUp();
     await kit.changePlan.execute({ userId: 'ana', planId: 'pro_monthly' });
     expect(await kit.projects.updateWithinPublishLimit({ ...project, domain: 'shop.apps.kiln.test' }, null)).toBe(true);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(1);
     expect((await remove.execute('ana', project.id)).ok).toBe(true);
     expect(takenDown).toEqual([project.id]);
+    expect(dropped).toEqual([project.id]);
     expect(await list.execute('ana')).toEqual([]);
     expect(await kit.projects.countPublishedByCreator('ana')).toBe(0);
     expect((await remove.execute('ana', project.id)).ok).toBe(false);
+  });
+
+  it('keeps the project when its database cannot be dropped, so the delete can be retried', async () => {
+    const { remove, list, databases, dropped, project } = await setUp();
+    databases.down = true;
+    expect(await remove.execute('ana', project.id)).toEqual({ ok: false, error: { code: 'DATABASES.SERVER_UNAVAILABLE', message: 'down' } });
+    expect((await list.execute('ana')).map((p) => p.id)).toEqual([project.id]);
+    databases.down = false;
+    expect((await remove.execute('ana', project.id)).ok).toBe(true);
+    expect(dropped).toEqual([project.id]);
   });
 
   it('touch moves only the edited time, and never brings back a project deleted after its read', async () => {
@@ -104,7 +127,7 @@ describe('OwnedProjects', () => {
       error: { code: 'PROJECTS.NOT_FOUND', message: `Record with id ${project.id} not found` },
     });
     expect(await repo.findById(project.id)).toMatchObject({ name: 'Shop', status: 'deleted' });
-    expect((await new DeleteProject(owned, racing, kit.clock, { takeDown: async () => undefined }).execute('ana', project.id)).ok).toBe(false);
+    expect((await new DeleteProject(owned, racing, kit.clock, { takeDown: async () => undefined }, { dropFor: async () => ok(undefined) }).execute('ana', project.id)).ok).toBe(false);
   });
 
   it('lists the caller’s live projects newest first, and nobody else’s', async () => {

@@ -21,6 +21,7 @@ import { DatabaseRlsSafety } from '../databases/use-cases/database-rls-safety.js
 import { InMemoryDatabaseProvisioner, InMemoryProjectDatabaseRepository } from './in-memory-databases.js';
 import { SequentialIds } from './sequential-ids.js';
 import { type TestKit, type TestKitOptions, createTestKit } from './test-kit.js';
+import { ok } from '../shared/result.js';
 
 /** The test kit plus every hosting use case over the in-memory hosting adapters and sandbox host. */
 export function createHostingKit(options: TestKitOptions & { kit?: TestKit } = {}) {
@@ -66,7 +67,7 @@ export function createHostingKit(options: TestKitOptions & { kit?: TestKit } = {
     tlsAllowed: new IsTlsAllowed(hosting, kit.projects, urls),
     publicSite: new GetPublicSite(hosting, kit.projects, urls),
     publicScreenshot: new GetPublicSiteScreenshot(hosting, kit.projects),
-    deleteProject: new DeleteProject(owned, kit.projects, kit.clock, new TakeDownSite(hosting, provider, urls, kit.clock)),
+    deleteProject: new DeleteProject(owned, kit.projects, kit.clock, new TakeDownSite(hosting, provider, urls, kit.clock), { dropFor: async () => ok(undefined) }),
   };
 }
 

@@ -70,6 +70,7 @@ export async function createTestProject(): Promise<TestProject> {
   }
   const target: DataApiTarget = {
     ref: r,
+    ownerId: 'owner-of-' + r,
     connection: { host: url.hostname, port: Number(url.port || 5432), database: db, user: authenticator, password },
     jwtSecret: randomBytes(32).toString('base64url'),
     maxConnections: 4,
