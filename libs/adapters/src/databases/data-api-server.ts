@@ -126,7 +126,8 @@ export class DataApiServer {
       }
     }
     const answer = await this.api.run(target, caller.value.role, caller.value.claims, request.value, prefer, { readOnly: overQuota !== null });
-    if (!answer.ok) return send(res, overQuota !== null && answer.error.code === '25006' ? quotaExceeded(overQuota) : answer.error);
+    // A write in the read-only rpc (25006), or its attempt to turn the transaction read-write (25001).
+    if (!answer.ok) return send(res, overQuota !== null && ['25006', '25001'].includes(answer.error.code) ? quotaExceeded(overQuota) : answer.error);
     const { rows, total, offset } = answer.value;
     let text = answer.value.body;
     if ((header(req, 'accept') ?? '').includes('application/vnd.pgrst.object+json') && text !== null && kind !== 'rpc') {

@@ -95,7 +95,8 @@ export class PgSchemaCache {
 }
 
 async function load(pool: pg.Pool, now: number): Promise<SchemaInfo> {
-  const [tables, keys, functions] = await Promise.all([pool.query(TABLES_SQL), pool.query(FOREIGN_KEYS_SQL), pool.query(FUNCTIONS_SQL)]);
+  // One connection, one round trip: the project's role may have no second connection to spare.
+  const [tables, keys, functions] = (await pool.query(`${TABLES_SQL};\n${FOREIGN_KEYS_SQL};\n${FUNCTIONS_SQL}`)) as unknown as [pg.QueryResult, pg.QueryResult, pg.QueryResult];
   const byName = new Map<string, { name: string; columns: Map<string, { type: string }>; primaryKey: string[] }>();
   for (const row of tables.rows as { table: string; column: string; type: string; pk: boolean }[]) {
     let table = byName.get(row.table);

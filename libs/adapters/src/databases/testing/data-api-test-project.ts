@@ -1,4 +1,4 @@
-import type { DataApiTarget, DataApiTargets } from '@kiln/domain';
+import type { DataApiQuota, DataApiTarget, DataApiTargets } from '@kiln/domain';
 import { SignJWT } from 'jose';
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -120,13 +120,18 @@ export function sign(secret: string, claims: Record<string, unknown>, expiresIn:
   return jwt.sign(new TextEncoder().encode(secret));
 }
 
-/** The data API served over real HTTP at `http://{ref}.data.localhost:{port}` for the projects given. */
-export async function serveDataApi(projects: readonly DataApiTarget[]): Promise<{ port: number; api: PgDataApi; urlOf(ref: string): string; close(): Promise<void> }> {
+/**
+ * The data API served over real HTTP at `http://{ref}.data.localhost:{port}` for the projects
+ * given, with a size quota when one is given. Node's default 16 KiB of headers, as Kiln's server.
+ */
+export async function serveDataApi(
+  projects: readonly DataApiTarget[],
+  options: { quota?: DataApiQuota } = {},
+): Promise<{ port: number; api: PgDataApi; urlOf(ref: string): string; close(): Promise<void> }> {
   const targets: DataApiTargets = { findByRef: async (r) => projects.find((p) => p.ref === r) ?? null };
   const api = new PgDataApi({ statementTimeoutMs: 2000 });
-  const dataServer = new DataApiServer('http://{ref}.data.localhost:{port}', targets, api);
-  // Kiln's server allows 64 KiB of headers (bootstrap); past that Node answers 431 itself.
-  const httpServer = http.createServer({ maxHeaderSize: 64 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
+  const dataServer = new DataApiServer('http://{ref}.data.localhost:{port}', targets, api, [], undefined, options.quota);
+  const httpServer = http.createServer((req: IncomingMessage, res: ServerResponse) => {
     if (dataServer.matches(req)) dataServer.handle(req, res);
     else res.writeHead(421).end();
   });
