@@ -18,7 +18,16 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
   if (config.databases.provider === 'neon' && neon) {
     log.log(`Project databases: Neon (${new URL(neon.apiUrl).host})`);
     const provisioner = new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl });
-    return { provisioner, migrator: ownerSchemaMigrator((ref) => provisioner.ownerClient(ref)), dataOrigin, close: () => api.close() };
+    // App users in each project database's `auth` schema, through its owner's login: the URI is
+    // asked of Neon when a project's pool opens and is never stored (docs/databases.md "App sign-in").
+    const appAuthStores = new PgAppAuthStores({ ownerUrl: (ref) => provisioner.ownerUrl(ref) });
+    return {
+      provisioner,
+      migrator: ownerSchemaMigrator((ref) => provisioner.ownerClient(ref)),
+      dataOrigin,
+      appAuthStores,
+      close: async () => (await api.close(), await appAuthStores.close()),
+    };
   }
   const provisioner = new LocalPostgresProvisioner({ adminUrl });
   // App users live in each project's own database, reached through the same admin connection (docs/decisions.md).

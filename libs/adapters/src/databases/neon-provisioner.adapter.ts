@@ -101,6 +101,21 @@ export class NeonProvisioner implements DatabaseProvisioner {
    * superuser; the owner is Kiln's and never handed out). Rejects with DatabaseServerDown when
    * the Neon project does not exist or cannot be reached.
    */
+  /**
+   * The owner's connection URI of `ref`'s database, asked of Neon now (Kiln keeps no owner
+   * password: a caller holds it in memory only, e.g. app sign-in's pool). TLS required unless the
+   * provisioner was made without it (a test fake). Rejects with DatabaseServerDown when the Neon
+   * project does not exist or Neon cannot be reached.
+   */
+  async ownerUrl(ref: string): Promise<string> {
+    const names = databaseNames(ref);
+    const projectId = await this.findProject(names.database);
+    if (projectId === null) throw new DatabaseServerDown(`no Neon project for ${names.database}`);
+    const url = new URL(await this.ownerUri(projectId, ref));
+    if (this.options.ssl !== false && !url.searchParams.has('sslmode')) url.searchParams.set('sslmode', 'require');
+    return url.toString();
+  }
+
   async ownerClient(ref: string): Promise<pg.Client> {
     const names = databaseNames(ref);
     const projectId = await this.findProject(names.database);

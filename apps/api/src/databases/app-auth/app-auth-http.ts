@@ -81,7 +81,8 @@ export function writeError(req: IncomingMessage, res: ServerResponse, error: unk
 function toHttpError(error: unknown, log: (message: string) => void): GoTrueHttpError {
   if (error instanceof GoTrueHttpError) return error;
   const e = error instanceof Error ? error : new Error(String(error));
-  if (isDatabaseUnavailable(error)) {
+  // A project database's server (Neon's API or its database) that cannot be reached is an outage too.
+  if (isDatabaseUnavailable(error) || e.name === 'DatabaseServerDown') {
     log(`Database unavailable: ${e.message}`);
     return databaseUnavailable();
   }

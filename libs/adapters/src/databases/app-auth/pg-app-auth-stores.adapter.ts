@@ -14,14 +14,25 @@ export interface ProjectAuthStores {
   readonly sessions: SessionStore;
 }
 
-export interface PgAppAuthStoresOptions {
-  /** A superuser connection to the server holding the project databases (LocalPostgresProvisioner's admin URL). */
-  readonly adminUrl: string;
+export type PgAppAuthStoresOptions = (
+  | {
+      /** A superuser connection to the server holding the project databases (LocalPostgresProvisioner's admin URL). */
+      readonly adminUrl: string;
+    }
+  | {
+      /**
+       * The URL of a login that owns project `ref`'s database, asked for when its pool opens
+       * (Neon: NeonProvisioner.ownerUrl — the owner's URI fetched from Neon, held by the pool in
+       * memory only). Rejecting with DatabaseServerDown is "unavailable" (503).
+       */
+      readonly ownerUrl: (ref: string) => Promise<string>;
+    }
+) & {
   /** Project databases kept connected at once (least recently used closed first). Default 32. */
   readonly maxOpen?: number;
   /** Connections per project database. Default 2. */
   readonly poolSize?: number;
-}
+};
 
 interface Entry {
   readonly dataSource: DataSource;
@@ -34,11 +45,13 @@ export const APP_AUTH_SCHEMA = 'auth';
 /**
  * App users in each project's own database, schema `auth` (docs/decisions.md "App sign-in
  * store"): the tables and adapters of Kiln's own built-in auth (migration AuthSchema, the
- * Pg*Store adapters) reached through Kiln's admin connection with `search_path=auth`, so a
- * project's users are isolated by the database itself and go when it is dropped. The tables are
- * created on first use, under an advisory lock, and no grant is given on them: `anon`,
- * `authenticated`, the authenticator and the owner role (which runs AI-written migrations) can
- * call auth.uid() but cannot read a password hash or a refresh token.
+ * Pg*Store adapters) reached through Kiln's admin connection (Neon: the database owner's login)
+ * with `search_path=auth`, so a project's users are isolated by the database itself and go when
+ * it is dropped. The tables are created on first use, under an advisory lock, and no grant is
+ * given on them: `anon`, `authenticated` and the authenticator can call auth.uid() but cannot read
+ * a password hash or a refresh token; on the local provider neither can the owner role (which
+ * runs AI-written migrations). On Neon the owner creates them, so it owns them (Neon gives no
+ * superuser; as on Supabase, whose migrations' role can read auth.users).
  */
 export class PgAppAuthStores {
   private readonly open = new Map<string, Promise<Entry>>();
@@ -83,10 +96,21 @@ export class PgAppAuthStores {
     }
   }
 
-  private async connect(ref: string): Promise<Entry> {
+  private async urlOf(ref: string): Promise<string> {
+    const database = databaseNames(ref).database;
+    if ('ownerUrl' in this.options) {
+      const url = new URL(await this.options.ownerUrl(ref));
+      if (url.pathname !== `/${database}`) throw new Error(`The owner URL of ${ref} names another database`);
+      return url.toString();
+    }
     const url = new URL(this.options.adminUrl);
-    url.pathname = `/${databaseNames(ref).database}`;
-    const dataSource = createDataSource({ url: url.toString(), schema: APP_AUTH_SCHEMA, poolSize: this.options.poolSize ?? 2 });
+    url.pathname = `/${database}`;
+    return url.toString();
+  }
+
+  private async connect(ref: string): Promise<Entry> {
+    const url = await this.urlOf(ref);
+    const dataSource = createDataSource({ url, schema: APP_AUTH_SCHEMA, poolSize: this.options.poolSize ?? 2 });
     await dataSource.initialize();
     try {
       await ensureAppAuthSchema(dataSource);
