@@ -145,7 +145,7 @@ const ProjectDialogs = observer(function ProjectDialogs({ vm }: { vm: ProjectsVm
       onClose={vm.closeDialog}
       locked={vm.busy}
       title={`Delete “${dialog?.project.name ?? ''}”?`}
-      description="The project leaves your list and no longer counts towards your plan’s project limit."
+      description="The project leaves your list and no longer counts towards your plan’s project limit. Its published site is taken down, and its database is deleted with all its data."
       footer={
         <>
           <Button variant="ghost" onClick={vm.closeDialog} disabled={vm.busy} data-autofocus>
