@@ -1,5 +1,6 @@
 import {
   type DataApiQuota,
+  type DataApiTarget,
   type DataApiTargets,
   type DatabaseQuotaExceeded,
   type RestError,
@@ -12,6 +13,7 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from './data-api-auth.js';
 import type { DataRequest, PgDataApi } from './pg-data-api.js';
+import { isDatabaseUnavailable } from '../postgres/database-unavailable.js';
 import { RETRY_AFTER_SECONDS, unavailable } from './pg-rest-errors.js';
 
 /**
@@ -108,28 +110,15 @@ export class DataApiServer {
     const request = buildRequest(req, url, body.value);
     if (!request.ok) return send(res, request.error);
     const prefer = parsePrefer(header(req, 'prefer'));
-    // Past the size quota: no insert, update or upsert; an rpc runs read-only (a function that
-    // only reads still answers). Reads and deletes never ask, so a project can get back under.
-    const kind = request.value.kind;
-    let overQuota: DatabaseQuotaExceeded | null = null;
-    if (this.quota !== undefined && (kind === 'insert' || kind === 'update' || kind === 'rpc')) {
-      let allowed;
-      try {
-        allowed = await this.quota.checkWrite(target);
-      } catch {
-        return send(res, unavailable()); // Kiln's own database (the owner's plan) unreachable
-      }
-      if (!allowed.ok && allowed.error.code === 'DATABASES.SERVER_UNAVAILABLE') return send(res, unavailable());
-      if (!allowed.ok && allowed.error.code === 'DATABASES.QUOTA_EXCEEDED') {
-        if (kind !== 'rpc') return send(res, quotaExceeded(allowed.error));
-        overQuota = allowed.error;
-      }
-    }
+    const quota = await this.quotaOf(target, request.value.kind);
+    if (quota.refuse !== null) return send(res, quota.refuse);
+    const overQuota = quota.readOnly;
     const answer = await this.api.run(target, caller.value.role, caller.value.claims, request.value, prefer, { readOnly: overQuota !== null });
     // A write in the read-only rpc (25006), or its attempt to turn the transaction read-write (25001).
     if (!answer.ok) return send(res, overQuota !== null && ['25006', '25001'].includes(answer.error.code) ? quotaExceeded(overQuota) : answer.error);
     const { rows, total, offset } = answer.value;
     let text = answer.value.body;
+    const kind = request.value.kind;
     if ((header(req, 'accept') ?? '').includes('application/vnd.pgrst.object+json') && text !== null && kind !== 'rpc') {
       if (rows !== 1) return send(res, error(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`));
       text = JSON.stringify((JSON.parse(text) as unknown[])[0]);
@@ -146,6 +135,26 @@ export class DataApiServer {
     }
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
     res.end(text);
+  }
+
+  /**
+   * Past the size quota: no insert, update or upsert (`refuse`: 402); an rpc runs read-only
+   * (`readOnly`: a function that only reads still answers). Reads and deletes never ask, so a
+   * project can always get back under its quota.
+   */
+  private async quotaOf(target: DataApiTarget, kind: DataRequest['kind']): Promise<{ refuse: RestError | null; readOnly: DatabaseQuotaExceeded | null }> {
+    if (this.quota === undefined || (kind !== 'insert' && kind !== 'update' && kind !== 'rpc')) return { refuse: null, readOnly: null };
+    let allowed;
+    try {
+      allowed = await this.quota.checkWrite(target);
+    } catch (e) {
+      // Kiln's own database (the owner's plan) unreachable is an outage; anything else a bug (500).
+      if (isDatabaseUnavailable(e)) return { refuse: unavailable(), readOnly: null };
+      throw e;
+    }
+    if (allowed.ok) return { refuse: null, readOnly: null };
+    if (allowed.error.code === 'DATABASES.SERVER_UNAVAILABLE') return { refuse: unavailable(), readOnly: null };
+    return kind === 'rpc' ? { refuse: null, readOnly: allowed.error } : { refuse: quotaExceeded(allowed.error), readOnly: null };
   }
 }
 
