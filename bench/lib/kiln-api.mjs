@@ -120,3 +120,29 @@ export async function readTurnEvents(response, last) {
   }
   return events;
 }
+
+/** Busy share of all cores over `ms` (0–1), from the kernel's CPU times. */
+async function busyShare(ms) {
+  const { cpus } = await import('node:os');
+  const total = () => cpus().reduce((t, c) => ({ idle: t.idle + c.times.idle, all: t.all + Object.values(c.times).reduce((a, b) => a + b, 0) }), { idle: 0, all: 0 });
+  const a = total();
+  await sleep(ms);
+  const b = total();
+  const all = b.all - a.all;
+  return all <= 0 ? 0 : 1 - (b.idle - a.idle) / all;
+}
+
+/**
+ * Waits until the machine is quiet: the cores less than `maxBusy` busy over a second, twice in a
+ * row (Kiln's own background work, such as the dev server it starts ahead of the next project,
+ * included), or `limitMs` passed. Answers how long it waited, and whether it got quiet.
+ */
+export async function waitForQuiet({ maxBusy = 0.1, limitMs = 60_000 } = {}) {
+  const started = performance.now();
+  let calm = 0;
+  while (performance.now() - started < limitMs) {
+    calm = (await busyShare(1000)) < maxBusy ? calm + 1 : 0;
+    if (calm >= 2) return { waitedMs: performance.now() - started, quiet: true };
+  }
+  return { waitedMs: performance.now() - started, quiet: false };
+}

@@ -5,13 +5,19 @@
 // `done` (kept: planned, tasks applied, type-checked and built, committed), and until the preview
 // serves the new src/App.tsx. Median and p90 over BENCH_RUNS (default 10) after one warm-up run.
 //
+// Before each run it waits until the machine is quiet (every core under 10 % busy for two seconds
+// in a row, at most 60 s): the figure is for a quiet machine, as a person meets it — Kiln's own
+// background work (the dev server it starts ahead of the next new project) done. BENCH_BACK_TO_BACK=1
+// starts each run at once instead (the machine still busy with the previous run's aftermath).
+//
 //   npm run bench turn            BENCH_RUNS=10 (default)
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { BASE, json, previewRequest, signUp, sleep, startApi, stopApi, summary, readTurnEvents } from '../lib/kiln-api.mjs';
+import { BASE, json, previewRequest, signUp, sleep, startApi, stopApi, summary, readTurnEvents, waitForQuiet } from '../lib/kiln-api.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 0);
+const BACK_TO_BACK = process.env.BENCH_BACK_TO_BACK === '1';
 // A different app name per run, so every generated app is new and its final scan really runs
 // (find-errors reuses results for identical files; the starter's baseline scan is reused, as for
 // every new project in production).
@@ -117,11 +123,15 @@ try {
   const warm = await run('warm-up', promptFor(NAMES.length - 1));
   console.log(`warm-up: prompt→turn done ${warm.turnMs.toFixed(0)} ms, prompt→preview ${warm.previewMs.toFixed(0)} ms`);
   const runs = [];
+  const waits = [];
   for (let i = 0; i < RUNS; i++) {
     if (PAUSE_MS > 0) await sleep(PAUSE_MS);
+    if (!BACK_TO_BACK) waits.push(await waitForQuiet());
     runs.push(await run(`run ${i + 1}`, promptFor(i)));
   }
   console.log(`turn bench, offline assistant, "${promptFor(0)}" (a new name each run), ${RUNS} runs (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
+  if (BACK_TO_BACK) console.log('each run started at once after the one before (BENCH_BACK_TO_BACK=1)');
+  else console.log(`before each run, waited for a quiet machine: ${summary(waits.map((w) => w.waitedMs))}; quiet reached ${waits.filter((w) => w.quiet).length}/${waits.length} times`);
   console.log(`prompt → turn kept (plan, ${runs[0].tasks} tasks, type-check + build, commit): ${summary(runs.map((r) => r.turnMs))}`);
   console.log(`prompt → preview serving the generated app:                 ${summary(runs.map((r) => r.previewMs))}`);
   console.log(`edit on the same project ("Change the heading to …", 1 task) → turn kept: ${summary(runs.map((r) => r.editTurnMs))}`);

@@ -198,6 +198,7 @@ export class LocalSandboxHost implements SandboxHost {
             volumes: this.volumes,
             cgroups: this.cgroups,
             spawn: (groupId, dir, listenFd) => this.launch.warm(groupId, dir, listenFd),
+            seed: (dir) => this.writeStarter(dir),
             delayMs: WARM_DEV_SERVER_DELAY_MS,
           });
     this.projectDependencies = new ProjectDependencies({
@@ -218,6 +219,14 @@ export class LocalSandboxHost implements SandboxHost {
       warmCheck: (sandboxId, mode, timeoutMs, changedPaths) => this.devServers.askCheck(sandboxId, mode, timeoutMs, changedPaths),
       changedPaths: (sandboxId, fromTree, toTree) => this.versions.changedPaths(sandboxId, fromTree, toTree),
     });
+  }
+
+  /** A new project's first files: the starter template, and node_modules linked to its installed tree. */
+  private async writeStarter(dir: string): Promise<void> {
+    const starter = await this.cache?.prepare();
+    const templateModules = path.join(this.templateDir, 'node_modules');
+    await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false, filter: (src) => src !== templateModules });
+    if (starter !== undefined) await symlink(starter.nodeModules, path.join(dir, 'node_modules'), 'dir');
   }
 
   /**
@@ -275,9 +284,8 @@ export class LocalSandboxHost implements SandboxHost {
           if (warm === null) await this.volumes?.ensureMounted(dir);
           // Without a volume its writes count against the disk limit by the watch, as a launched one's do.
           else if (this.volumes === null) warm.once('close', await this.diskWatch.watch(projectId, dir));
-          const templateModules = path.join(this.templateDir, 'node_modules');
-          await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false, filter: (src) => src !== templateModules });
-          if (starter !== undefined) await symlink(starter.nodeModules, path.join(dir, 'node_modules'), 'dir');
+          // A warm folder holds the starter's files already (seeded when it was made).
+          if (warm === null) await this.writeStarter(dir);
           // The warm server goes on at once (its start overlaps the first version's commit and the
           // builder's next round trips); otherwise the dev server starts on its first request.
           if (warm !== null) {

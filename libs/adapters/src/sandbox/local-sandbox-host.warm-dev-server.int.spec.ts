@@ -57,6 +57,8 @@ describeIsolated('LocalSandboxHost: a new project takes the dev server started a
   it('adopts it: the folder, volume, socket, cgroup and process become the project\'s, and it serves the project', async () => {
     const warm = await warmServer();
     expect(existsSync(warm.dir)).toBe(true);
+    // Seeded with the starter's files, so its type-checker makes the project's first program ahead.
+    expect(await readFile(path.join(warm.dir, 'src/App.tsx'), 'utf8')).toContain(STARTER_TEXT);
     // Not a project: no sandbox id starts with a dot.
     await expect(host.readFile(path.basename(warm.dir), 'package.json')).rejects.toThrow();
 

@@ -14,8 +14,8 @@
 //                                                     a dev server started ahead of its project:
 //                                                     imports Vite and the named plugins from
 //                                                     <nodeModules> (and has find-errors' type-check
-//                                                     thread parse the types a new project needs),
-//                                                     then waits for a `go` line on
+//                                                     thread check the starter's files, seeded in
+//                                                     <projectRoot>), then waits for a `go` line on
 //                                                     stdin (the project's files are in place) and
 //                                                     goes on as `dev`
 //
@@ -195,9 +195,11 @@ async function warm() {
       // not in this tree: the project's config will say what is missing
     }
   }
-  // find-errors' type-check thread parses what the project will need meanwhile (on its own thread).
+  // find-errors' type-check thread makes the project's first program meanwhile (on its own
+  // thread), from the starter's files Kiln seeded the folder with: the first check of the new
+  // project then starts from it, as every later one starts from the one before.
   typeThread = new TypeCheckThread();
-  typeThread.preload(path.resolve(treeArg)).catch(() => undefined);
+  typeThread.check(realpathSync(path.resolve(rootArg)), false).catch(() => undefined);
   await new Promise((resolve) => {
     let input = '';
     const onData = (chunk) => {

@@ -178,40 +178,9 @@ export class WarmTypeCheck {
   }
 }
 
-/**
- * Parses and binds what a new project from the starter will need from the dependency tree
- * `nodeModules` (TypeScript's libs, Vite's client types, React's), for a dev server started ahead
- * of its project: the project's first program then reuses them (sharedFiles).
- */
-async function preloadShared(nodeModules) {
-  const ts = await importTypeScript(nodeModules);
-  const probe = path.join(path.dirname(nodeModules), '__kiln_probe__.tsx');
-  const options = {
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    jsx: ts.JsxEmit.ReactJSX,
-    types: ['vite/client'],
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-  };
-  const host = ts.createCompilerHost(options);
-  const readFile = host.readFile.bind(host);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.readFile = (file) => (file === probe ? "import 'react';\nimport 'react-dom/client';\nexport const probe = <div />;\n" : readFile(file));
-  host.fileExists = (file) => file === probe || ts.sys.fileExists(file);
-  host.getSourceFile = (file, language) => (file === probe ? getSourceFile(file, language) : sharedSourceFile(ts, file, language, () => ts.sys.readFile(file)));
-  // Binding happens once per parsed file: the type-checker binds them all when it starts.
-  ts.createProgram([probe], options, host).getGlobalDiagnostics();
-  return {};
-}
-
 /** What the type-check thread does with one message (see TypeCheckThread). */
 let threadTypeCheck = null;
 async function onTypeCheckMessage(message) {
-  if (message.preload !== undefined) return preloadShared(message.preload);
   const ts = await importTypeScript(message.root);
   if (threadTypeCheck?.ts !== ts || threadTypeCheck.root !== message.root) threadTypeCheck = new WarmTypeCheck(ts, message.root);
   const typed = threadTypeCheck.check();
@@ -265,11 +234,6 @@ export class TypeCheckThread {
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ id, message });
     });
-  }
-
-  /** For a dev server started ahead of its project: see preloadShared. */
-  preload(nodeModules) {
-    return this.send({ preload: nodeModules });
   }
 
   /** { fallback } or { output, errorCount, unvouched } (unvouched imports only when `vouch`). */
