@@ -18,6 +18,7 @@ import type { HostingAdapters } from './hosting/hosting.module.js';
 import { publishedFrameSource } from './hosting/published-urls.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
 import { dataHostHandler, siteHostHandler } from './serving/install-host-dispatch.js';
+import { acceptLargeHeaders } from './serving/max-header-size.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
@@ -157,6 +158,8 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
   const dataOrigin = app.get<DataOriginHandler | null>(DATA_ORIGIN, { strict: false });
   const hostHandlers = [...(siteServer === undefined ? [] : [siteHostHandler(siteServer)]), ...(dataOrigin === null ? [] : [dataHostHandler(dataOrigin)])];
   installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), hostHandlers);
+  // The data API's URLs reach 16 KiB before their headers (serving/max-header-size.ts).
+  acceptLargeHeaders(app.getHttpServer());
   return app;
 }
 
