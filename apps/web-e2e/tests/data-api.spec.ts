@@ -190,6 +190,10 @@ test.describe('the data API of a project with @supabase/supabase-js', () => {
     expect(open.error).toBeNull();
     expect((open.data as Array<{ title: string }>).map((t) => t.title).sort()).toEqual(['brown eggs', 'flour']);
     expect(((await asB.rpc('open_todos')).data as Array<{ title: string }>).map((t) => t.title)).toEqual(['bob only']);
+    // A set-returning function's rows are selected, filtered, ordered and counted like a table's.
+    expect((await asA.rpc('open_todos').select('title,list:lists(name)').eq('title', 'flour')).data).toEqual([{ title: 'flour', list: { name: 'Groceries' } }]);
+    expect((await asA.rpc('open_todos').select('title').order('title', { ascending: false }).limit(1)).data).toEqual([{ title: 'flour' }]);
+    expect((await asA.rpc('open_todos', {}, { head: true, count: 'exact' })).count).toBe(2);
 
     const rows = (await asA.from('todos').select('id').in('title', ['flour', 'bread'])).data as Array<{ id: number }>;
     const many = await asA.rpc('update_many_records', { table_name: 'todos', records: rows.map((r) => ({ id: r.id, rank: 9 })) });

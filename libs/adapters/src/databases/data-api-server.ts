@@ -5,7 +5,6 @@ import {
   parsePrefer,
   parseRange,
   parseRestQuery,
-  RESERVED_KEYS,
 } from '@kiln/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from './data-api-auth.js';
@@ -176,15 +175,16 @@ function buildRequest(req: IncomingMessage, url: string, body: unknown): { ok: t
   const method = req.method ?? 'GET';
   if (segments.length === 2 && segments[0] === 'rpc') {
     const fn = segments[1] as string;
-    if (method === 'POST') {
-      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) return { ok: false, error: error(400, 'PGRST102', 'Empty or invalid json', 'rpc takes an object of named arguments') };
-      return { ok: true, value: { kind: 'rpc', fn, args: (body ?? {}) as Record<string, unknown> } };
+    if (method !== 'POST' && method !== 'GET' && method !== 'HEAD') return { ok: false, error: error(405, 'PGRST101', 'Only GET and POST are allowed for functions') };
+    if (method === 'POST' && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      return { ok: false, error: error(400, 'PGRST102', 'Empty or invalid json', 'rpc takes an object of named arguments') };
     }
-    if (method === 'GET' || method === 'HEAD') {
-      const args = Object.fromEntries(pairs.filter(([k]) => !(RESERVED_KEYS as readonly string[]).includes(k)));
-      return { ok: true, value: { kind: 'rpc', fn, args } };
-    }
-    return { ok: false, error: error(405, 'PGRST101', 'Only GET and POST are allowed for functions') };
+    // The query string is select, filters, order and window over the function's rows; GET and HEAD
+    // carry the arguments there too (null here: the function's argument names decide, PgDataApi).
+    const range = parseRange(header(req, 'range'), header(req, 'range-unit'));
+    if (!range.ok) return range;
+    const args = method === 'POST' ? ((body ?? {}) as Record<string, unknown>) : null;
+    return { ok: true, value: { kind: 'rpc', fn, args, pairs, range: range.value, head: method === 'HEAD' } };
   }
   if (segments.length !== 1 || segments[0] === '') return { ok: false, error: error(404, 'PGRST125', 'Invalid path specified in request URL') };
   const table = segments[0] as string;

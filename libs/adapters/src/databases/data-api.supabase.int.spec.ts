@@ -118,6 +118,18 @@ describe('data API with @supabase/supabase-js', () => {
     expect((await project.admin.query(`select count(*)::int as n from todos where title = 'hacked'`)).rows[0].n).toBe(0);
   });
 
+  it("selects, filters, orders and counts a set-returning function's rows, and refuses that on a scalar one", async () => {
+    const some = await asAlice.rpc('open_todos').select('title').neq('title', 'nothing').order('title', { ascending: false });
+    expect([some.error, some.data]).toEqual([null, [{ title: 'flour' }, { title: 'brown eggs' }]]);
+    expect((await asAlice.rpc('open_todos').select('title').eq('title', 'flour')).data).toEqual([{ title: 'flour' }]);
+    expect((await asAlice.rpc('open_todos').select('title').order('title').range(1, 1)).data).toEqual([{ title: 'flour' }]);
+    expect((await asAlice.rpc('open_todos', {}, { get: true }).select('title,owner:profiles(name)').eq('title', 'flour')).data).toEqual([{ title: 'flour', owner: { name: 'Alice' } }]);
+    const head = await asAlice.rpc('open_todos', {}, { head: true, count: 'exact' });
+    expect([head.error, head.count, head.data]).toEqual([null, 2, null]);
+    const scalar = await asAnon.rpc('add_numbers', { a: 1 }).eq('a', 1);
+    expect([scalar.status, scalar.error?.code]).toEqual([400, 'PGRST100']);
+  });
+
   it('keeps users to their own rows under owner policies', async () => {
     const bobSees = await asBob.from('todos').select('title');
     expect(bobSees.data).toEqual([{ title: 'bob only' }]);
