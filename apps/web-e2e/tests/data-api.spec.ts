@@ -142,6 +142,14 @@ test.describe('the data API of a project with @supabase/supabase-js', () => {
     expect([status, error, data]).toEqual([200, null, [{ name: 'Groceries' }]]);
   });
 
+  test('answers single() with one object, and 406 for CSV rather than JSON in its place', async () => {
+    expect((await asA.from('lists').select('name').single()).data).toEqual({ name: 'Groceries' });
+    expect((await asA.from('todos').select('title').single()).error?.code).toBe('PGRST116');
+    expect(await asA.from('todos').select('title').eq('title', 'nothing').maybeSingle()).toMatchObject({ data: null, error: null });
+    const csv = await asA.from('lists').select('name').csv();
+    expect([csv.status, csv.error?.code]).toEqual([406, 'PGRST107']);
+  });
+
   test('counts exactly, also with HEAD', async () => {
     const counted = await asA.from('todos').select('*', { count: 'exact' }).limit(2);
     expect([counted.error, counted.count, counted.data?.length]).toEqual([null, 4, 2]);
@@ -194,6 +202,7 @@ test.describe('the data API of a project with @supabase/supabase-js', () => {
     expect((await asA.rpc('open_todos').select('title,list:lists(name)').eq('title', 'flour')).data).toEqual([{ title: 'flour', list: { name: 'Groceries' } }]);
     expect((await asA.rpc('open_todos').select('title').order('title', { ascending: false }).limit(1)).data).toEqual([{ title: 'flour' }]);
     expect((await asA.rpc('open_todos', {}, { head: true, count: 'exact' })).count).toBe(2);
+    expect((await asA.rpc('open_todos').select('title').eq('title', 'flour').single()).data).toEqual({ title: 'flour' });
 
     const rows = (await asA.from('todos').select('id').in('title', ['flour', 'bread'])).data as Array<{ id: number }>;
     const many = await asA.rpc('update_many_records', { table_name: 'todos', records: rows.map((r) => ({ id: r.id, rank: 9 })) });

@@ -98,13 +98,17 @@ export class DataApiServer {
     }
     const request = buildRequest(req, url, body.value);
     if (!request.ok) return send(res, request.error);
+    // Refused before anything runs: a change is never made for an answer that cannot be sent.
+    const accept = header(req, 'accept');
+    if (!acceptable(accept)) return send(res, error(406, 'PGRST107', `None of these media types are available: ${(accept ?? '').slice(0, 200)}`, 'The data API answers application/json and application/vnd.pgrst.object+json'));
     const prefer = parsePrefer(header(req, 'prefer'));
     const answer = await this.api.run(target, caller.value.role, caller.value.claims, request.value, prefer);
     if (!answer.ok) return send(res, answer.error);
-    const { rows, total, offset } = answer.value;
+    const { rows, total, offset, list } = answer.value;
     let text = answer.value.body;
     const kind = request.value.kind;
-    if ((header(req, 'accept') ?? '').includes('application/vnd.pgrst.object+json') && text !== null && kind !== 'rpc') {
+    // `.single()`: one object instead of a list of one; a function's own value is left as it is.
+    if ((accept ?? '').includes('application/vnd.pgrst.object+json') && text !== null && list) {
       if (rows !== 1) return send(res, error(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`));
       text = JSON.stringify((JSON.parse(text) as unknown[])[0]);
     }
@@ -121,6 +125,16 @@ export class DataApiServer {
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
     res.end(text);
   }
+}
+
+/**
+ * What `Accept` may ask for: JSON (a list, or `.single()`'s object) or anything. CSV, GeoJSON and
+ * plans (`.csv()`, `.geojson()`, `.explain()`) are not produced: 406 rather than JSON in their place.
+ */
+const MEDIA_TYPES = ['*/*', 'application/*', 'application/json', 'application/vnd.pgrst.object+json', 'application/vnd.pgrst.object'];
+export function acceptable(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((part) => MEDIA_TYPES.includes((part.split(';')[0] ?? '').trim().toLowerCase()));
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -177,5 +177,20 @@ describe('data API with @supabase/supabase-js', () => {
     expect((await asAlice.from('todos').select('title').eq('title', 'nothing').single()).error).toMatchObject({ code: 'PGRST116' });
     expect((await asAlice.from('todos').select('title').single()).status).toBe(406);
     expect((await asAlice.from('profiles').select('name').eq('id', alice).single()).data).toEqual({ name: 'Alice' });
+    // The same on a set-returning function's rows; a scalar function's value stays as it is.
+    expect((await asAlice.rpc('open_todos').select('title').eq('title', 'flour').single()).data).toEqual({ title: 'flour' });
+    expect((await asAlice.rpc('open_todos').single()).error).toMatchObject({ code: 'PGRST116' });
+    expect(await asAlice.rpc('open_todos').eq('title', 'nothing').maybeSingle()).toMatchObject({ data: null, error: null });
+    expect((await asAnon.rpc('add_numbers', { a: 2, b: 3 }).single()).data).toBe(5);
+  });
+
+  it('answers 406 for a media type it does not produce (csv, GeoJSON, plans), instead of JSON', async () => {
+    for (const reply of [await asAlice.from('todos').select('title').csv(), await asAlice.from('todos').select('title').geojson(), await asAlice.from('todos').select('title').explain()]) {
+      expect([reply.status, reply.error?.code]).toEqual([406, 'PGRST107']);
+    }
+    const before = (await project.admin.query(`select count(*)::int as n from todos`)).rows[0].n;
+    const insert = await asAlice.from('todos').insert({ title: 'never' }).select('title').csv();
+    expect(insert.status).toBe(406);
+    expect((await project.admin.query(`select count(*)::int as n from todos`)).rows[0].n).toBe(before);
   });
 });

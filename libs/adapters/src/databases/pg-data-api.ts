@@ -46,6 +46,8 @@ export interface DataAnswer {
   /** `count=` asked: all matching rows. */
   readonly total: number | null;
   readonly offset: number;
+  /** The body is a list of rows (a read, a change, a set-returning function): `.single()` applies to it. */
+  readonly list: boolean;
 }
 
 export interface DataApiOptions {
@@ -80,10 +82,19 @@ export class PgDataApi {
     }
     if (!compiled.ok) return compiled;
     const mutation = request.kind === 'insert' || request.kind === 'update' || request.kind === 'delete';
-    return this.execute(target, pool, role, claims, compiled.value.statement, mutation, compiled.value.offset);
+    const answer = await this.execute(target, pool, role, claims, compiled.value.statement, mutation, compiled.value.offset);
+    return answer.ok ? restOk({ ...answer.value, list: compiled.value.list }) : answer;
   }
 
-  private async execute(target: DataApiTarget, pool: pg.Pool, role: RequestRole, claims: Record<string, unknown>, statement: CompiledStatement, mutation: boolean, offset: number): Promise<RestResult<DataAnswer>> {
+  private async execute(
+    target: DataApiTarget,
+    pool: pg.Pool,
+    role: RequestRole,
+    claims: Record<string, unknown>,
+    statement: CompiledStatement,
+    mutation: boolean,
+    offset: number,
+  ): Promise<RestResult<Omit<DataAnswer, 'list'>>> {
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
@@ -138,7 +149,7 @@ export class PgDataApi {
   }
 }
 
-function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): RestResult<{ statement: CompiledStatement; offset: number }> {
+function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): RestResult<{ statement: CompiledStatement; offset: number; list: boolean }> {
   if (request.kind === 'rpc') {
     // GET: a key naming an argument of the function (any overload) is an argument, others filter its rows (PostgREST).
     // An unknown function: every key that is not reserved names an argument, for PGRST202's message.
@@ -151,7 +162,7 @@ function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): Rest
     const window = readWindow(query.value, request.range);
     const windowed = query.value.limit !== null || query.value.offset !== null || request.range !== null;
     const rpc = rpcStatement(schema, request.fn, args, { query: query.value, window, windowed, prefer, head: request.head });
-    return rpc.ok ? restOk({ statement: rpc.value, offset: window.offset }) : rpc;
+    return rpc.ok ? restOk({ statement: rpc.value, offset: window.offset, list: rpc.value.fn.returnsSet }) : rpc;
   }
   const table = schema.tables.get(request.table);
   if (table === undefined) return { ok: false, error: unknownTable(request.table) };
@@ -173,5 +184,5 @@ function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): Rest
     case 'delete':
       statement = deleteStatement(schema, table, request.query, prefer);
   }
-  return statement.ok ? restOk({ statement: statement.value, offset }) : statement;
+  return statement.ok ? restOk({ statement: statement.value, offset, list: true }) : statement;
 }
