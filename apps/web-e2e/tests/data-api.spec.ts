@@ -161,7 +161,8 @@ test.describe('the data API of a project with @supabase/supabase-js', () => {
 
   test('updates and deletes what the filters name', async () => {
     expect((await asA.from('todos').update({ done: true }).eq('title', 'milk').select('title,done')).data).toEqual([{ title: 'milk', done: true }]);
-    expect((await asA.from('todos').delete().eq('title', 'jam').select('title')).data).toEqual([{ title: 'jam' }]);
+    const deleted = await asA.from('todos').delete({ count: 'exact' }).eq('title', 'jam').select('title');
+    expect([deleted.data, deleted.count]).toEqual([[{ title: 'jam' }], 1]);
     expect((await asA.from('todos').select('title').order('title')).data).toEqual([{ title: 'bread' }, { title: 'eggs' }, { title: 'milk' }]);
   });
 

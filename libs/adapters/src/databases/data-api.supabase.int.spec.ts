@@ -82,6 +82,16 @@ describe('data API with @supabase/supabase-js', () => {
     expect(rows.map((r) => r.title)).toEqual(['bread', 'eggs', 'milk']);
   });
 
+  it('counts the rows a change made when asked', async () => {
+    const inserted = await asBob.from('todos').insert([{ title: 'c1' }, { title: 'c2' }], { count: 'exact' });
+    expect([inserted.status, inserted.count]).toEqual([201, 2]);
+    const updated = await asBob.from('todos').update({ rank: 7 }, { count: 'exact' }).like('title', 'c*');
+    expect([updated.error, updated.count]).toEqual([null, 2]);
+    const deleted = await asBob.from('todos').delete({ count: 'exact' }).like('title', 'c*').select('title');
+    expect([deleted.count, deleted.data?.length]).toEqual([2, 2]);
+    expect((await asBob.from('todos').delete({ count: 'exact' }).eq('title', 'none')).count).toBe(0);
+  });
+
   it('upserts with merge-duplicates', async () => {
     const { rows } = await project.admin.query(`select id from todos where title = 'eggs'`);
     const id = Number(rows[0].id);

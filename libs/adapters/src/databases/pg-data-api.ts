@@ -83,7 +83,10 @@ export class PgDataApi {
     if (!compiled.ok) return compiled;
     const mutation = request.kind === 'insert' || request.kind === 'update' || request.kind === 'delete';
     const answer = await this.execute(target, pool, role, claims, compiled.value.statement, mutation, compiled.value.offset);
-    return answer.ok ? restOk({ ...answer.value, list: compiled.value.list }) : answer;
+    if (!answer.ok) return answer;
+    // A counted change (`delete({ count: 'exact' })`): the count is the rows it changed, as PostgREST's Content-Range says.
+    const total = mutation && prefer.count !== null ? answer.value.rows : answer.value.total;
+    return restOk({ ...answer.value, total, list: compiled.value.list });
   }
 
   private async execute(
