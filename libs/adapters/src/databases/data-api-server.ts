@@ -132,7 +132,7 @@ export class DataApiServer {
  * plans (`.csv()`, `.geojson()`, `.explain()`) are not produced: 406 rather than JSON in their place.
  */
 const MEDIA_TYPES = ['*/*', 'application/*', 'application/json', 'application/vnd.pgrst.object+json', 'application/vnd.pgrst.object'];
-export function acceptable(accept: string | undefined): boolean {
+function acceptable(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === '') return true;
   return accept.split(',').some((part) => MEDIA_TYPES.includes((part.split(';')[0] ?? '').trim().toLowerCase()));
 }
