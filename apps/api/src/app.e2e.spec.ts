@@ -31,6 +31,15 @@ describe('API (HTTP) — errors, security headers, CORS, OpenAPI', () => {
     expect(response.body).toEqual({ code: 'VALIDATION_FAILED', detail: 'body: is not valid JSON' });
   });
 
+  it("accepts a request line and headers up to 64 KiB (the data API's 16 KiB URLs plus their JWTs), past that Node's 431", async () => {
+    // Node's default (16 KiB for line and headers together) refused such a request with a bare 431.
+    const jwt = `Bearer ${'x'.repeat(1500)}`;
+    const near = await t.http().get(`/nope?in=${'a'.repeat(16 * 1024 - 20)}`).set('X-Jwt', jwt).set('X-Other', jwt);
+    expect([near.status, near.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await t.http().get(`/nope?in=${'a'.repeat(60 * 1024)}`)).status).toBe(404);
+    expect((await t.http().get(`/nope?in=${'a'.repeat(66 * 1024)}`)).status).toBe(431);
+  });
+
   it('sets helmet security headers and no X-Powered-By', async () => {
     const response = await t.http().get('/api/plans');
     expect(response.headers['x-content-type-options']).toBe('nosniff');

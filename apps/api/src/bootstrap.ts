@@ -19,6 +19,7 @@ import { publishedFrameSource } from './hosting/published-urls.js';
 import { installPreviewProxy } from './preview/install-preview-proxy.js';
 import { answerClientErrors } from './serving/answer-client-errors.js';
 import { dataHostHandler, siteHostHandler } from './serving/install-host-dispatch.js';
+import { acceptLargeHeaders } from './serving/max-header-size.js';
 import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
@@ -158,7 +159,9 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
   const dataOrigin = app.get<DataOriginHandler | null>(DATA_ORIGIN, { strict: false });
   const hostHandlers = [...(siteServer === undefined ? [] : [siteHostHandler(siteServer)]), ...(dataOrigin === null ? [] : [dataHostHandler(dataOrigin)])];
   installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), hostHandlers);
-  // Headers past 16 KiB: a 431 every origin can read, not a bare one (serving/answer-client-errors.ts).
+  // The data API's URLs reach 16 KiB before their headers (serving/max-header-size.ts); headers
+  // past the limit get a 431 every origin can read, not a bare one (serving/answer-client-errors.ts).
+  acceptLargeHeaders(app.getHttpServer());
   answerClientErrors(app.getHttpServer());
   return app;
 }

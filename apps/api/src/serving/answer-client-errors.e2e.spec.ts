@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { type TestApp, startTestApp } from '../testing/e2e.js';
-import { MAX_HEADER_BYTES } from './answer-client-errors.js';
+import { MAX_HEADER_BYTES } from './max-header-size.js';
 
 /**
- * Requests Node refuses before any handler (docs/databases.md "Limits"): headers past 16 KiB are
+ * Requests Node refuses before any handler (docs/databases.md "Limits"): headers past 64 KiB are
  * a 431 that a browser can read (CORS, a JSON body), on a fresh connection and on a kept-alive
  * one, for the data origin's hosts as for the API's; other garbage is a 400, as Node answers it.
  */
@@ -53,14 +53,14 @@ describe('client errors of the HTTP server (e2e)', () => {
     expect(head).toContain('Connection: close');
     expect(JSON.parse(body)).toEqual({
       code: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
-      message: "The request's URL and headers are larger than 16 KiB",
-      detail: "The request's URL and headers are larger than 16 KiB",
+      message: "The request's URL and headers are larger than 64 KiB",
+      detail: "The request's URL and headers are larger than 64 KiB",
       details: null,
       hint: null,
     });
   };
 
-  it('answers headers past 16 KiB with a readable 431, to the data origin and to the API', async () => {
+  it('answers headers past 64 KiB with a readable 431, to the data origin and to the API', async () => {
     expect431(await exchange([oversized(dataHost)]));
     expect431(await exchange([oversized(`127.0.0.1:${port}`)]));
   });

@@ -1,8 +1,6 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-
-/** Node's limit on a request's head (request line and headers): `maxHeaderSize`'s default. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+import { MAX_HEADER_BYTES } from './max-header-size.js';
 
 const HEADERS_TOO_LARGE = JSON.stringify({
   code: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
@@ -16,7 +14,7 @@ const plain = (status: string) => `HTTP/1.1 ${status}\r\nConnection: close\r\n\r
 
 /**
  * What the server answers to a request Node could not parse, before any handler sees it (so
- * before the Host is known). Node alone answers 431 to headers past 16 KiB with no body and no
+ * before the Host is known). Node alone answers 431 to headers past its limit (MAX_HEADER_BYTES) with no body and no
  * CORS header, which a browser's fetch reports as a network error; here the 431 is readable from
  * any origin (the data origin's apps call from theirs) and says why, in a body both shapes'
  * readers understand (`code`, the API's `detail`, PostgREST's `message`). Everything else is

@@ -8,7 +8,6 @@ import {
   parsePrefer,
   parseRange,
   parseRestQuery,
-  RESERVED_KEYS,
 } from '@kiln/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from './data-api-auth.js';
@@ -17,10 +16,11 @@ import { isDatabaseUnavailable } from '../postgres/database-unavailable.js';
 import { RETRY_AFTER_SECONDS, unavailable } from './pg-rest-errors.js';
 
 /**
- * The URL stays under 8 KiB (414 past it, in PostgREST's shape) so it always fits in Node's 16 KiB
- * of request headers, past which the server answers 431 (serving/answer-client-errors.ts).
+ * The URL stays under 16 KiB (414 past it, in PostgREST's shape); the API's server accepts 64 KiB
+ * of request line and headers (serving/max-header-size.ts), so a URL the data API accepts always
+ * reaches it, and headers past that get a readable 431 (serving/answer-client-errors.ts).
  */
-export const DATA_API_LIMITS = { maxBodyBytes: 1024 * 1024, maxUrlLength: 8 * 1024 } as const;
+export const DATA_API_LIMITS = { maxBodyBytes: 1024 * 1024, maxUrlLength: 16 * 1024 } as const;
 
 const ALLOWED_HEADERS = 'apikey, authorization, x-client-info, content-type, prefer, range, range-unit, accept-profile, content-profile, x-supabase-api-version, accept';
 const EXPOSED_HEADERS = 'Content-Range, Range, Location, Preference-Applied, X-Supabase-Api-Version, Retry-After';
@@ -109,6 +109,9 @@ export class DataApiServer {
     }
     const request = buildRequest(req, url, body.value);
     if (!request.ok) return send(res, request.error);
+    // Refused before anything runs: a change is never made for an answer that cannot be sent.
+    const accept = header(req, 'accept');
+    if (!acceptable(accept)) return send(res, error(406, 'PGRST107', `None of these media types are available: ${(accept ?? '').slice(0, 200)}`, 'The data API answers application/json and application/vnd.pgrst.object+json'));
     const prefer = parsePrefer(header(req, 'prefer'));
     const quota = await this.quotaOf(target, request.value.kind);
     if (quota.refuse !== null) return send(res, quota.refuse);
@@ -116,10 +119,11 @@ export class DataApiServer {
     const answer = await this.api.run(target, caller.value.role, caller.value.claims, request.value, prefer, { readOnly: overQuota !== null });
     // A write in the read-only rpc (25006), or its attempt to turn the transaction read-write (25001).
     if (!answer.ok) return send(res, overQuota !== null && ['25006', '25001'].includes(answer.error.code) ? quotaExceeded(overQuota) : answer.error);
-    const { rows, total, offset } = answer.value;
+    const { rows, total, offset, list } = answer.value;
     let text = answer.value.body;
     const kind = request.value.kind;
-    if ((header(req, 'accept') ?? '').includes('application/vnd.pgrst.object+json') && text !== null && kind !== 'rpc') {
+    // `.single()`: one object instead of a list of one; a function's own value is left as it is.
+    if ((accept ?? '').includes('application/vnd.pgrst.object+json') && text !== null && list) {
       if (rows !== 1) return send(res, error(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`));
       text = JSON.stringify((JSON.parse(text) as unknown[])[0]);
     }
@@ -156,6 +160,16 @@ export class DataApiServer {
     if (allowed.error.code === 'DATABASES.SERVER_UNAVAILABLE') return { refuse: unavailable(), readOnly: null };
     return kind === 'rpc' ? { refuse: null, readOnly: allowed.error } : { refuse: quotaExceeded(allowed.error), readOnly: null };
   }
+}
+
+/**
+ * What `Accept` may ask for: JSON (a list, or `.single()`'s object) or anything. CSV, GeoJSON and
+ * plans (`.csv()`, `.geojson()`, `.explain()`) are not produced: 406 rather than JSON in their place.
+ */
+const MEDIA_TYPES = ['*/*', 'application/*', 'application/json', 'application/vnd.pgrst.object+json', 'application/vnd.pgrst.object'];
+function acceptable(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((part) => MEDIA_TYPES.includes((part.split(';')[0] ?? '').trim().toLowerCase()));
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -223,15 +237,16 @@ function buildRequest(req: IncomingMessage, url: string, body: unknown): { ok: t
   const method = req.method ?? 'GET';
   if (segments.length === 2 && segments[0] === 'rpc') {
     const fn = segments[1] as string;
-    if (method === 'POST') {
-      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) return { ok: false, error: error(400, 'PGRST102', 'Empty or invalid json', 'rpc takes an object of named arguments') };
-      return { ok: true, value: { kind: 'rpc', fn, args: (body ?? {}) as Record<string, unknown> } };
+    if (method !== 'POST' && method !== 'GET' && method !== 'HEAD') return { ok: false, error: error(405, 'PGRST101', 'Only GET and POST are allowed for functions') };
+    if (method === 'POST' && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      return { ok: false, error: error(400, 'PGRST102', 'Empty or invalid json', 'rpc takes an object of named arguments') };
     }
-    if (method === 'GET' || method === 'HEAD') {
-      const args = Object.fromEntries(pairs.filter(([k]) => !(RESERVED_KEYS as readonly string[]).includes(k)));
-      return { ok: true, value: { kind: 'rpc', fn, args } };
-    }
-    return { ok: false, error: error(405, 'PGRST101', 'Only GET and POST are allowed for functions') };
+    // The query string is select, filters, order and window over the function's rows; GET and HEAD
+    // carry the arguments there too (null here: the function's argument names decide, PgDataApi).
+    const range = parseRange(header(req, 'range'), header(req, 'range-unit'));
+    if (!range.ok) return range;
+    const args = method === 'POST' ? ((body ?? {}) as Record<string, unknown>) : null;
+    return { ok: true, value: { kind: 'rpc', fn, args, pairs, range: range.value, head: method === 'HEAD' } };
   }
   if (segments.length !== 1 || segments[0] === '') return { ok: false, error: error(404, 'PGRST125', 'Invalid path specified in request URL') };
   const table = segments[0] as string;

@@ -82,6 +82,16 @@ describe('data API with @supabase/supabase-js', () => {
     expect(rows.map((r) => r.title)).toEqual(['bread', 'eggs', 'milk']);
   });
 
+  it('counts the rows a change made when asked', async () => {
+    const inserted = await asBob.from('todos').insert([{ title: 'c1' }, { title: 'c2' }], { count: 'exact' });
+    expect([inserted.status, inserted.count]).toEqual([201, 2]);
+    const updated = await asBob.from('todos').update({ rank: 7 }, { count: 'exact' }).like('title', 'c*');
+    expect([updated.error, updated.count]).toEqual([null, 2]);
+    const deleted = await asBob.from('todos').delete({ count: 'exact' }).like('title', 'c*').select('title');
+    expect([deleted.count, deleted.data?.length]).toEqual([2, 2]);
+    expect((await asBob.from('todos').delete({ count: 'exact' }).eq('title', 'none')).count).toBe(0);
+  });
+
   it('upserts with merge-duplicates', async () => {
     const { rows } = await project.admin.query(`select id from todos where title = 'eggs'`);
     const id = Number(rows[0].id);
@@ -116,6 +126,18 @@ describe('data API with @supabase/supabase-js', () => {
     const bobsTry = await asBob.rpc('update_many_records', { table_name: 'todos', records: [{ id: Number(rows[0].id), title: 'hacked' }] });
     expect(bobsTry.error?.message).toMatch(/^Failed to update some records: /);
     expect((await project.admin.query(`select count(*)::int as n from todos where title = 'hacked'`)).rows[0].n).toBe(0);
+  });
+
+  it("selects, filters, orders and counts a set-returning function's rows, and refuses that on a scalar one", async () => {
+    const some = await asAlice.rpc('open_todos').select('title').neq('title', 'nothing').order('title', { ascending: false });
+    expect([some.error, some.data]).toEqual([null, [{ title: 'flour' }, { title: 'brown eggs' }]]);
+    expect((await asAlice.rpc('open_todos').select('title').eq('title', 'flour')).data).toEqual([{ title: 'flour' }]);
+    expect((await asAlice.rpc('open_todos').select('title').order('title').range(1, 1)).data).toEqual([{ title: 'flour' }]);
+    expect((await asAlice.rpc('open_todos', {}, { get: true }).select('title,owner:profiles(name)').eq('title', 'flour')).data).toEqual([{ title: 'flour', owner: { name: 'Alice' } }]);
+    const head = await asAlice.rpc('open_todos', {}, { head: true, count: 'exact' });
+    expect([head.error, head.count, head.data]).toEqual([null, 2, null]);
+    const scalar = await asAnon.rpc('add_numbers', { a: 1 }).eq('a', 1);
+    expect([scalar.status, scalar.error?.code]).toEqual([400, 'PGRST100']);
   });
 
   it('keeps users to their own rows under owner policies', async () => {
@@ -165,5 +187,20 @@ describe('data API with @supabase/supabase-js', () => {
     expect((await asAlice.from('todos').select('title').eq('title', 'nothing').single()).error).toMatchObject({ code: 'PGRST116' });
     expect((await asAlice.from('todos').select('title').single()).status).toBe(406);
     expect((await asAlice.from('profiles').select('name').eq('id', alice).single()).data).toEqual({ name: 'Alice' });
+    // The same on a set-returning function's rows; a scalar function's value stays as it is.
+    expect((await asAlice.rpc('open_todos').select('title').eq('title', 'flour').single()).data).toEqual({ title: 'flour' });
+    expect((await asAlice.rpc('open_todos').single()).error).toMatchObject({ code: 'PGRST116' });
+    expect(await asAlice.rpc('open_todos').eq('title', 'nothing').maybeSingle()).toMatchObject({ data: null, error: null });
+    expect((await asAnon.rpc('add_numbers', { a: 2, b: 3 }).single()).data).toBe(5);
+  });
+
+  it('answers 406 for a media type it does not produce (csv, GeoJSON, plans), instead of JSON', async () => {
+    for (const reply of [await asAlice.from('todos').select('title').csv(), await asAlice.from('todos').select('title').geojson(), await asAlice.from('todos').select('title').explain()]) {
+      expect([reply.status, reply.error?.code]).toEqual([406, 'PGRST107']);
+    }
+    const before = (await project.admin.query(`select count(*)::int as n from todos`)).rows[0].n;
+    const insert = await asAlice.from('todos').insert({ title: 'never' }).select('title').csv();
+    expect(insert.status).toBe(406);
+    expect((await project.admin.query(`select count(*)::int as n from todos`)).rows[0].n).toBe(before);
   });
 });

@@ -2,10 +2,12 @@ import {
   type DataApiTarget,
   type Prefer,
   REST_LIMITS,
+  RESERVED_KEYS,
   type RestError,
   type RestQuery,
   type RestResult,
   type RowRange,
+  parseRestQuery,
   readWindow,
   restFail,
   restOk,
@@ -25,7 +27,16 @@ export type DataRequest =
   | { readonly kind: 'insert'; readonly table: string; readonly query: RestQuery; readonly body: unknown }
   | { readonly kind: 'update'; readonly table: string; readonly query: RestQuery; readonly body: unknown }
   | { readonly kind: 'delete'; readonly table: string; readonly query: RestQuery }
-  | { readonly kind: 'rpc'; readonly fn: string; readonly args: Record<string, unknown> };
+  | {
+      readonly kind: 'rpc';
+      readonly fn: string;
+      /** The body's named arguments (POST); null: they are in the query string (GET, HEAD). */
+      readonly args: Record<string, unknown> | null;
+      /** The query string: select, filters, order, window (and with GET the arguments). */
+      readonly pairs: readonly (readonly [string, string])[];
+      readonly range: RowRange | null;
+      readonly head: boolean;
+    };
 
 export interface DataAnswer {
   /** JSON text, or null for no body. */
@@ -35,6 +46,8 @@ export interface DataAnswer {
   /** `count=` asked: all matching rows. */
   readonly total: number | null;
   readonly offset: number;
+  /** The body is a list of rows (a read, a change, a set-returning function): `.single()` applies to it. */
+  readonly list: boolean;
 }
 
 /** How one request runs: `readOnly` (an rpc past the size quota) makes any write of it fail with 25006. */
@@ -74,7 +87,11 @@ export class PgDataApi {
     }
     if (!compiled.ok) return compiled;
     const mutation = request.kind === 'insert' || request.kind === 'update' || request.kind === 'delete';
-    return this.execute(target, pool, role, claims, compiled.value.statement, { mutation, offset: compiled.value.offset, readOnly: options.readOnly === true });
+    const answer = await this.execute(target, pool, role, claims, compiled.value.statement, { mutation, offset: compiled.value.offset, readOnly: options.readOnly === true });
+    if (!answer.ok) return answer;
+    // A counted change (`delete({ count: 'exact' })`): the count is the rows it changed, as PostgREST's Content-Range says.
+    const total = mutation && prefer.count !== null ? answer.value.rows : answer.value.total;
+    return restOk({ ...answer.value, total, list: compiled.value.list });
   }
 
   private async execute(
@@ -84,7 +101,7 @@ export class PgDataApi {
     claims: Record<string, unknown>,
     statement: CompiledStatement,
     { mutation, offset, readOnly }: { mutation: boolean; offset: number; readOnly: boolean },
-  ): Promise<RestResult<DataAnswer>> {
+  ): Promise<RestResult<Omit<DataAnswer, 'list'>>> {
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
@@ -140,10 +157,20 @@ export class PgDataApi {
   }
 }
 
-function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): RestResult<{ statement: CompiledStatement; offset: number }> {
+function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): RestResult<{ statement: CompiledStatement; offset: number; list: boolean }> {
   if (request.kind === 'rpc') {
-    const rpc = rpcStatement(schema, request.fn, request.args);
-    return rpc.ok ? restOk({ statement: rpc.value, offset: 0 }) : rpc;
+    // GET: a key naming an argument of the function (any overload) is an argument, others filter its rows (PostgREST).
+    // An unknown function: every key that is not reserved names an argument, for PGRST202's message.
+    const overloads = schema.functions.get(request.fn);
+    const argNames = new Set((overloads ?? []).flatMap((f) => f.args.map((a) => a.name)));
+    const isArg = (key: string) => request.args === null && !(RESERVED_KEYS as readonly string[]).includes(key) && (overloads === undefined || argNames.has(key));
+    const query = parseRestQuery(request.pairs.filter(([k]) => !isArg(k)));
+    if (!query.ok) return query;
+    const args = request.args ?? Object.fromEntries(request.pairs.filter(([k]) => isArg(k)));
+    const window = readWindow(query.value, request.range);
+    const windowed = query.value.limit !== null || query.value.offset !== null || request.range !== null;
+    const rpc = rpcStatement(schema, request.fn, args, { query: query.value, window, windowed, prefer, head: request.head });
+    return rpc.ok ? restOk({ statement: rpc.value, offset: window.offset, list: rpc.value.fn.returnsSet }) : rpc;
   }
   const table = schema.tables.get(request.table);
   if (table === undefined) return { ok: false, error: unknownTable(request.table) };
@@ -165,5 +192,5 @@ function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): Rest
     case 'delete':
       statement = deleteStatement(schema, table, request.query, prefer);
   }
-  return statement.ok ? restOk({ statement: statement.value, offset }) : statement;
+  return statement.ok ? restOk({ statement: statement.value, offset, list: true }) : statement;
 }

@@ -22,6 +22,8 @@ export interface FunctionInfo {
   readonly returnsSet: boolean;
   /** `void`, a scalar, or a row type (composite / table). */
   readonly returns: 'void' | 'scalar' | 'row';
+  /** The table of `public` whose row type it returns (`setof public.todos`), else null. */
+  readonly returnsTable: string | null;
 }
 
 export interface SchemaInfo {
@@ -55,7 +57,8 @@ select p.proname as name, p.proretset as returns_set, p.pronargs as nargs, p.pro
        coalesce(p.proargnames, '{}') as arg_names,
        array(select format_type(t, null) from unnest(p.proargtypes) t) as arg_types,
        case when p.prorettype = 'void'::regtype then 'void'
-            when t.typtype = 'c' or p.prorettype = 'record'::regtype then 'row' else 'scalar' end as returns
+            when t.typtype = 'c' or p.prorettype = 'record'::regtype then 'row' else 'scalar' end as returns,
+       (select c.relname from pg_class c join pg_namespace cn on cn.oid = c.relnamespace and cn.nspname = 'public' where c.oid = t.typrelid) as returns_table
   from pg_proc p
   join pg_namespace n on n.oid = p.pronamespace and n.nspname = 'public'
   join pg_type t on t.oid = p.prorettype
@@ -105,9 +108,9 @@ async function load(pool: pg.Pool, now: number): Promise<SchemaInfo> {
     if (row.pk) table.primaryKey.push(row.column);
   }
   const fns = new Map<string, FunctionInfo[]>();
-  for (const row of functions.rows as { name: string; returns_set: boolean; nargs: number; ndefaults: number; arg_names: string[]; arg_types: string[]; returns: FunctionInfo['returns'] }[]) {
+  for (const row of functions.rows as { name: string; returns_set: boolean; nargs: number; ndefaults: number; arg_names: string[]; arg_types: string[]; returns: FunctionInfo['returns']; returns_table: string | null }[]) {
     const args = row.arg_types.map((type, i) => ({ name: row.arg_names[i] ?? '', type, hasDefault: i >= row.nargs - row.ndefaults }));
-    fns.set(row.name, [...(fns.get(row.name) ?? []), { name: row.name, args, returnsSet: row.returns_set, returns: row.returns }]);
+    fns.set(row.name, [...(fns.get(row.name) ?? []), { name: row.name, args, returnsSet: row.returns_set, returns: row.returns, returnsTable: row.returns_table }]);
   }
   const foreignKeys = (keys.rows as { name: string; table: string; ref_table: string; columns: string[]; ref_columns: string[] }[]).map((k) => ({
     name: k.name,

@@ -13,7 +13,11 @@ const schema: SchemaInfo = {
     ['profiles', profiles],
   ]),
   foreignKeys: [{ name: 'todos_user_id_fkey', table: 'todos', columns: ['user_id'], refTable: 'profiles', refColumns: ['id'] }],
-  functions: new Map([['add', [{ name: 'add', args: [{ name: 'a', type: 'integer', hasDefault: false }, { name: 'b', type: 'integer', hasDefault: true }], returnsSet: false, returns: 'scalar' as const }]]]),
+  functions: new Map([
+    ['add', [{ name: 'add', args: [{ name: 'a', type: 'integer', hasDefault: false }, { name: 'b', type: 'integer', hasDefault: true }], returnsSet: false, returns: 'scalar' as const, returnsTable: null }]],
+    ['todos_of', [{ name: 'todos_of', args: [{ name: 'who', type: 'uuid', hasDefault: false }], returnsSet: true, returns: 'row' as const, returnsTable: 'todos' }]],
+    ['pairs', [{ name: 'pairs', args: [], returnsSet: true, returns: 'row' as const, returnsTable: null }]],
+  ]),
   loadedAt: 0,
 };
 const query = (q: string): RestQuery => {
@@ -55,6 +59,29 @@ describe('REST statements', () => {
   it('calls functions by name with typed parameters', () => {
     const s = rpcStatement(schema, 'add', { a: 1 });
     expect(s.ok && [s.value.sql, s.value.params]).toEqual(['SELECT to_json(public."add"("a" => $1::integer))::text AS body, 1 AS n', ['1']]);
+  });
+
+  const shape = (q: string, windowed = false, head = false) => ({ query: query(q), window: { offset: 0, limit: 1000 }, windowed, prefer: parsePrefer(''), head });
+
+  it("reads a function's set of table rows like the table: select, filters and order over one call", () => {
+    const s = rpcStatement(schema, 'todos_of', { who: 'u1' }, shape('select=title,owner:profiles(name)&title=eq.x&order=id.desc'));
+    expect(s.ok).toBe(true);
+    if (!s.ok) return;
+    expect(s.value.sql).toMatch(/^WITH t0 AS MATERIALIZED \(SELECT \* FROM public\."todos_of"\("who" => \$1::uuid\)\) SELECT /);
+    expect(s.value.sql).toContain('FROM t0 AS t0 WHERE t0."title" = $2 ORDER BY t0."id" DESC LIMIT $3 OFFSET $4');
+    expect(s.value.sql).toContain('t1."id" = t0."user_id"');
+    expect(s.value.params).toEqual(['u1', 'x', 1000, 0]);
+    const counted = rpcStatement(schema, 'todos_of', { who: 'u1' }, { ...shape(''), prefer: parsePrefer('count=exact') });
+    expect(counted.ok && counted.value.sql).toContain('(SELECT count(*) FROM t0 AS t0 WHERE true)::bigint AS total');
+    expect(rpcStatement(schema, 'todos_of', { who: 'u1' }, shape('password=eq.x'))).toMatchObject({ ok: false, error: { code: '42703' } });
+  });
+
+  it('refuses select, filters, order or a window on a function whose rows it does not know, instead of ignoring them', () => {
+    for (const q of ['select=a', 'a=eq.1', 'order=a']) expect(rpcStatement(schema, 'pairs', {}, shape(q))).toMatchObject({ ok: false, error: { status: 400, code: 'PGRST100' } });
+    expect(rpcStatement(schema, 'add', { a: 1 }, shape('', true))).toMatchObject({ ok: false, error: { status: 400, code: 'PGRST100' } });
+    // Nothing asked (or only `*`): the call as before.
+    const plain = rpcStatement(schema, 'add', { a: 1 }, shape('select=*'));
+    expect(plain.ok && plain.value.sql).toBe('SELECT to_json(public."add"("a" => $1::integer))::text AS body, 1 AS n');
   });
 
   it('never puts a filter value into the SQL text', () => {

@@ -10,19 +10,31 @@ import { type CompiledStatement, RestSqlCompiler, quoteIdent, unknownColumn } fr
 const page = (source: string, list: string, representation: boolean) =>
   `SELECT ${representation ? `coalesce(json_agg(p), '[]'::json)::text` : 'null::text'} AS body, count(*)::int AS n FROM (SELECT ${list} FROM ${source} AS t0) AS p`;
 
-export function selectStatement(schema: SchemaInfo, table: TableInfo, query: RestQuery, window: { offset: number; limit: number }, prefer: Prefer, head: boolean): RestResult<CompiledStatement> {
-  const c = new RestSqlCompiler(schema, table);
+/**
+ * A read of `t0`: by default the table itself; an rpc passes its call as `t0` (a materialized CTE,
+ * so a counted read runs the function once) and the compiler that holds the call's parameters.
+ */
+export function selectStatement(
+  schema: SchemaInfo,
+  table: TableInfo,
+  query: RestQuery,
+  window: { offset: number; limit: number },
+  prefer: Prefer,
+  head: boolean,
+  source: { readonly compiler: RestSqlCompiler; readonly with: string; readonly from: string } | null = null,
+): RestResult<CompiledStatement> {
+  const c = source?.compiler ?? new RestSqlCompiler(schema, table);
   const list = c.selectList(query.select);
   if (!list.ok) return list;
   const where = c.where(query.filters, list.value.innerJoins);
   if (!where.ok) return where;
   const order = c.orderBy(query);
   if (!order.ok) return order;
-  const from = `public.${quoteIdent(table.name)} AS t0 WHERE ${where.value}`;
+  const from = `${source?.from ?? `public.${quoteIdent(table.name)}`} AS t0 WHERE ${where.value}`;
   const rows = `(SELECT ${list.value.list} FROM ${from}${order.value} LIMIT ${c.param(window.limit)} OFFSET ${c.param(window.offset)}) AS p`;
   const total = prefer.count === null ? '' : `, (SELECT count(*) FROM ${from})::bigint AS total`;
   const body = head ? 'null::text' : `coalesce(json_agg(p), '[]'::json)::text`;
-  return restOk({ sql: `SELECT ${body} AS body, count(*)::int AS n${total} FROM ${rows}`, params: c.params });
+  return restOk({ sql: `${source?.with ?? ''}SELECT ${body} AS body, count(*)::int AS n${total} FROM ${rows}`, params: c.params });
 }
 
 /** Keys of the body's objects, all of them columns of the table (or `columns=`, PostgREST's choice). */
@@ -92,12 +104,28 @@ export function deleteStatement(schema: SchemaInfo, table: TableInfo, query: Res
   return restOk({ sql: `WITH m AS (${del}) ${page('m', list.value.list, prefer.return === 'representation')}`, params: c.params });
 }
 
+/** What a function call's query string asks of its rows: `select`, filters, `order`, a window, a count. */
+export interface RpcShape {
+  readonly query: RestQuery;
+  readonly window: { readonly offset: number; readonly limit: number };
+  /** `limit`/`offset`/`Range` given: not the default window. */
+  readonly windowed: boolean;
+  readonly prefer: Prefer;
+  readonly head: boolean;
+}
+
+/** `select` (other than `*`), filters, `order` or a window: these need the rows' columns. */
+const asksForRows = (shape: RpcShape): boolean =>
+  (shape.query.select !== null && shape.query.select.some((i) => i.kind !== 'star')) || shape.query.filters.length > 0 || shape.query.order.length > 0 || shape.windowed;
+
 /**
  * `public.fn(a => $1, …)` with arguments by name: the overload whose names match those given
  * (every argument without a default given, none unknown). Values go as text (JSON for objects and
- * lists) cast to the argument's catalog type.
+ * lists) cast to the argument's catalog type. A function returning a set of a `public` table's
+ * rows is read like that table (PostgREST: `rpc('f').select('a').eq('b', 1).order('a')`); other
+ * functions refuse such a query rather than ignore it.
  */
-export function rpcStatement(schema: SchemaInfo, name: string, args: Record<string, unknown>): RestResult<CompiledStatement & { fn: FunctionInfo }> {
+export function rpcStatement(schema: SchemaInfo, name: string, args: Record<string, unknown>, shape: RpcShape | null = null): RestResult<CompiledStatement & { fn: FunctionInfo }> {
   const given = Object.keys(args);
   const fn = (schema.functions.get(name) ?? []).find(
     (f) => given.every((g) => f.args.some((a) => a.name === g)) && f.args.every((a) => a.hasDefault || given.includes(a.name)),
@@ -105,18 +133,27 @@ export function rpcStatement(schema: SchemaInfo, name: string, args: Record<stri
   if (fn === undefined) {
     return restFail(404, 'PGRST202', `Could not find the function public.${name.slice(0, 63)}(${given.map((g) => g.slice(0, 63)).join(', ')}) in the schema cache`, null, 'Only functions of the public schema can be called, with arguments by name.');
   }
-  const params: unknown[] = [];
+  const rowsOf = fn.returnsSet && fn.returnsTable !== null ? schema.tables.get(fn.returnsTable) : undefined;
+  const c = new RestSqlCompiler(schema, rowsOf ?? { name: fn.name, columns: new Map(), primaryKey: [] });
   const named = given.map((g) => {
     const arg = fn.args.find((a) => a.name === g) as FunctionInfo['args'][number];
     const v = args[g];
-    params.push(v === null || v === undefined ? null : typeof v === 'object' && !(Array.isArray(v) && !/json/.test(arg.type)) ? JSON.stringify(v) : Array.isArray(v) ? v : String(v));
-    return `${quoteIdent(g)} => $${params.length}::${arg.type}`;
+    const value = v === null || v === undefined ? null : typeof v === 'object' && !(Array.isArray(v) && !/json/.test(arg.type)) ? JSON.stringify(v) : Array.isArray(v) ? v : String(v);
+    return `${quoteIdent(g)} => ${c.param(value)}::${arg.type}`;
   });
   const call = `public.${quoteIdent(fn.name)}(${named.join(', ')})`;
+  if (shape !== null && asksForRows(shape) && rowsOf === undefined) {
+    return restFail(400, 'PGRST100', `select, filters, order and limits apply to functions returning a set of a table's rows; public.${fn.name} does not`, null, 'Call it without them, or return setof public.<table>.');
+  }
+  // Read like a table when the query asks for it or for a count (PostgREST counts a function's rows).
+  if (shape !== null && rowsOf !== undefined && (asksForRows(shape) || shape.prefer.count !== null)) {
+    const read = selectStatement(schema, rowsOf, shape.query, shape.window, shape.prefer, shape.head, { compiler: c, with: `WITH t0 AS MATERIALIZED (SELECT * FROM ${call}) `, from: 't0' });
+    return read.ok ? restOk({ ...read.value, fn }) : read;
+  }
   let sql: string;
   if (fn.returns === 'void') sql = `SELECT null::text AS body, 0 AS n FROM (SELECT ${call}) AS v`;
   else if (fn.returnsSet) sql = `SELECT coalesce(json_agg(r), '[]'::json)::text AS body, count(*)::int AS n FROM (SELECT * FROM ${call} LIMIT ${REST_LIMITS.maxRows}) AS r`;
   else if (fn.returns === 'row') sql = `SELECT row_to_json(r)::text AS body, 1 AS n FROM ${call} AS r`;
   else sql = `SELECT to_json(${call})::text AS body, 1 AS n`;
-  return restOk({ sql, params, fn });
+  return restOk({ sql, params: c.params, fn });
 }

@@ -122,7 +122,8 @@ export function sign(secret: string, claims: Record<string, unknown>, expiresIn:
 
 /**
  * The data API served over real HTTP at `http://{ref}.data.localhost:{port}` for the projects
- * given, with a size quota when one is given. Node's default 16 KiB of headers, as Kiln's server.
+ * given, with a size quota when one is given. 64 KiB of request line and headers, as Kiln's server
+ * (apps/api/src/serving/max-header-size.ts).
  */
 export async function serveDataApi(
   projects: readonly DataApiTarget[],
@@ -131,7 +132,7 @@ export async function serveDataApi(
   const targets: DataApiTargets = { findByRef: async (r) => projects.find((p) => p.ref === r) ?? null };
   const api = new PgDataApi({ statementTimeoutMs: 2000 });
   const dataServer = new DataApiServer('http://{ref}.data.localhost:{port}', targets, api, [], undefined, options.quota);
-  const httpServer = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+  const httpServer = http.createServer({ maxHeaderSize: 64 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
     if (dataServer.matches(req)) dataServer.handle(req, res);
     else res.writeHead(421).end();
   });
