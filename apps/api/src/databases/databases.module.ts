@@ -13,6 +13,7 @@ import {
   GetDatabaseConnection,
   type IdGenerator,
   OwnedProjects,
+  type ProfileRepository,
   ProvisionDatabase,
   type RandomSource,
   type RateLimiter,
@@ -71,6 +72,8 @@ function appAuthService(handler: AppAuthHandler): DataOriginService {
 export interface DataOriginHandler {
   matches(req: IncomingMessage): boolean;
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Drops what it keeps of a project database (detached, deleted or reprovisioned: DataApiServer.forget). */
+  forget?(ref: string): Promise<void>;
 }
 
 @Injectable()
@@ -123,10 +126,17 @@ export class DatabasesModule {
         useCase(DatabaseQuotaGuard, [PROFILE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, CLOCK]),
         {
           provide: DATA_ORIGIN,
-          useFactory: (connections: GetDatabaseConnection, config: AppConfig, rateLimiter: RateLimiter, clock: Clock, random: RandomSource, ids: IdGenerator): DataOriginHandler | null => {
+          useFactory: (
+            connections: GetDatabaseConnection,
+            config: AppConfig,
+            rateLimiter: RateLimiter,
+            clock: Clock,
+            random: RandomSource,
+            ids: IdGenerator,
+            profiles: ProfileRepository,
+          ): DataOriginHandler | null => {
             if (adapters.dataOrigin === undefined) return null;
-            const smallest = Math.min(config.databases.limits.free.connections, config.databases.limits.paid.connections);
-            const targets = new ProjectDatabaseTargets(connections, Math.max(1, smallest - 1));
+            const targets = new ProjectDatabaseTargets(connections, profiles, config.databases.limits);
             // App sign-in (`/auth/v1`): Kiln's auth use cases over each project's own user store.
             const stores = adapters.appAuthStores;
             const auth =
@@ -149,7 +159,7 @@ export class DatabasesModule {
                   ];
             return adapters.dataOrigin(targets, auth);
           },
-          inject: [GetDatabaseConnection, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR],
+          inject: [GetDatabaseConnection, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR, PROFILE_REPOSITORY],
         },
         useCase(DescribeDatabaseForAssistant, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
       ],

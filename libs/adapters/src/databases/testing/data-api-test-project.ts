@@ -119,11 +119,17 @@ export function sign(secret: string, claims: Record<string, unknown>, expiresIn:
   return jwt.sign(new TextEncoder().encode(secret));
 }
 
-/** The data API served over real HTTP at `http://{ref}.data.localhost:{port}` for the projects given. */
-export async function serveDataApi(projects: readonly DataApiTarget[]): Promise<{ port: number; api: PgDataApi; urlOf(ref: string): string; close(): Promise<void> }> {
-  const targets: DataApiTargets = { findByRef: async (r) => projects.find((p) => p.ref === r) ?? null };
+/**
+ * The data API served over real HTTP at `http://{ref}.data.localhost:{port}` for the projects
+ * given (or a lookup the test changes; `targetCacheMs` as DataApiServer's).
+ */
+export async function serveDataApi(
+  projects: readonly DataApiTarget[] | DataApiTargets,
+  options: { readonly targetCacheMs?: number } = {},
+): Promise<{ port: number; api: PgDataApi; server: DataApiServer; urlOf(ref: string): string; close(): Promise<void> }> {
+  const targets: DataApiTargets = 'findByRef' in projects ? projects : { findByRef: async (r) => projects.find((p) => p.ref === r) ?? null };
   const api = new PgDataApi({ statementTimeoutMs: 2000 });
-  const dataServer = new DataApiServer('http://{ref}.data.localhost:{port}', targets, api);
+  const dataServer = new DataApiServer('http://{ref}.data.localhost:{port}', targets, api, [], undefined, options.targetCacheMs);
   // Kiln's server allows 64 KiB of headers (bootstrap); past that Node answers 431 itself.
   const httpServer = http.createServer({ maxHeaderSize: 64 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
     if (dataServer.matches(req)) dataServer.handle(req, res);
@@ -134,6 +140,7 @@ export async function serveDataApi(projects: readonly DataApiTarget[]): Promise<
   return {
     port,
     api,
+    server: dataServer,
     urlOf: (r) => `http://${r}.data.localhost:${port}`,
     async close() {
       await new Promise((resolve) => httpServer.close(resolve));
