@@ -10,12 +10,15 @@
 //  2. Load (a separate process, 64 concurrent callers, BENCH_SECONDS each):
 //     - data API: supabase-js `from('items').select('*').limit(20)` with the anon key, to
 //       `{ref}.data.localhost` on 127.0.0.1 (Host header, keep-alive agent);
-//     - raw: `SELECT * FROM items LIMIT 20` on a `pg` pool of 10 admin connections (the
-//       authenticator's CONNECTION LIMIT is small; the admin role skips RLS and the role switch,
-//       so this is the floor the data API's per-request transaction is measured against).
+//     - raw: `SELECT * FROM items LIMIT 20` on a `pg` pool of admin connections, as many as the
+//       data API's pool held after its run (counted in pg_stat_activity: the Pro plan's 10 less
+//       one), so both sides have the same connections; the admin role skips RLS and the role
+//       switch, so this is the floor the data API's per-request transaction is measured against.
 //     Target: data API ≥ 0.3× the raw requests/s, p99 ≤ 25 ms.
 //
 //   npm run bench data           BENCH_SECONDS=10 BENCH_CLIENTS=64 (defaults; fewer clients to see one request's cost)
+//                                BENCH_RAW_POOL=n: the raw pool's size instead of the data API's
+//                                BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p': profile the API
 // Run it on an otherwise idle machine: it prints the load average before and after.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,7 +33,6 @@ const require = createRequire(path.join(here, '../../libs/adapters/package.json'
 const pg = require('pg');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
-const POOL = 10;
 const ROWS = 25;
 
 const pct = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
@@ -64,6 +66,20 @@ async function seed(url, ref) {
   }
 }
 
+/** The authenticator's CONNECTION LIMIT, and how many connections the data API's pool holds now. */
+async function authenticatorConnections(url, ref) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const user = `kiln_app_${ref}_authenticator`;
+    const limit = await client.query('SELECT rolconnlimit FROM pg_roles WHERE rolname = $1', [user]);
+    const held = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1', [user]);
+    return { limit: limit.rows[0].rolconnlimit, held: held.rows[0].n };
+  } finally {
+    await client.end();
+  }
+}
+
 /** CPU time (user + system, ms) the API process has used so far (Linux: /proc/<pid>/stat). */
 function cpuMs(pid) {
   try {
@@ -83,9 +99,9 @@ function runLoad(options) {
     child.stdout.on('data', (c) => (out += c));
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`the ${options.mode} load client exited with ${code}`));
-      const { latencies, seconds } = JSON.parse(out);
+      const { latencies, seconds, cpuMs } = JSON.parse(out);
       const sorted = latencies.sort((a, b) => a - b);
-      resolve({ rps: sorted.length / seconds, p50: pct(sorted, 0.5), p99: pct(sorted, 0.99), n: sorted.length });
+      resolve({ rps: sorted.length / seconds, p50: pct(sorted, 0.5), p99: pct(sorted, 0.99), n: sorted.length, clientCpu: cpuMs / sorted.length });
     });
   });
 }
@@ -105,10 +121,14 @@ try {
   const cpu0 = cpuMs(server.child.pid);
   const data = await runLoad({ mode: 'data', url: db.url, anonKey: db.anon_key, port: PORT });
   const apiCpu = (cpuMs(server.child.pid) - cpu0) / (data.n + CLIENTS); // the warm-up requests too
-  const raw = await runLoad({ mode: 'raw', adminUrl: url, pool: POOL });
-  const line = (name, r) => `  ${name.padEnd(28)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${ms(r.p50).padStart(9)}   p99 ${ms(r.p99).padStart(9)}   (${r.n} requests)`;
-  console.log(line('data API (supabase-js)', data));
-  console.log(line(`raw pg pool (${POOL} admin conns)`, raw));
+  const { limit, held } = await authenticatorConnections(url, db.ref);
+  const pool = Number(process.env.BENCH_RAW_POOL ?? Math.max(1, held));
+  const raw = await runLoad({ mode: 'raw', adminUrl: url, pool });
+  const line = (name, r) =>
+    `  ${name.padEnd(32)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${ms(r.p50).padStart(9)}   p99 ${ms(r.p99).padStart(9)}   (${r.n} requests; load client CPU ${ms(r.clientCpu)}/request)`;
+  console.log(`  data API pool: ${held} connections of the authenticator (its CONNECTION LIMIT ${limit}); raw pool: ${pool} admin connections`);
+  console.log(line(`data API (supabase-js, ${held} conns)`, data));
+  console.log(line(`raw pg pool (${pool} admin conns)`, raw));
   if (Number.isFinite(apiCpu)) console.log(`  the API process's CPU per data-API request: ${ms(apiCpu)}`);
   const ratio = data.rps / raw.rps;
   const ok = ratio >= 0.3 && data.p99 <= 25;

@@ -4,7 +4,7 @@
 //    sends `{ref}.data.localhost` to { port } on 127.0.0.1 with the Host header (Node does not
 //    resolve *.localhost) over a keep-alive agent with `clients` sockets.
 //  - raw: the same query on a `pg` pool of { pool } connections to { adminUrl }.
-// Prints { latencies, seconds } as JSON; any error or short answer fails the run.
+// Prints { latencies, seconds, cpuMs } as JSON; any error or short answer fails the run.
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -57,6 +57,7 @@ if (options.mode === 'data') {
 await Promise.all(Array.from({ length: clients }, () => query()));
 
 const latencies = [];
+const cpu0 = process.cpuUsage();
 const deadline = performance.now() + seconds * 1000;
 const started = performance.now();
 await Promise.all(
@@ -70,5 +71,7 @@ await Promise.all(
   }),
 );
 const elapsed = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpu0);
 await close();
-process.stdout.write(JSON.stringify({ latencies, seconds: elapsed }));
+// The load client's own CPU (ms): supabase-js costs far more per request than a pg query.
+process.stdout.write(JSON.stringify({ latencies, seconds: elapsed, cpuMs: (cpu.user + cpu.system) / 1000 }));

@@ -20,7 +20,9 @@ export async function startApi() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kiln-bench-preview-'));
   chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as postgres when we are root
   const { DATABASE_URL: _ignored, ...env } = process.env;
-  const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
+  // BENCH_API_NODE_ARGS: extra node flags for the API process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'apps/api/dist/main.js'], {
     cwd: root,
     env: { ...env, PORT: String(PORT), DATA_DIR: dataDir, NODE_ENV: 'development', WEB_ORIGIN: `http://localhost:${PORT}`, LOG_LEVEL: 'warn' },
     stdio: ['ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore', 'inherit'],

@@ -157,7 +157,9 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
   // And each project's data origin (docs/databases.md "Data API"): /rest/v1 before Express too.
   // Project databases' data origin (docs/databases.md "Data API"), when the databases' adapters serve one.
   const dataOrigin = app.get<DataOriginHandler | null>(DATA_ORIGIN, { strict: false });
-  const hostHandlers = [...(siteServer === undefined ? [] : [siteHostHandler(siteServer)]), ...(dataOrigin === null ? [] : [dataHostHandler(dataOrigin)])];
+  // The data origin is asked first: its match is a pattern of Kiln's own hosts, while the site
+  // server's may read the disk (a custom domain's pointer) for every request it is asked about.
+  const hostHandlers = [...(dataOrigin === null ? [] : [dataHostHandler(dataOrigin)]), ...(siteServer === undefined ? [] : [siteHostHandler(siteServer)])];
   installPreviewProxy(app.getHttpServer(), app.get(PreviewProxy), hostHandlers);
   // The data API's URLs reach 16 KiB before their headers (serving/max-header-size.ts); headers
   // past the limit get a 431 every origin can read, not a bare one (serving/answer-client-errors.ts).

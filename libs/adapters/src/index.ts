@@ -74,6 +74,7 @@ export * from './hosting/chromium-site-screenshotter.adapter.js';
 // databases: the per-project data API (docs/databases.md, "Data API")
 export { PgDataApi, type DataRequest, type DataAnswer, type RequestRole } from './databases/pg-data-api.js';
 export { DataApiServer, DATA_API_LIMITS, type DataOriginService } from './databases/data-api-server.js';
+export { DataApiTargetCache, TARGET_CACHE_MS } from './databases/data-api-target-cache.js';
 export { DATA_API_FUNCTIONS_SQL, installDataApiFunctions } from './databases/data-api-functions.js';
 export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
 export * from './databases/app-auth/pg-app-auth-stores.adapter.js';

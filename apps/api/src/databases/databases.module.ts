@@ -15,6 +15,8 @@ import {
   GetDatabaseConnection,
   type IdGenerator,
   OwnedProjects,
+  type ProfileRepository,
+  type ProjectDatabaseRepository,
   ProvisionDatabase,
   type RandomSource,
   type RateLimiter,
@@ -45,6 +47,7 @@ import {
 import { Argon2PasswordHasher, type DataOriginService, OWASP_ARGON2ID, type ProjectAuthStores, Sha256SecretHasher } from '@kiln/adapters';
 import { AppAuthHandler } from './app-auth/app-auth.handler.js';
 import { DatabaseController, DbController } from './db.controller.js';
+import { ForgettingDatabaseRemoval } from './forgetting-database-removal.js';
 import { ProjectDatabaseTargets } from './project-database-targets.js';
 import { UnconfiguredDatabaseProvisioner, UnconfiguredSchemaMigrator } from './unconfigured-provisioner.js';
 
@@ -74,6 +77,8 @@ function appAuthService(handler: AppAuthHandler): DataOriginService {
 export interface DataOriginHandler {
   matches(req: IncomingMessage): boolean;
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Drops what it keeps of a project database (detached, deleted or reprovisioned: DataApiServer.forget). */
+  forget?(ref: string): Promise<void>;
 }
 
 @Injectable()
@@ -125,7 +130,11 @@ export class DatabasesModule {
         useCase(DeleteDatabase, [OwnedProjects, PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER, CLOCK]),
         // Deleting a project drops its database (ProjectsModule's DeleteProject; docs/decisions.md).
         useCase(DropProjectDatabase, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
-        { provide: PROJECT_DATABASE_REMOVAL, useExisting: DropProjectDatabase },
+        {
+          provide: PROJECT_DATABASE_REMOVAL,
+          useFactory: (drop: DropProjectDatabase, databases: ProjectDatabaseRepository, dataOrigin: DataOriginHandler | null) => new ForgettingDatabaseRemoval(drop, databases, dataOrigin),
+          inject: [DropProjectDatabase, PROJECT_DATABASE_REPOSITORY, DATA_ORIGIN],
+        },
         useCase(GetDatabaseConnection, [PROJECT_DATABASE_REPOSITORY, PROJECT_REPOSITORY]),
         useCase(DatabaseQuotaGuard, [PROFILE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, CLOCK]),
         {
@@ -138,10 +147,10 @@ export class DatabasesModule {
             clock: Clock,
             random: RandomSource,
             ids: IdGenerator,
+            profiles: ProfileRepository,
           ): DataOriginHandler | null => {
             if (adapters.dataOrigin === undefined) return null;
-            const smallest = Math.min(config.databases.limits.free.connections, config.databases.limits.paid.connections);
-            const targets = new ProjectDatabaseTargets(connections, Math.max(1, smallest - 1));
+            const targets = new ProjectDatabaseTargets(connections, profiles, config.databases.limits);
             // App sign-in (`/auth/v1`): Kiln's auth use cases over each project's own user store.
             const stores = adapters.appAuthStores;
             const auth =
@@ -165,7 +174,7 @@ export class DatabasesModule {
             // Writes past the owner's plan's size quota are 402 (docs/databases.md "Limits").
             return adapters.dataOrigin(targets, auth, quota);
           },
-          inject: [GetDatabaseConnection, DatabaseQuotaGuard, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR],
+          inject: [GetDatabaseConnection, DatabaseQuotaGuard, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR, PROFILE_REPOSITORY],
         },
         useCase(DescribeDatabaseForAssistant, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
       ],

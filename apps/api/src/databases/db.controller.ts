@@ -7,10 +7,11 @@ import { RequiresBearer } from '../common/public.decorator.js';
 import type { AppConfig } from '../config.js';
 import { unwrap } from '../error-mapping.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
-import { APP_CONFIG, SANDBOX_HOST } from '../tokens.js';
+import { APP_CONFIG, DATA_ORIGIN, SANDBOX_HOST } from '../tokens.js';
 import { removeConnectionFile, writeConnectionFile } from './connection-file.js';
 import { signAnonKey } from './anon-key.js';
 import { dataUrlFor } from './databases-config.js';
+import type { DataOriginHandler } from './databases.module.js';
 import {
   DatabaseCheckResponse,
   DeleteDatabaseQuery,
@@ -33,6 +34,7 @@ export class DbController {
     @Inject(ApplyMigrations) private readonly migrations: ApplyMigrations,
     @Inject(SANDBOX_HOST) private readonly files: SandboxFiles,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DATA_ORIGIN) private readonly dataOrigin: DataOriginHandler | null,
   ) {}
 
   @Post('provision')
@@ -43,6 +45,8 @@ export class DbController {
   @ApiResponse({ status: 409, type: ErrorResponse, description: 'DATABASES.PROVISIONING: another request is creating it' })
   async provisionDatabase(@CurrentUser() user: AccessClaims, @Body() body: ProvisionDatabaseDto): Promise<ProvisionDatabaseResponse> {
     const database = unwrap(await this.provision.execute(user.userId, body.project_id));
+    // A reattached database has a new password: the data API drops its old lookup and pool now.
+    void this.dataOrigin?.forget?.(database.ref);
     const url = dataUrlFor(this.config.databases.dataUrlTemplate, database.ref);
     const anonKey = await signAnonKey(database.ref, database.jwtSecret);
     // The app reads these as import.meta.env (docs/databases.md "The connection file").
@@ -109,6 +113,7 @@ export class DatabaseController {
   constructor(
     @Inject(DeleteDatabase) private readonly remove: DeleteDatabase,
     @Inject(SANDBOX_HOST) private readonly files: SandboxFiles,
+    @Inject(DATA_ORIGIN) private readonly dataOrigin: DataOriginHandler | null,
   ) {}
 
   @Delete(':id')
@@ -121,6 +126,8 @@ export class DatabaseController {
     @Query() query: DeleteDatabaseQuery,
   ): Promise<DeleteDatabaseResponse> {
     const deleted = unwrap(await this.remove.execute(user.userId, projectId, query.deleteFromProvider === 'true'));
+    // The data origin stops answering for it now, not when its cached lookup expires.
+    void this.dataOrigin?.forget?.(deleted.ref);
     await removeConnectionFile(this.files, projectId);
     return { ref: deleted.ref, deleted_from_provider: deleted.droppedFromProvider, connected: false };
   }

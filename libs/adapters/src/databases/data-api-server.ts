@@ -10,7 +10,8 @@ import {
   parseRestQuery,
 } from '@kiln/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticate } from './data-api-auth.js';
+import { VerifiedTokens, authenticate } from './data-api-auth.js';
+import { DataApiTargetCache, TARGET_CACHE_MS } from './data-api-target-cache.js';
 import type { DataRequest, PgDataApi } from './pg-data-api.js';
 import { isDatabaseUnavailable } from '../postgres/database-unavailable.js';
 import { RETRY_AFTER_SECONDS, unavailable } from './pg-rest-errors.js';
@@ -39,16 +40,20 @@ export interface DataOriginService {
  */
 export class DataApiServer {
   private readonly hostPattern: RegExp;
+  private readonly targets: DataApiTargetCache;
+  private readonly verified = new VerifiedTokens();
 
   constructor(
     dataUrlTemplate: string,
-    private readonly targets: DataApiTargets,
+    targets: DataApiTargets,
     private readonly api: PgDataApi,
     private readonly services: readonly DataOriginService[] = [],
     private readonly log: (error: unknown) => void = (e) => console.error('data API:', e),
     /** The size quota; without it writes are not measured (tests of the grammar). */
     private readonly quota?: DataApiQuota,
+    targetCacheMs = TARGET_CACHE_MS,
   ) {
+    this.targets = new DataApiTargetCache(targets, targetCacheMs);
     const host = new URL(dataUrlTemplate.replace('{ref}', 'kilnref').replace('{port}', '1')).hostname;
     const escaped = host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('kilnref', '([a-z0-9]{20})');
     this.hostPattern = new RegExp(`^${escaped}(?::\\d+)?$`, 'i');
@@ -61,6 +66,15 @@ export class DataApiServer {
 
   matches(req: IncomingMessage): boolean {
     return this.refOf(req) !== null;
+  }
+
+  /**
+   * Forgets what is kept of a project database (its lookup, pool and schema): call it when it is
+   * detached, deleted or reprovisioned, so the next request sees the change at once.
+   */
+  async forget(ref: string): Promise<void> {
+    this.targets.forget(ref);
+    await this.api.forget(ref);
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -97,8 +111,12 @@ export class DataApiServer {
     } catch {
       return send(res, unavailable());
     }
-    if (target === null) return send(res, error(404, 'PGRST125', 'No project database at this address'));
-    const caller = await authenticate(header(req, 'apikey'), header(req, 'authorization'), target.jwtSecret, ref);
+    if (target === null) {
+      // Detached or deleted elsewhere (another process, a deleted project): its pool goes too.
+      if (this.api.knows(ref)) void this.api.forget(ref);
+      return send(res, error(404, 'PGRST125', 'No project database at this address'));
+    }
+    const caller = await authenticate(header(req, 'apikey'), header(req, 'authorization'), target.jwtSecret, ref, this.verified);
     if (!caller.ok) return send(res, caller.error);
 
     const body = await readBody(req);

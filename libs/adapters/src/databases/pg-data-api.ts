@@ -12,8 +12,8 @@ import {
   restFail,
   restOk,
 } from '@kiln/domain';
-import pg from 'pg';
-import { ConnectionFailureMarkingPool } from '../postgres/database-unavailable.js';
+import type pg from 'pg';
+import { DataApiPools } from './data-api-pools.js';
 import { connectErrorOf, restErrorOf } from './pg-rest-errors.js';
 import { PgSchemaCache, type SchemaInfo } from './pg-schema-cache.js';
 import { type CompiledStatement, unknownTable } from './rest-sql-compiler.js';
@@ -66,13 +66,19 @@ export interface DataApiOptions {
  * claims in `request.jwt.claims`, one statement — so the project's row-level security decides.
  */
 export class PgDataApi {
-  private readonly pools = new Map<string, pg.Pool>();
+  private readonly pools = new DataApiPools();
   readonly schemas = new PgSchemaCache();
 
   constructor(private readonly options: DataApiOptions = { statementTimeoutMs: 8000 }) {}
 
   async run(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, request: DataRequest, prefer: Prefer, options: RunOptions = {}): Promise<RestResult<DataAnswer>> {
-    const pool = this.poolFor(target);
+    let pool: pg.Pool;
+    try {
+      pool = await this.pools.get(target);
+    } catch (error) {
+      // Opening the pool reads the role's limit on a connection of its own: 53300 is "busy" too.
+      return { ok: false, error: connectErrorOf(error) };
+    }
     let schema: SchemaInfo;
     try {
       schema = await this.schemas.get(target.ref, pool);
@@ -87,7 +93,7 @@ export class PgDataApi {
     }
     if (!compiled.ok) return compiled;
     const mutation = request.kind === 'insert' || request.kind === 'update' || request.kind === 'delete';
-    const answer = await this.execute(target, pool, role, claims, compiled.value.statement, { mutation, offset: compiled.value.offset, readOnly: options.readOnly === true });
+    const answer = await this.execute(target, pool, role, claims, compiled.value.statement, request.kind, { offset: compiled.value.offset, quotaReadOnly: options.readOnly === true });
     if (!answer.ok) return answer;
     // A counted change (`delete({ count: 'exact' })`): the count is the rows it changed, as PostgREST's Content-Range says.
     const total = mutation && prefer.count !== null ? answer.value.rows : answer.value.total;
@@ -100,7 +106,8 @@ export class PgDataApi {
     role: RequestRole,
     claims: Record<string, unknown>,
     statement: CompiledStatement,
-    { mutation, offset, readOnly }: { mutation: boolean; offset: number; readOnly: boolean },
+    kind: DataRequest['kind'],
+    { offset, quotaReadOnly }: { offset: number; quotaReadOnly: boolean },
   ): Promise<RestResult<Omit<DataAnswer, 'list'>>> {
     let client: pg.PoolClient;
     try {
@@ -108,24 +115,50 @@ export class PgDataApi {
     } catch (error) {
       return { ok: false, error: connectErrorOf(error) };
     }
+    const mutation = kind === 'insert' || kind === 'update' || kind === 'delete';
+    // A table read runs READ ONLY (as PostgREST's GET): whatever a policy calls, it writes nothing.
+    // So does an rpc past the size quota: READ ONLY is fixed before the first query, so SQL of the
+    // project cannot turn it back (its write is 25006, its attempt to switch 25001).
+    const readOnly = kind === 'read' || quotaReadOnly;
+    // The pool's clients pipeline (DataApiPools): the set-up, the statement and — unless the answer
+    // must be seen first (a mutation past the row cap is rolled back) — the COMMIT are written at
+    // once and answered in one round trip. If the set-up fails, the transaction is aborted and the
+    // statement behind it fails too (25P02): it never runs without its role and claims.
+    // Corked, the queries leave in one write: on a busy machine each write to the server's socket
+    // can hand the CPU to its backend before the next is written.
+    const socket = streamOf(client);
+    const queries: Promise<unknown>[] = [];
+    socket?.cork();
+    try {
+      queries.push(client.query(setupSql(client, role, claims, this.options.statementTimeoutMs, readOnly)));
+      queries.push(client.query<{ body: string | null; n: number; total?: string }>(statement.sql, statement.params));
+      if (!mutation) queries.push(client.query('COMMIT'));
+    } finally {
+      socket?.uncork();
+    }
+    let ended = false;
     let broken = false;
     try {
-      const timeout = Math.max(1, Math.floor(this.options.statementTimeoutMs));
-      // READ ONLY is fixed before the first query: SQL of the project cannot turn it back.
-      await client.query(`BEGIN${readOnly ? ' READ ONLY' : ''}; SET LOCAL ROLE ${role === 'authenticated' ? 'authenticated' : 'anon'}; SET LOCAL statement_timeout = ${timeout}`);
-      await client.query(`SELECT set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
-      const result = await client.query<{ body: string | null; n: number; total?: string }>(statement.sql, statement.params);
+      const settled = await Promise.allSettled(queries);
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      // A pipelined COMMIT after a failed statement rolls back (and answers): the transaction is over.
+      ended = !mutation && settled[2]?.status === 'fulfilled';
+      if (failed !== undefined) throw failed.reason;
+      const result = (settled[1] as PromiseFulfilledResult<pg.QueryResult<{ body: string | null; n: number; total?: string }>>).value;
       const row = result.rows[0] ?? { body: null, n: 0 };
-      if (mutation && row.n > REST_LIMITS.maxRows) {
-        await client.query('ROLLBACK');
-        return restFail(400, 'PGRST124', `The request would change ${row.n} rows, more than ${REST_LIMITS.maxRows}: nothing was changed`, null, 'Narrow the filters and repeat.');
+      if (mutation) {
+        if (row.n > REST_LIMITS.maxRows) {
+          await client.query('ROLLBACK');
+          ended = true;
+          return restFail(400, 'PGRST124', `The request would change ${row.n} rows, more than ${REST_LIMITS.maxRows}: nothing was changed`, null, 'Narrow the filters and repeat.');
+        }
+        // A deferred constraint can still fail here: the answer waits for it.
+        await client.query('COMMIT');
+        ended = true;
       }
-      await client.query('COMMIT');
       return restOk({ body: row.body, rows: row.n, total: row.total === undefined ? null : Number(row.total), offset });
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
+      if (!ended) broken = await client.query('ROLLBACK').then(() => false, () => true);
       const mapped: RestError = restErrorOf(error, role === 'anon');
       if (['42P01', '42703', '42883'].includes(mapped.code)) this.schemas.invalidate(target.ref);
       return { ok: false, error: mapped };
@@ -134,27 +167,43 @@ export class PgDataApi {
     }
   }
 
-  private poolFor(target: DataApiTarget): pg.Pool {
-    let pool = this.pools.get(target.ref);
-    if (pool === undefined) {
-      pool = new ConnectionFailureMarkingPool({ ...target.connection, max: Math.max(1, target.maxConnections), idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5000 });
-      pool.on('error', () => {}); // an idle client's socket closed: the pool replaces it
-      this.pools.set(target.ref, pool);
-    }
-    return pool;
+  /** Whether a project has a pool here (what `forget` would end). */
+  knows(ref: string): boolean {
+    return this.pools.has(ref);
   }
 
-  /** Drops a project's pool (its database was deleted or its password rotated). */
+  /** Drops a project's pool and schema (its database was detached, deleted, or its password rotated). */
   async forget(ref: string): Promise<void> {
-    const pool = this.pools.get(ref);
-    this.pools.delete(ref);
     this.schemas.invalidate(ref);
-    await pool?.end();
+    await this.pools.forget(ref);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.pools.keys()].map((ref) => this.forget(ref)));
+    await this.pools.close();
   }
+}
+
+/** The socket of a pg client (not in pg's types; absent in another implementation: then not corked). */
+function streamOf(client: pg.PoolClient): { cork(): void; uncork(): void } | undefined {
+  const stream = (client as unknown as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } }).connection?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function' ? (stream as { cork(): void; uncork(): void }) : undefined;
+}
+
+/**
+ * The transaction's set-up in one simple query (which takes no parameters): the role — one of two
+ * fixed words —, the timeout — an integer —, and the JWT claims as a quoted literal (pg's
+ * escapeLiteral: quotes doubled, backslashes as E'…'). The claims' JSON is pure ASCII (other
+ * characters as \uXXXX, the same JSON value), so the literal reads the same in any client encoding
+ * a project's own SQL might have set on the pooled session (SJIS and the like can hide a backslash
+ * in a multibyte character).
+ */
+export function setupSql(client: Pick<pg.ClientBase, 'escapeLiteral'>, role: RequestRole, claims: Record<string, unknown>, timeoutMs: number, readOnly: boolean): string {
+  const roleName = role === 'authenticated' ? 'authenticated' : 'anon';
+  const timeout = Math.max(1, Math.floor(timeoutMs));
+  return (
+    `BEGIN${readOnly ? ' READ ONLY' : ''}; SET LOCAL ROLE ${roleName}; SET LOCAL statement_timeout = ${timeout}; ` +
+    `SELECT set_config('request.jwt.claims', ${client.escapeLiteral(asciiJson(claims))}, true)`
+  );
 }
 
 function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): RestResult<{ statement: CompiledStatement; offset: number; list: boolean }> {
@@ -193,4 +242,9 @@ function compile(schema: SchemaInfo, request: DataRequest, prefer: Prefer): Rest
       statement = deleteStatement(schema, table, request.query, prefer);
   }
   return statement.ok ? restOk({ statement: statement.value, offset, list: true }) : statement;
+}
+
+/** JSON text with every character outside printable ASCII written as a \u escape. */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

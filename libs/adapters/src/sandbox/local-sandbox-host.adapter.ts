@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   SandboxMissing,
@@ -44,6 +44,7 @@ import { LocalSandboxJail } from './local-sandbox-jail.js';
 import { LocalSandboxVersions } from './local-sandbox-versions.js';
 import { StarterDependencyCache, VITE_LAUNCHER_RELATIVE_PATH } from './starter-dependency-cache.js';
 import { WarmDevServer } from './warm-dev-server.js';
+import { writeStarterFiles } from './starter-files.js';
 import { DevServerLaunch } from './dev-server-launch.js';
 import { commandWorkingDir } from './files/command-working-dir.js';
 
@@ -198,7 +199,7 @@ export class LocalSandboxHost implements SandboxHost {
             volumes: this.volumes,
             cgroups: this.cgroups,
             spawn: (groupId, dir, listenFd) => this.launch.warm(groupId, dir, listenFd),
-            seed: (dir) => this.writeStarter(dir),
+            seed: async (dir) => writeStarterFiles(this.templateDir, dir, (await this.cache?.prepare())?.nodeModules),
             delayMs: WARM_DEV_SERVER_DELAY_MS,
           });
     this.projectDependencies = new ProjectDependencies({
@@ -219,14 +220,6 @@ export class LocalSandboxHost implements SandboxHost {
       warmCheck: (sandboxId, mode, timeoutMs, changedPaths) => this.devServers.askCheck(sandboxId, mode, timeoutMs, changedPaths),
       changedPaths: (sandboxId, fromTree, toTree) => this.versions.changedPaths(sandboxId, fromTree, toTree),
     });
-  }
-
-  /** A new project's first files: the starter template, and node_modules linked to its installed tree. */
-  private async writeStarter(dir: string): Promise<void> {
-    const starter = await this.cache?.prepare();
-    const templateModules = path.join(this.templateDir, 'node_modules');
-    await cp(this.templateDir, dir, { recursive: true, errorOnExist: true, force: false, filter: (src) => src !== templateModules });
-    if (starter !== undefined) await symlink(starter.nodeModules, path.join(dir, 'node_modules'), 'dir');
   }
 
   /**
@@ -285,7 +278,7 @@ export class LocalSandboxHost implements SandboxHost {
           // Without a volume its writes count against the disk limit by the watch, as a launched one's do.
           else if (this.volumes === null) warm.once('close', await this.diskWatch.watch(projectId, dir));
           // A warm folder holds the starter's files already (seeded when it was made).
-          if (warm === null) await this.writeStarter(dir);
+          if (warm === null) await writeStarterFiles(this.templateDir, dir, starter?.nodeModules);
           // The warm server goes on at once (its start overlaps the first version's commit and the
           // builder's next round trips); otherwise the dev server starts on its first request.
           if (warm !== null) {

@@ -122,16 +122,17 @@ export function sign(secret: string, claims: Record<string, unknown>, expiresIn:
 
 /**
  * The data API served over real HTTP at `http://{ref}.data.localhost:{port}` for the projects
- * given, with a size quota when one is given. 64 KiB of request line and headers, as Kiln's server
- * (apps/api/src/serving/max-header-size.ts).
+ * given (or a lookup the test changes), with a size quota when one is given (`targetCacheMs` as
+ * DataApiServer's). 64 KiB of request line and headers, as Kiln's server
+ * (apps/api/src/serving/max-header-size.ts); past that Node answers 431 itself.
  */
 export async function serveDataApi(
-  projects: readonly DataApiTarget[],
-  options: { quota?: DataApiQuota } = {},
-): Promise<{ port: number; api: PgDataApi; urlOf(ref: string): string; close(): Promise<void> }> {
-  const targets: DataApiTargets = { findByRef: async (r) => projects.find((p) => p.ref === r) ?? null };
+  projects: readonly DataApiTarget[] | DataApiTargets,
+  options: { readonly quota?: DataApiQuota; readonly targetCacheMs?: number } = {},
+): Promise<{ port: number; api: PgDataApi; server: DataApiServer; urlOf(ref: string): string; close(): Promise<void> }> {
+  const targets: DataApiTargets = 'findByRef' in projects ? projects : { findByRef: async (r) => projects.find((p) => p.ref === r) ?? null };
   const api = new PgDataApi({ statementTimeoutMs: 2000 });
-  const dataServer = new DataApiServer('http://{ref}.data.localhost:{port}', targets, api, [], undefined, options.quota);
+  const dataServer = new DataApiServer('http://{ref}.data.localhost:{port}', targets, api, [], undefined, options.quota, options.targetCacheMs);
   const httpServer = http.createServer({ maxHeaderSize: 64 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
     if (dataServer.matches(req)) dataServer.handle(req, res);
     else res.writeHead(421).end();
@@ -141,6 +142,7 @@ export async function serveDataApi(
   return {
     port,
     api,
+    server: dataServer,
     urlOf: (r) => `http://${r}.data.localhost:${port}`,
     async close() {
       await new Promise((resolve) => httpServer.close(resolve));
