@@ -25,6 +25,25 @@ async function signUpInApp(app: Page, email: string, password: string) {
   await expect(app.getByText(`Signed in as ${email}`)).toBeVisible({ timeout: 20_000 });
 }
 
+/**
+ * Clicks a button of the preview where a person sees it: the frame is scaled down to fit the pane
+ * (CSS transform), which Playwright's own clicks inside frames do not follow.
+ */
+async function clickInPreview(page: Page, name: string) {
+  const iframe = page.getByTitle('App preview');
+  const frame = await (await iframe.elementHandle())?.contentFrame();
+  const box = await iframe.boundingBox();
+  if (!frame || !box) throw new Error('no preview frame');
+  const scale = box.width / (await iframe.evaluate((el) => (el as HTMLElement).offsetWidth));
+  const button = frame.getByRole('button', { name });
+  await button.scrollIntoViewIfNeeded();
+  const at = await button.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  await page.mouse.click(box.x + at.x * scale, box.y + at.y * scale);
+}
+
 /** Adds a todo and waits until the app lists it (the insert answered). */
 async function addTodo(app: Page, title: string) {
   await app.getByLabel('New todo').fill(title);
@@ -87,11 +106,14 @@ test('a database, a todo list with sign-in, and two app users who each see only 
   // The preview shows the app's sign-in screen.
   await expect(preview.getByRole('heading', { name: 'Sign in' })).toBeVisible({ timeout: 60_000 });
   await shot(page, '02-preview-sign-in');
+  // The app answers clicks in the builder's scaled preview: its sign-in screen turns to sign-up.
+  await clickInPreview(page, 'New here? Create an account');
+  await expect(preview.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   const previewUrl = await page.getByTitle('App preview').getAttribute('src');
   expect(previewUrl).toMatch(new RegExp(`^http://${id}\\.preview\\.localhost:\\d+/`));
 
-  // First app user, in the preview opened as a page of its own (Playwright's clicks miss inside
-  // the builder's frame, which is scaled down to fit the pane; people's clicks do not).
+  // First app user, in the preview opened as a page of its own (a page is simpler to drive than
+  // the builder's scaled frame).
   const password = 'app user password 1';
   const ana = newEmail('ana');
   const anaPage = await context.newPage();
