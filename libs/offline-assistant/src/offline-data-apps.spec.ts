@@ -79,6 +79,16 @@ describe('with a database connected, the offline assistant builds data-backed ap
     expect(unresolvedImports(f)).toEqual([]);
   });
 
+  it('every class of the sign-in screen and the board is one the app styles (no bare-text buttons, no edge-to-edge board)', async () => {
+    const result = await drive(assistant, DATA_PROMPTS.todos, starter, [], database);
+    const css = [...result.files].filter(([path]) => path.endsWith('.css')).map(([, content]) => content).join('\n');
+    const screens = file(result.files, 'src/components/AuthGate.tsx') + file(result.files, 'src/components/TodoBoard.tsx');
+    const used = new Set([...screens.matchAll(/className="([^"]+)"/g)].flatMap((m) => (m[1] as string).split(/\s+/)));
+    const unstyled = [...used].filter((name) => !new RegExp(`\\.${name}(?![\\w-])`).test(css));
+    expect(used.size).toBeGreaterThan(2);
+    expect(unstyled).toEqual([]);
+  });
+
   it('a request without accounts still builds the local version, database or not', async () => {
     const result = await drive(assistant, 'Create a todo list app', starter, [], database);
     expect(result.files.has('src/lib/supabase.ts')).toBe(false);

@@ -118,6 +118,19 @@ describe('LocalPostgresProvisioner: isolation between projects (real PostgreSQL)
     }
   });
 
+  it('estimates the rows of a table never analysed: a new app with a few rows does not read "no rows yet"', async () => {
+    await createTableAsOwner(refX, 'few_rows');
+    await asAdminIn(refX, async (admin) => {
+      await admin.query("INSERT INTO public.few_rows SELECT gen_random_uuid(), 'row ' || n FROM generate_series(1, 3) n");
+      // The session's counts reach the shared statistics when it next goes idle, forced here.
+      await admin.query('SELECT pg_stat_force_next_flush()');
+      await admin.query('SELECT 1');
+    });
+    const table = (await provisioner.inspect(refX))?.tables.find((t) => t.name === 'few_rows');
+    expect(table?.rowEstimate).toBe(3);
+    await asAdminIn(refX, (admin) => admin.query('DROP TABLE public.few_rows'));
+  });
+
   it('turns RLS on for a table a migration creates (SET ROLE owner); anon sees nothing of it without a policy, and policies decide rows', async () => {
     await createTableAsOwner(refX, 'todos');
     await asAdminIn(refX, async (admin) => {

@@ -82,7 +82,9 @@ SELECT (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)
     SELECT json_agg(json_build_object(
       'name', c.relname,
       'rls', c.relrowsecurity,
-      'rows', greatest(c.reltuples, 0)::bigint,
+      -- reltuples stays -1 until the table is first analysed (autovacuum waits for 50 rows), so a
+      -- new app's few rows read "no rows yet": the live count of the statistics comes first.
+      'rows', CASE WHEN pg_stat_get_live_tuples(c.oid) > 0 THEN pg_stat_get_live_tuples(c.oid) ELSE greatest(c.reltuples, 0)::bigint END,
       'columns', coalesce((
         SELECT json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'nullable', NOT a.attnotnull) ORDER BY a.attnum)
         FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '[]'::json)

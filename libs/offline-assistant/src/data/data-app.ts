@@ -83,7 +83,7 @@ export function AuthGate({ children }: { children: (session: Session) => ReactNo
 
   if (session) {
     return (
-      <div className="signed-in">
+      <div>
         <div className="account-bar">
           <span>Signed in as {session.user.email}</span>
           <button type="button" className="link-button" onClick={() => void client.auth.signOut()}>
@@ -108,7 +108,7 @@ export function AuthGate({ children }: { children: (session: Session) => ReactNo
       </label>
       {error && <p className="data-error" role="alert">{error}</p>}
       {notice && <p className="data-status" role="status">{notice}</p>}
-      <button type="submit" className="button" disabled={busy}>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
         {busy ? 'Please wait…' : mode === 'sign-in' ? 'Sign in' : 'Sign up'}
       </button>
       <button type="button" className="link-button" onClick={() => setMode(mode === 'sign-in' ? 'sign-up' : 'sign-in')}>
@@ -270,7 +270,7 @@ function ${t.type}s({ session }: { session: Session }) {
           ${t.detail.label}
           ${detailInput(t)}
         </label>
-        <button type="submit" className="button" disabled={saving}>
+        <button type="submit" className="btn btn-primary" disabled={saving}>
           {saving ? 'Saving…' : 'Add ${t.words.item}'}
         </button>
       </form>
@@ -288,7 +288,7 @@ function ${t.type}s({ session }: { session: Session }) {
                 {item.${t.text.column}}
                 ${detailShown(t)}
               </span>
-              <button type="button" className="button" onClick={() => void change(item)}>
+              <button type="button" className="btn btn-ghost btn-small" onClick={() => void change(item)}>
                 ${label}
               </button>
               <button type="button" className="link-button" onClick={() => void remove(item)} aria-label={\`Delete \${item.${t.text.column}}\`}>
@@ -305,7 +305,7 @@ function ${t.type}s({ session }: { session: Session }) {
 export function ${t.component}() {
   return (
     <section id="${t.table}" className="section">
-      <div className="container">
+      <div className="wrap">
         <AuthGate>{(session) => <${t.type}s session={session} />}</AuthGate>
       </div>
     </section>
