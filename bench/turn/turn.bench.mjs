@@ -98,12 +98,15 @@ async function oneRun(auth, label, prompt) {
   await fetch(`${BASE}/api/sandbox/${project.id}/cleanup`, { method: 'DELETE', headers: auth });
   await fetch(`${BASE}/api/projects/${project.id}`, { method: 'DELETE', headers: auth });
   // Where the time goes: offsets of the turn's events from the request (first occurrence each).
-  const phases = {};
-  for (const e of events) {
-    const name = e.event === 'task' ? `task ${e.data.index} ${e.data.state}` : e.event === 'checking' ? `checking round ${e.data.round}` : e.event;
-    phases[name] ??= Math.round(e.at - t0);
-  }
-  return { turnMs, previewMs, editTurnMs, editPreviewMs, tasks, editTasks, phases };
+  const offsets = (list, start) => {
+    const phases = {};
+    for (const e of list) {
+      const name = e.event === 'task' ? `task ${e.data.index} ${e.data.state}` : e.event === 'checking' ? `checking round ${e.data.round}` : e.event;
+      phases[name] ??= Math.round(e.at - start);
+    }
+    return phases;
+  };
+  return { turnMs, previewMs, editTurnMs, editPreviewMs, tasks, editTasks, phases: offsets(events, t0), editPhases: offsets(edit, t1) };
 }
 
 const api = await startApi();
@@ -137,6 +140,7 @@ try {
   console.log(`edit on the same project ("Change the heading to …", 1 task) → turn kept: ${summary(runs.map((r) => r.editTurnMs))}`);
   console.log(`edit → preview serving it:                                    ${summary(runs.map((r) => r.editPreviewMs))}`);
   console.log(`event offsets of the last run (ms): ${JSON.stringify(runs.at(-1).phases)}`);
+  console.log(`event offsets of the last run's edit (ms): ${JSON.stringify(runs.at(-1).editPhases)}`);
 } finally {
   await stopApi(api);
 }
