@@ -69,6 +69,7 @@ export * from './databases/database-limits.js';
 export * from './databases/databases.errors.js';
 export * from './databases/anon-key.js';
 export * from './databases/database-provisioner.port.js';
+export * from './databases/table-sample.js';
 export * from './databases/schema-migrator.port.js';
 export * from './ai/engine/turn-migrations.port.js';
 export * from './databases/use-cases/database-rls-safety.js';

@@ -15,6 +15,10 @@ export class UnconfiguredDatabaseProvisioner implements DatabaseProvisioner {
   inspect(): Promise<never> {
     return this.provision();
   }
+
+  sampleRows(): Promise<never> {
+    return this.provision();
+  }
 }
 
 /** The migrator when createApp is given none (e.g. Neon, for now): migrating is a 503. */

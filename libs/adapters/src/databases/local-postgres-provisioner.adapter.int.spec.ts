@@ -30,9 +30,16 @@ async function createTableAsOwner(ref: string, name: string): Promise<void> {
   });
 }
 
+/** Rows as the app's users write them (the admin here: RLS is not what this tests). */
+async function insertRows(ref: string, table: string, rows: readonly { id: string; title: string }[]): Promise<void> {
+  await asAdminIn(ref, async (client) => {
+    for (const row of rows) await client.query(`INSERT INTO public."${table}" (id, title) VALUES ($1, $2)`, [row.id, row.title]);
+  });
+}
+
 databaseProvisionerContract('local PostgreSQL', async () => {
   const provisioner = new LocalPostgresProvisioner({ adminUrl });
-  return { provisioner, newRef, createTable: createTableAsOwner, close: () => provisioner.close() };
+  return { provisioner, newRef, createTable: createTableAsOwner, insertRows, close: () => provisioner.close() };
 });
 
 /** A client logged in as a project's authenticator, to `database` (default: its own). */

@@ -5,12 +5,14 @@ import {
   type DatabaseLimits,
   type DatabaseProvisioner,
   DatabaseServerDown,
+  type SampleRow,
   databaseNames,
 } from '@kiln/domain';
 import pg from 'pg';
 import { installDataApiFunctions } from './data-api-functions.js';
 import { isDatabaseUnavailable } from '../postgres/database-unavailable.js';
 import { INSPECT_SQL, ident, projectDatabaseSetup } from './project-database-sql.js';
+import { readTableSample } from './table-sample-sql.js';
 
 export interface LocalPostgresProvisionerOptions {
   /** Kiln's own server, as a superuser (DATABASE_URL or the embedded server's URL). */
@@ -121,6 +123,16 @@ export class LocalPostgresProvisioner implements DatabaseProvisioner {
           tables: row.tables.map((t) => ({ schema: 'public', name: t.name, rlsEnabled: t.rls, rowEstimate: Number(t.rows), columns: t.columns })),
         };
       });
+    });
+  }
+
+  async sampleRows(ref: string, table: string, limit: number): Promise<SampleRow[] | null> {
+    const names = databaseNames(ref);
+    return guarded(async () => {
+      const exists = await this.admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [names.database]);
+      if (exists.rowCount === 0) return null;
+      // As the tables' owner (what migrations run as), not as the superuser.
+      return this.inProjectDatabase(names.database, (client) => readTableSample(client, table, limit, names.owner));
     });
   }
 

@@ -26,10 +26,22 @@ async function createTable(ref: string, name: string): Promise<void> {
   }
 }
 
+async function insertRows(ref: string, table: string, rows: readonly { id: string; title: string }[]): Promise<void> {
+  const url = new URL(adminUrl);
+  url.pathname = `/${databaseNames(ref).database}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    for (const row of rows) await client.query(`INSERT INTO public."${table}" (id, title) VALUES ($1, $2)`, [row.id, row.title]);
+  } finally {
+    await client.end();
+  }
+}
+
 databaseProvisionerContract('Neon (against a fake of its API on local PostgreSQL)', async () => {
   const fake = await new FakeNeonServer(adminUrl).start();
   const provisioner = new NeonProvisioner({ apiKey: fake.apiKey, apiUrl: fake.url, ssl: false });
-  return { provisioner, newRef, createTable, close: () => fake.stop() };
+  return { provisioner, newRef, createTable, insertRows, close: () => fake.stop() };
 });
 
 describe('NeonProvisioner', () => {

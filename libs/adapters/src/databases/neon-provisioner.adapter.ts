@@ -5,12 +5,14 @@ import {
   type DatabaseLimits,
   type DatabaseProvisioner,
   DatabaseServerDown,
+  type SampleRow,
   databaseNames,
 } from '@kiln/domain';
 import { type Api, createApiClient } from '@neondatabase/api-client';
 import pg from 'pg';
 import { installDataApiFunctions } from './data-api-functions.js';
 import { INSPECT_SQL, ident, projectDatabaseSetup } from './project-database-sql.js';
+import { readTableSample } from './table-sample-sql.js';
 
 export interface NeonProvisionerOptions {
   /** NEON_API_KEY */
@@ -94,6 +96,14 @@ export class NeonProvisioner implements DatabaseProvisioner {
         tables: row.tables.map((t) => ({ schema: 'public', name: t.name, rlsEnabled: t.rls, rowEstimate: Number(t.rows), columns: t.columns })),
       };
     });
+  }
+
+  async sampleRows(ref: string, table: string, limit: number): Promise<SampleRow[] | null> {
+    const names = databaseNames(ref);
+    const projectId = await this.findProject(names.database);
+    if (projectId === null) return null;
+    const ownerUrl = await this.ownerUri(projectId, ref);
+    return this.asOwner(ownerUrl, (client) => readTableSample(client, table, limit));
   }
 
   /**

@@ -33,6 +33,13 @@ export interface AssistantDatabase {
   readonly connected: true;
   /** The tables of `public`, by name. */
   readonly tables: readonly { readonly name: string; readonly rlsEnabled: boolean; readonly columns: readonly AssistantDatabaseColumn[] }[];
+  /**
+   * A few rows of a table of `public` (1–5, values cut, secret-looking columns "[hidden]"), for
+   * the assistant to look at before writing code that reads them; null when there is no such
+   * table. Rejects when the database cannot be reached. Absent: the assistant cannot look at rows.
+   * The rows are the app's end users' data and go to the model's provider (docs/security.md).
+   */
+  readonly readSample?: (table: string, limit: number) => Promise<readonly Readonly<Record<string, unknown>>[] | null>;
 }
 
 /** Which model answers, for the builder's display and the usage records. */

@@ -1,5 +1,6 @@
 import type { DatabaseLimits } from './database-limits.js';
 import type { DatabaseConnection } from './project-database.entity.js';
+import type { SampleRow } from './table-sample.js';
 
 /** A column as the table browser shows it. */
 export interface DatabaseColumn {
@@ -41,4 +42,11 @@ export interface DatabaseProvisioner {
   drop(ref: string): Promise<void>;
   /** Size and tables of the database, or null when it does not exist. */
   inspect(ref: string): Promise<DatabaseInspection | null>;
+  /**
+   * At most `limit` (capped at SAMPLE_ROWS_MAX) rows of table `table` of `public`, read-only and
+   * under a short statement timeout, each value cut to SAMPLE_VALUE_MAX_CHARS; null when the
+   * database or the table does not exist (the name is looked up among the tables of `public`,
+   * never put into SQL as written).
+   */
+  sampleRows(ref: string, table: string, limit: number): Promise<SampleRow[] | null>;
 }

@@ -21,7 +21,12 @@ import { ProvisionDatabase, STALE_PROVISIONING_MS } from './use-cases/provision-
 databaseProvisionerContract('in-memory', async () => {
   const provisioner = new InMemoryDatabaseProvisioner();
   const random = new SeededRandom(7);
-  return { provisioner, newRef: () => generateDatabaseRef(random), createTable: async (ref, name) => provisioner.addTable(ref, name, [{ name: 'id', type: 'uuid', nullable: false }, { name: 'title', type: 'text', nullable: false }]) };
+  return {
+    provisioner,
+    newRef: () => generateDatabaseRef(random),
+    createTable: async (ref, name) => provisioner.addTable(ref, name, [{ name: 'id', type: 'uuid', nullable: false }, { name: 'title', type: 'text', nullable: false }]),
+    insertRows: async (ref, table, rows) => provisioner.addRows(ref, table, rows.map((r) => ({ id: r.id, title: r.title }))),
+  };
 });
 
 projectDatabaseRepositoryContract('in-memory', async () => {

@@ -12,7 +12,7 @@ import { SeededRandom } from '../testing/scripted-random.js';
 import { SequentialIds } from '../testing/sequential-ids.js';
 import { InProcessTurnLock } from '../ai/engine/project-turn-lock.js';
 import { DEFAULT_DATABASE_PLAN_LIMITS } from './database-limits.js';
-import { ApplyMigrations, TurnMigrationsOfProject, isMigrationPath } from './use-cases/apply-migrations.use-case.js';
+import { ApplyMigrations, TurnMigrationsOfProject, isMigrationPath, nextMigrationPath } from './use-cases/apply-migrations.use-case.js';
 import { ProvisionDatabase } from './use-cases/provision-database.use-case.js';
 
 describe('ApplyMigrations', () => {
@@ -121,5 +121,12 @@ describe('ApplyMigrations', () => {
     expect(isMigrationPath('./db/migrations/x.sql')).toBe(true);
     expect(isMigrationPath('supabase/migrations/notes.md')).toBe(false);
     expect(isMigrationPath('src/supabase/migrations/001.sql')).toBe(false);
+  });
+
+  it('names the next migration: one past the highest number in the migration folder, four digits', () => {
+    expect(nextMigrationPath(['src/App.tsx'], 'todos')).toBe('supabase/migrations/0001_todos.sql');
+    expect(nextMigrationPath(['supabase/migrations/0001_todos.sql', 'supabase/migrations/0002_tags.sql', 'supabase/migrations/README.md'], 'notes')).toBe('supabase/migrations/0003_notes.sql');
+    expect(nextMigrationPath(['supabase/migrations/007_x.sql', './supabase/migrations/0012_y.sql', 'supabase/migrations/seed.sql'], 'z')).toBe('supabase/migrations/0013_z.sql');
+    expect(nextMigrationPath(['db/migrations/0004_a.sql', 'supabase/config.toml'], 'b')).toBe('db/migrations/0005_b.sql');
   });
 });

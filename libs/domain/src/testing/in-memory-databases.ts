@@ -4,16 +4,18 @@ import { databaseNames } from '../databases/database-ref.js';
 import { DatabaseServerDown } from '../databases/databases.errors.js';
 import type { DatabaseConnection, ProjectDatabase } from '../databases/project-database.entity.js';
 import type { ProjectDatabaseRepository } from '../databases/project-database-repository.port.js';
+import { cutSampleValue, type SampleRow, SAMPLE_ROWS_MAX } from '../databases/table-sample.js';
 
 interface FakeDatabase {
   limits: DatabaseLimits;
   tables: DatabaseTable[];
   sizeBytes: number;
+  rows: Map<string, SampleRow[]>;
 }
 
 /**
  * A DatabaseProvisioner in memory: databases are entries of a map. `down` makes every call throw
- * DatabaseServerDown; `addTable`/`setSize` stand in for what migrations and data would do.
+ * DatabaseServerDown; `addTable`/`addRows`/`setSize` stand in for what migrations and data would do.
  */
 export class InMemoryDatabaseProvisioner implements DatabaseProvisioner {
   readonly provider = 'local' as const;
@@ -26,7 +28,7 @@ export class InMemoryDatabaseProvisioner implements DatabaseProvisioner {
     const names = databaseNames(ref);
     const existing = this.databases.get(ref);
     if (existing) existing.limits = limits;
-    else this.databases.set(ref, { limits, tables: [], sizeBytes: 8 * 1024 * 1024 });
+    else this.databases.set(ref, { limits, tables: [], sizeBytes: 8 * 1024 * 1024, rows: new Map() });
     this.passwords += 1;
     return { host: '127.0.0.1', port: 5432, database: names.database, user: names.authenticator, password: `in-memory-password-${this.passwords}`, ssl: false };
   }
@@ -43,6 +45,21 @@ export class InMemoryDatabaseProvisioner implements DatabaseProvisioner {
     const database = this.databases.get(ref);
     if (!database) return null;
     return { sizeBytes: database.sizeBytes, tables: [...database.tables].sort((a, b) => a.name.localeCompare(b.name)) };
+  }
+
+  async sampleRows(ref: string, table: string, limit: number): Promise<SampleRow[] | null> {
+    this.check();
+    databaseNames(ref);
+    const database = this.databases.get(ref);
+    if (!database?.tables.some((t) => t.name === table)) return null;
+    const n = Math.min(SAMPLE_ROWS_MAX, Math.max(1, Math.floor(limit) || 1));
+    return (database.rows.get(table) ?? []).slice(0, n).map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cutSampleValue(v)])));
+  }
+
+  /** Rows of a table, as the app's users would have written them. */
+  addRows(ref: string, table: string, rows: readonly SampleRow[]): void {
+    const database = this.get(ref);
+    database.rows.set(table, [...(database.rows.get(table) ?? []), ...rows]);
   }
 
   /** A table as a migration would create it: RLS on, as the event trigger makes it. */

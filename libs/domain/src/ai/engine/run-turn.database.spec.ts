@@ -87,7 +87,9 @@ describe('DescribeDatabaseForAssistant', () => {
     const { provisioner, describe: d } = await setUp('ready');
     provisioner.addTable('abcdefghij0123456789', 'todos', [{ name: 'id', type: 'uuid', nullable: false }, { name: 'done', type: 'boolean', nullable: false }]);
     provisioner.addTable('abcdefghij0123456789', 'audit', [], false);
-    expect(await d.forProject('p1')).toEqual({
+    const told = await d.forProject('p1');
+    expect(typeof told?.readSample).toBe('function');
+    expect({ ...told, readSample: undefined }).toEqual({
       connected: true,
       tables: [
         { name: 'audit', rlsEnabled: false, columns: [] },
@@ -110,6 +112,25 @@ describe('DescribeDatabaseForAssistant', () => {
     const told = await d.forProject('p1');
     expect(told?.tables).toHaveLength(ASSISTANT_SCHEMA_LIMITS.tables);
     expect(told?.tables[0]?.columns).toHaveLength(ASSISTANT_SCHEMA_LIMITS.columns);
+  });
+
+  it('reads a few rows for the assistant: capped, secret-looking columns hidden, long values cut', async () => {
+    const { provisioner, describe: d } = await setUp('ready');
+    const ref = 'abcdefghij0123456789';
+    provisioner.addTable(ref, 'members', [{ name: 'id', type: 'integer', nullable: false }]);
+    const rows = Array.from({ length: 8 }, (_, i) => ({ id: i, email: `m${i}@example.com`, password_hash: 'bcrypt$x', api_token: 't', resetSecret: 's', bio: 'b'.repeat(500), note: null }));
+    provisioner.addRows(ref, 'members', rows);
+    const told = await d.forProject('p1');
+    const sample = await told!.readSample!('members', 3);
+    expect(sample).toHaveLength(3);
+    expect(sample![0]).toEqual({ id: 0, email: 'm0@example.com', password_hash: '[hidden]', api_token: '[hidden]', resetSecret: '[hidden]', bio: `${'b'.repeat(200)}…`, note: null });
+    expect(await told!.readSample!('members', 99)).toHaveLength(5);
+    expect(await told!.readSample!('members', 0)).toHaveLength(1);
+    expect(await told!.readSample!('missing', 3)).toBeNull();
+    expect(await told!.readSample!('members\u0000', 3)).toBeNull();
+    expect(await told!.readSample!('m'.repeat(64), 3)).toBeNull();
+    provisioner.down = true;
+    await expect(told!.readSample!('members', 3)).rejects.toBeInstanceOf(DatabaseServerDown);
   });
 
   it('throws when the provider cannot be reached (the turn then goes on without it)', async () => {

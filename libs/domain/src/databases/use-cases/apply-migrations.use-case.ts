@@ -25,7 +25,7 @@ import { databaseLimitsOf } from './provision-database.use-case.js';
 import { providerCall } from './provider-call.js';
 import { MIGRATION_FOLDERS } from '../../sandbox/migration-paths.js';
 
-export { MIGRATION_FOLDERS, isMigrationPath } from '../../sandbox/migration-paths.js';
+export { MIGRATION_FOLDERS, MIGRATION_NAME, isMigrationPath, nextMigrationPath } from '../../sandbox/migration-paths.js';
 
 /** More files than this in the folder is refused rather than run (a hostile project's flood). */
 export const MAX_MIGRATION_FILES = 500;
