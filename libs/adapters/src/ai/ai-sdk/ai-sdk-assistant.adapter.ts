@@ -19,7 +19,8 @@ import {
   type SummarizeOptions,
   type TaskInput,
 } from '@kiln/domain';
-import { APICallError, generateText, Output, RetryError, streamText, type Instructions, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import { APICallError, generateText, isStepCount, Output, RetryError, streamText, type Instructions, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import { DATABASE_TASK_STEPS, DATABASE_TOOL_ORDER, databaseTools, migrationWrite } from './database-tools.js';
 import { CACHE_EPHEMERAL, FILE_OPERATION_TOOL_ORDER, fileOperationTools, PLAN_SCHEMA, planTool } from './file-operation-tools.js';
 import { ENHANCE_SYSTEM_PROMPT, JSON_ANSWER_INSTRUCTION, PLAN_SYSTEM_PROMPT, planMessage, SUMMARIZE_SYSTEM_PROMPT, TASK_SYSTEM_PROMPT, taskMessage } from './prompts.js';
 
@@ -77,6 +78,12 @@ function toModelMessages(history: readonly AiMessage[]): ModelMessage[] {
   return history.map((m) => ({ role: m.role, content: m.content }));
 }
 
+/** The last step of a task that may look at rows offers no more looking: the model writes. */
+function lastStepWrites({ stepNumber }: { stepNumber: number }): { activeTools: string[] } | undefined {
+  if (stepNumber < DATABASE_TASK_STEPS - 1) return undefined;
+  return { activeTools: [...FILE_OPERATION_TOOL_ORDER, 'add_migration'] };
+}
+
 /**
  * The AiAssistant on the Vercel AI SDK: any provider's language model (Anthropic, an
  * OpenAI-compatible endpoint, …). File changes come back as tool calls (write_file, edit_file,
@@ -109,40 +116,62 @@ export class AiSdkAssistant implements AiAssistant {
         yield { type: 'error', error: aiFailure('AI.ABORTED', 'The request was cancelled.') };
         return;
       }
-      const tools: ToolSet = fileOperationTools(this.options.promptCaching === true);
+      const database = databaseTools(input.database);
+      const tools: ToolSet = { ...fileOperationTools(this.options.promptCaching === true), ...database };
+      // sample_rows answers during the task: the model may take a few steps (look, then write).
+      // Without it, one step, as before: the file tools have no execute and end the answer.
+      const looks = 'sample_rows' in database;
       const result = streamText({
         ...this.settings(),
         instructions: this.instructions(TASK_SYSTEM_PROMPT),
         messages: [...toModelMessages(input.history), { role: 'user', content: taskMessage(input) }],
         tools,
-        toolOrder: FILE_OPERATION_TOOL_ORDER,
+        toolOrder: [...FILE_OPERATION_TOOL_ORDER, ...DATABASE_TOOL_ORDER],
         toolChoice: 'auto',
+        ...(looks ? { stopWhen: isStepCount(DATABASE_TASK_STEPS), prepareStep: lastStepWrites } : {}),
         abortSignal: signal,
         // Errors arrive as 'error' parts of the stream; the SDK's default logging would repeat them.
         onError: () => undefined,
       });
       const rejected = new Set<string>();
+      // Paths of the project and of this answer's migrations, so add_migration numbers the next one.
+      const paths = [...input.tree];
       for await (const part of result.stream) {
         switch (part.type) {
           case 'text-delta':
             if (part.text !== '') yield { type: 'text', text: part.text };
             break;
           case 'tool-call': {
+            // Executed by the SDK; its answer (or its input error) goes back to the model, not to the caller.
+            if (part.toolName === 'sample_rows' && 'sample_rows' in database) {
+              rejected.add(part.toolCallId);
+              break;
+            }
             if (part.invalid === true) {
               rejected.add(part.toolCallId);
               const message = part.error instanceof Error ? part.error.message : 'The tool call could not be read.';
               yield { type: 'rejected_operation', tool: part.toolName, error: { code: 'AI.OPERATION_REFUSED', reason: 'malformed', message } };
               break;
             }
+            // add_migration is a write_file of the next numbered migration, validated like any other.
+            const migration = part.toolName === 'add_migration' && 'add_migration' in database ? migrationWrite(part.input, paths) : undefined;
+            if (migration === null) {
+              yield { type: 'rejected_operation', tool: part.toolName, error: { code: 'AI.OPERATION_REFUSED', reason: 'malformed', message: 'add_migration needs a name in [a-z0-9_] and non-empty SQL.' } };
+              break;
+            }
             // Shape first, then values (paths inside the project, package names, sizes).
-            const parsed = parseFileOperation(part.toolName, part.input);
+            const parsed = migration ? parseFileOperation('write_file', migration) : parseFileOperation(part.toolName, part.input);
             const operation = parsed.ok ? validateOperation(parsed.value) : parsed;
-            if (operation.ok) yield { type: 'operation', operation: operation.value };
-            else yield { type: 'rejected_operation', tool: part.toolName, error: operation.error };
+            if (operation.ok) {
+              const { value } = operation;
+              if (value.type === 'write_file') paths.push(value.path);
+              else if (value.type === 'rename_file') paths.push(value.to);
+              yield { type: 'operation', operation: value };
+            } else yield { type: 'rejected_operation', tool: part.toolName, error: operation.error };
             break;
           }
           case 'tool-error':
-            // An invalid call was already reported with its tool-call part.
+            // An invalid call was already reported with its tool-call part; sample_rows' errors go to the model.
             if (!rejected.has(part.toolCallId)) {
               const message = part.error instanceof Error ? part.error.message : String(part.error);
               yield { type: 'rejected_operation', tool: part.toolName, error: { code: 'AI.OPERATION_REFUSED', reason: 'malformed', message } };

@@ -53,6 +53,12 @@ export function databaseSection(database: AssistantDatabase | undefined): string
   ].join('\n');
 }
 
+/** The database tools of a task (database-tools.ts): planning has none. */
+function databaseToolsLine(database: AssistantDatabase | undefined): string {
+  const add = 'Database tools: add_migration (name, sql) writes the next numbered migration for you.';
+  return database?.readSample ? `${add} sample_rows (table, limit 1–5) shows a few rows of a table: call it first when the code depends on what the data looks like, then make your changes.` : add;
+}
+
 export function planMessage(input: PlanInput): string {
   return [
     `Request: ${input.prompt}`,
@@ -71,7 +77,7 @@ export function taskMessage(input: TaskInput): string {
   }
   if (input.task) parts.push(`Your task now: ${input.task.title}\n${input.task.description}`);
   const database = databaseSection(input.database);
-  if (database !== null) parts.push(database);
+  if (database !== null) parts.push(database, databaseToolsLine(input.database));
   parts.push(`Project files:\n${input.tree.join('\n') || '(none)'}`);
   if (input.files.length > 0) parts.push(`Current contents:\n\n${input.files.map((f) => fence(f.path, f.content)).join('\n\n')}`);
   if (input.previousErrors && input.previousErrors.length > 0) {
