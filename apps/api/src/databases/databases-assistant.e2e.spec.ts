@@ -8,8 +8,8 @@ import { ScriptedAiAssistant } from '../ai/testing/scripted-ai-assistant.js';
 
 /**
  * Issue #16 item 5 through HTTP: a turn of a project with a database tells the assistant it is
- * connected, with its tables and columns (configured models and the offline assistant alike); a
- * project without one tells nothing.
+ * connected, with its tables and columns (configured models and the offline assistant alike), and
+ * lets a task read a few rows; a project without one tells nothing.
  */
 describe('the assistant hears of the project database (e2e)', () => {
   let t: TestApp;
@@ -46,12 +46,26 @@ describe('the assistant hears of the project database (e2e)', () => {
     ]);
     const told = { connected: true, tables: [{ name: 'todos', rlsEnabled: true, columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'title', type: 'text', nullable: false }] }] };
     const { plan, task } = await turn(user, id, 'Show the todos');
-    expect(plan?.database).toEqual(told);
-    expect(task?.database).toEqual(told);
+    // readSample is a function (compared below by what it reads).
+    const schema = (database: { readSample?: unknown } | undefined) => ({ ...database, readSample: undefined });
+    expect(schema(plan?.database)).toEqual(told);
+    expect(schema(task?.database)).toEqual(told);
     // A plan preview (stream-tasks) is told the same.
     const preview = await postStream(`${base()}/api/ai/stream-tasks`, user.auth, { prompt: 'Show the todos', project_id: id });
     expect(preview.status).toBe(200);
-    expect(assistant.planInputs.at(-1)?.database).toEqual(told);
+    expect(schema(assistant.planInputs.at(-1)?.database)).toEqual(told);
+  });
+
+  it("with a database, a task may read a few of its rows (sample_rows): capped, secret-looking columns hidden", async () => {
+    const { user, id } = await project();
+    const { ref } = (await t.http().post('/api/db/provision').set(user.auth).send({ project_id: id }).expect(200)).body as { ref: string };
+    databases.provisioner.addTable(ref, 'members', [{ name: 'email', type: 'text', nullable: false }]);
+    databases.provisioner.addRows(ref, 'members', Array.from({ length: 9 }, (_, i) => ({ email: `m${i}@example.com`, password_hash: 'bcrypt$' })));
+    const { task } = await turn(user, id, 'Show the members');
+    const rows = await task?.database?.readSample?.('members', 50);
+    expect(rows).toHaveLength(5);
+    expect(rows?.[0]).toEqual({ email: 'm0@example.com', password_hash: '[hidden]' });
+    expect(await task?.database?.readSample?.('x"; drop table members; --', 3)).toBeNull();
   });
 
   it('without one: nothing is told', async () => {
