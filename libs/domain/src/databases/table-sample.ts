@@ -35,9 +35,18 @@ export function isSampleTableName(table: unknown): table is string {
 export function cutSampleValue(value: unknown): unknown {
   if (value === null || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : asText(value);
   if (text.length > SAMPLE_VALUE_MAX_CHARS) return `${text.slice(0, SAMPLE_VALUE_MAX_CHARS)}…`;
   return typeof value === 'string' || typeof value === 'object' ? value : text;
+}
+
+/** JSON text of a value; String() for what JSON cannot write (a bigint, a cycle). */
+function asText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 /** Column names that look like they hold secrets: their values never reach the model. */
