@@ -15,6 +15,7 @@ import type { AppConfig } from './config.js';
 import { CreditsModule } from './credits/credits.module.js';
 import { type DatabaseAdapters, DatabasesModule } from './databases/databases.module.js';
 import { DevModule } from './dev/dev.module.js';
+import { GeoModule } from './geo/geo.module.js';
 import { HealthModule } from './health/health.module.js';
 import { type HostingAdapters, HostingModule } from './hosting/hosting.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
@@ -136,6 +137,7 @@ export class AppModule {
         HostingModule.forRoot(options.hosting),
         DatabasesModule.forRoot(options.databases),
         PaymentsModule.forRoot(config),
+        GeoModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],
       providers: [

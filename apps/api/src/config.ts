@@ -2,6 +2,7 @@ import { DEFAULT_SANDBOX_LIMITS } from '@kiln/adapters';
 import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
 import { LOG_FORMATS, type LogFormat } from './common/log-format.js';
 import { type DatabasesConfig, parseDatabasesConfig } from './databases/databases-config.js';
+import { type GeoConfig, parseGeoConfig } from './geo/geo-config.js';
 import { type HostingConfig, parseHostingConfig } from './hosting/published-urls.js';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 
@@ -124,6 +125,8 @@ export interface AppConfig {
    * Studio often run small context windows); 4 000–2 000 000.
    */
   readonly aiContextChars: number;
+  /** The IP lookup that picks the checkout currency: GEOLOCATION_URL, GEOLOCATION_TIMEOUT_MS (geo/geo-config.ts). */
+  readonly geo: GeoConfig;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -210,6 +213,8 @@ export function loadConfig(env: Env): AppConfig {
     parseWholeNumber('AI_CONTEXT_CHARS', env['AI_CONTEXT_CHARS'], { min: MIN_AI_CONTEXT_CHARS, max: MAX_AI_CONTEXT_CHARS, fallback: defaultAiContextChars(ai) }, report),
   );
 
+  const geo = read((report) => parseGeoConfig(env, report));
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -238,6 +243,7 @@ export function loadConfig(env: Env): AppConfig {
     aiRepairRounds,
     aiRateLimitPerMinute,
     aiContextChars,
+    geo,
   };
 }
 

@@ -110,3 +110,6 @@ export const DATABASE_PLAN_LIMITS = Symbol('DatabasePlanLimits');
 export const DATABASE_ADAPTERS = Symbol('DATABASE_ADAPTERS');
 /** The data origin's server (DataOriginHandler) or null when project databases are not served. */
 export const DATA_ORIGIN = Symbol('DATA_ORIGIN');
+
+/** GeoLocator: the IP lookup that picks the checkout currency (IpWhoIsGeoLocator with GEOLOCATION_URL, else none). */
+export const GEO_LOCATOR = Symbol('GeoLocator');

@@ -78,3 +78,4 @@ export { DataApiTargetCache, TARGET_CACHE_MS } from './databases/data-api-target
 export { DATA_API_FUNCTIONS_SQL, installDataApiFunctions } from './databases/data-api-functions.js';
 export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
 export * from './databases/app-auth/pg-app-auth-stores.adapter.js';
+export * from './geo/ipwhois-geo-locator.adapter.js';

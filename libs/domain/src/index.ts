@@ -169,6 +169,7 @@ export * from './vector/sync-project-index.js';
 export * from './vector/select-project-context.js';
 export * from './geo/geo-locator.port.js';
 export * from './geo/currency-for-location.js';
+export * from './geo/decide-checkout-currency.use-case.js';
 export * from './billing/payment-gateway.port.js';
 
 // auth

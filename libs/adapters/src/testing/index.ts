@@ -11,3 +11,4 @@ export * from '../hosting/testing/fake-dns.js';
 export * from '../hosting/testing/edge-client.js';
 export * from '../databases/testing/fake-neon-server.js';
 export * from '../databases/testing/fake-neon-server.js';
+export * from '../geo/testing/fake-ipwhois-server.js';

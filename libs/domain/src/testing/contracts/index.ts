@@ -25,3 +25,4 @@ export * from './database-provisioner.contract.js';
 export * from './project-database-repository.contract.js';
 export * from './hosting-provider.contract.js';
 export * from './hosting-repository.contract.js';
+export * from './geo-locator.contract.js';
