@@ -15,7 +15,7 @@ import {
   readBrowserEnvironment,
 } from './app/browser.adapters';
 import { type BrowserEnvironment, UI_TYPES } from './app/ui-ports';
-import { LanguageRegionGeoApi } from './api/geo.api';
+import { HttpCurrencyApi } from './api/currency.api';
 import { HttpPaymentsApi } from './api/payments.api';
 import { HttpPlansApi } from './api/plans.api';
 import { HttpReferralsApi } from './api/referrals.api';
@@ -65,7 +65,7 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   container.bind(TYPES.UsageApi).to(HttpUsageApi).inSingletonScope();
   container.bind(TYPES.ReferralsApi).to(HttpReferralsApi).inSingletonScope();
   container.bind(TYPES.PaymentsApi).to(HttpPaymentsApi).inSingletonScope();
-  container.bind(TYPES.GeoApi).to(LanguageRegionGeoApi).inSingletonScope();
+  container.bind(TYPES.CurrencyApi).to(HttpCurrencyApi).inSingletonScope();
 
   // Billing: shared subscription state and the app-wide dialogs (one instance each).
   container.bind(SubscriptionStore).toSelf().inSingletonScope();

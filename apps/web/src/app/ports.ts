@@ -13,7 +13,7 @@ export const TYPES = {
   UsageApi: Symbol.for('UsageApi'),
   ReferralsApi: Symbol.for('ReferralsApi'),
   PaymentsApi: Symbol.for('PaymentsApi'),
-  GeoApi: Symbol.for('GeoApi'),
+  CurrencyApi: Symbol.for('CurrencyApi'),
   // added with the auth/routing work
   Navigator: Symbol.for('Navigator'),
   Timers: Symbol.for('Timers'),

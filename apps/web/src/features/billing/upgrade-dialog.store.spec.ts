@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { type GeoLocation, type GeoLocationError, type Result, ok } from '@kiln/domain';
 import { ApiError } from '../../app/ports';
 import { FREE_PLAN_DTO, PLAN_DTOS, PRO_ANNUAL_DTO, PRO_MONTHLY_DTO } from '../../testing/api-fixtures';
 import { FakeProfileApi } from '../../testing/auth-fakes';
@@ -16,7 +15,8 @@ function setup(country: string | null = 'US') {
   const payments = new FakePaymentsApi();
   const toasts = new FakeToasts();
   const navigation = new FakeNavigation();
-  const geo = { locate: async (): Promise<Result<GeoLocation, GeoLocationError>> => ok({ countryCode: country }) };
+  // The server decides (INR only for IN) and stores it: the dialog always asks as the signed-in person.
+  const geo = { decide: async (signedIn: boolean) => ({ currency: signedIn && country === 'IN' ? ('INR' as const) : ('USD' as const), country_code: country, error: null }) };
   const intent = new CheckoutIntent(new MemoryStorage());
   const dialog = new UpgradeDialogStore(store, payments, geo, toasts, navigation, logger, intent);
   return { intent, dialog, store, plansApi, payments, toasts, navigation, logger };

@@ -1,20 +1,9 @@
-import {
-  type Currency,
-  type GeoLocation,
-  type GeoLocationError,
-  type Result,
-  billingIntervalLabel,
-  currencyForLocation,
-  err,
-  formatMoney,
-  locationUnavailable,
-  moneyFromMajor,
-} from '@kiln/domain';
+import { type Currency, billingIntervalLabel, formatMoney, moneyFromMajor } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, TYPES, type Toasts } from '../../app/ports';
 import { type Logger, type Navigation, UI_TYPES } from '../../app/ui-ports';
-import type { GeoApi } from '../../api/geo.api';
+import type { CurrencyApi } from '../../api/currency.api';
 import type { PaymentsApi } from '../../api/payments.api';
 import type { PlanDto } from '../../api/plans.api';
 import { PLAN_DETAILS_FAILED, UPGRADE_ERROR_TOAST } from './billing-messages';
@@ -117,15 +106,15 @@ export class UpgradeDialogStore {
   constructor(
     @inject(SubscriptionStore) private readonly store: SubscriptionStore,
     @inject(TYPES.PaymentsApi) private readonly payments: PaymentsApi,
-    @inject(TYPES.GeoApi) private readonly geo: GeoApi,
+    @inject(TYPES.CurrencyApi) private readonly currencyApi: CurrencyApi,
     @inject(TYPES.Toasts) private readonly toasts: Toasts,
     @inject(UI_TYPES.Navigation) private readonly navigation: Navigation,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
     @inject(CheckoutIntent) private readonly intent: CheckoutIntent,
   ) {
-    makeAutoObservable<UpgradeDialogStore, 'store' | 'payments' | 'geo' | 'toasts' | 'navigation' | 'logger' | 'intent' | 'offered' | 'openCount'>(
+    makeAutoObservable<UpgradeDialogStore, 'store' | 'payments' | 'currencyApi' | 'toasts' | 'navigation' | 'logger' | 'intent' | 'offered' | 'openCount'>(
       this,
-      { store: false, payments: false, geo: false, toasts: false, navigation: false, logger: false, intent: false, offered: false, openCount: false },
+      { store: false, payments: false, currencyApi: false, toasts: false, navigation: false, logger: false, intent: false, offered: false, openCount: false },
       { autoBind: true },
     );
   }
@@ -215,13 +204,13 @@ export class UpgradeDialogStore {
     };
   }
 
+  /** The server's decision, stored in the profile, so the upgrade charges this price; USD when unreachable (SPEC §8). */
   private async detectCurrency(): Promise<Currency> {
-    let location: Result<GeoLocation, GeoLocationError>;
     try {
-      location = await this.geo.locate();
-    } catch {
-      location = err(locationUnavailable());
+      return (await this.currencyApi.decide(true)).currency;
+    } catch (error) {
+      this.logger.error('Failed to detect location', error);
+      return 'USD';
     }
-    return currencyForLocation(location).currency;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { type GeoLocation, type GeoLocationError, type Result, err, locationHttpError, ok } from '@kiln/domain';
+import type { CheckoutCurrencyDto } from '../../api/currency.api';
 import type { Analytics, SessionStatus } from '../../app/ports';
 import type { PaymentsApi } from '../../api/payments.api';
 import type { CurrentPlanDto, PlanDto, PlansApi } from '../../api/plans.api';
@@ -50,24 +50,30 @@ class FakePayments implements PaymentsApi {
   }
 }
 
-const located = (countryCode: string | null): Result<GeoLocation, GeoLocationError> => ok({ countryCode });
+/** What the server decided (it picks INR only for IN). */
+const located = (countryCode: string | null, error: string | null = null): CheckoutCurrencyDto => ({
+  currency: countryCode === 'IN' ? 'INR' : 'USD',
+  country_code: countryCode,
+  error,
+});
 
 function setup(
   options: {
-    geo?: Result<GeoLocation, GeoLocationError> | 'throws' | 'never';
+    geo?: CheckoutCurrencyDto | 'throws' | 'never';
     status?: SessionStatus;
     plansApi?: FakePlansApi;
     payments?: FakePayments;
   } = {},
 ) {
   const geoReply = options.geo ?? located('US');
+  const asked: boolean[] = [];
   const geo = {
-    locate: (): Promise<Result<GeoLocation, GeoLocationError>> =>
-      geoReply === 'throws'
-        ? Promise.reject(new Error('offline'))
-        : geoReply === 'never'
-          ? new Promise(() => undefined)
-          : Promise.resolve(geoReply),
+    decide: (signedIn: boolean): Promise<CheckoutCurrencyDto> => {
+      asked.push(signedIn);
+      if (geoReply === 'throws') return Promise.reject(new Error('offline'));
+      if (geoReply === 'never') return new Promise(() => undefined);
+      return Promise.resolve(geoReply);
+    },
   };
   const events: string[] = [];
   const analytics: Analytics = { pageView: () => undefined, track: (e) => events.push(e), purchase: () => undefined };
@@ -79,7 +85,7 @@ function setup(
   const logger = new RecordingLogger();
   const store = new SubscriptionStore(session, new FakeProfileApi(), plansApi, new FakeUsageApi(), new ManualTimers(), logger);
   const vm = new PricingVm(plansApi, geo, payments, session, toasts, analytics, navigation, logger, store, new CheckoutIntent(new MemoryStorage()));
-  return { vm, toasts, navigation, payments, events, store };
+  return { vm, toasts, navigation, payments, events, store, asked, logger };
 }
 
 async function loaded(options: Parameters<typeof setup>[0] = {}) {
@@ -104,12 +110,17 @@ describe('PricingVm: currency (SPEC §9)', () => {
     expect(vm.cards.map((c) => c.price)).toEqual(['$0', '$25']);
   });
 
-  it('falls back to USD when detection fails or throws', async () => {
-    for (const geo of [err(locationHttpError(500)), 'throws' as const, located(null)]) {
+  it('falls back to USD when the server fell back or cannot be reached', async () => {
+    for (const geo of [located(null, 'HTTP error! status: 500'), 'throws' as const, located(null)]) {
       const { vm } = await loaded({ geo });
       expect(vm.currency).toBe('USD');
       expect(vm.countryCode).toBeNull();
     }
+  });
+
+  it('asks the server to store the decision only for a signed-in person', async () => {
+    expect((await loaded({ status: 'signed-out' })).asked).toEqual([false]);
+    expect((await loaded({ status: 'signed-in' })).asked).toEqual([true]);
   });
 
   it('does not wait for detection: plans show in USD while it is pending', async () => {

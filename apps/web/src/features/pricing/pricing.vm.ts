@@ -1,21 +1,9 @@
-import {
-  type Currency,
-  type GeoLocation,
-  type GeoLocationError,
-  type Result,
-  billingIntervalLabel,
-  currencyForLocation,
-  displayLimit,
-  err,
-  formatMoney,
-  locationUnavailable,
-  moneyFromMajor,
-} from '@kiln/domain';
+import { type Currency, billingIntervalLabel, displayLimit, formatMoney, moneyFromMajor } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type Analytics, type SessionService, type Toasts, TYPES } from '../../app/ports';
 import { type Logger, type Navigation, UI_TYPES } from '../../app/ui-ports';
-import type { GeoApi } from '../../api/geo.api';
+import { type CheckoutCurrencyDto, type CurrencyApi, USD_FALLBACK } from '../../api/currency.api';
 import type { PaymentsApi } from '../../api/payments.api';
 import type { PlanDto, PlansApi, WireLimit } from '../../api/plans.api';
 import { CheckoutIntent } from '../billing/checkout-intent';
@@ -89,7 +77,7 @@ export class PricingVm {
   plans: readonly PlanDto[] = [];
   status: LoadStatus = 'idle';
   error: string | null = null;
-  /** USD until the location says otherwise; detection never blocks the page. */
+  /** USD until the server says otherwise (it decides, and checkout charges the same); never blocks the page. */
   currency: Currency = 'USD';
   countryCode: string | null = null;
   interval: PricingInterval = 'monthly';
@@ -97,7 +85,7 @@ export class PricingVm {
 
   constructor(
     @inject(TYPES.PlansApi) private readonly plansApi: PlansApi,
-    @inject(TYPES.GeoApi) private readonly geo: GeoApi,
+    @inject(TYPES.CurrencyApi) private readonly currencyApi: CurrencyApi,
     @inject(TYPES.PaymentsApi) private readonly payments: PaymentsApi,
     @inject(TYPES.Session) private readonly session: SessionService,
     @inject(TYPES.Toasts) private readonly toasts: Toasts,
@@ -107,11 +95,11 @@ export class PricingVm {
     @inject(SubscriptionStore) private readonly subscription: SubscriptionStore,
     @inject(CheckoutIntent) private readonly intent: CheckoutIntent,
   ) {
-    makeAutoObservable<PricingVm, 'plansApi' | 'geo' | 'payments' | 'session' | 'toasts' | 'analytics' | 'navigation' | 'logger' | 'subscription' | 'intent'>(
+    makeAutoObservable<PricingVm, 'plansApi' | 'currencyApi' | 'payments' | 'session' | 'toasts' | 'analytics' | 'navigation' | 'logger' | 'subscription' | 'intent'>(
       this,
       {
         plansApi: false,
-        geo: false,
+        currencyApi: false,
         payments: false,
         session: false,
         toasts: false,
@@ -162,17 +150,18 @@ export class PricingVm {
     }
   }
 
+  /** The server's decision; unreachable → USD with country null (SPEC §8), logged. */
   async detectCurrency(): Promise<void> {
-    let location: Result<GeoLocation, GeoLocationError>;
+    let decided: CheckoutCurrencyDto;
     try {
-      location = await this.geo.locate();
-    } catch {
-      location = err(locationUnavailable());
+      decided = await this.currencyApi.decide(this.signedIn);
+    } catch (error) {
+      this.logger.error('Failed to detect location', error);
+      decided = USD_FALLBACK;
     }
-    const locale = currencyForLocation(location);
     runInAction(() => {
-      this.currency = locale.currency;
-      this.countryCode = locale.countryCode;
+      this.currency = decided.currency;
+      this.countryCode = decided.country_code;
     });
   }
 
