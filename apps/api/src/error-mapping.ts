@@ -124,6 +124,7 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'BILLING.NO_SUBSCRIPTION': { status: HttpStatus.NOT_FOUND },
   'BILLING.NOT_YOUR_SUBSCRIPTION': { status: HttpStatus.FORBIDDEN },
   'BILLING.NOT_PURCHASABLE': { status: HttpStatus.BAD_REQUEST },
+  'BILLING.CURRENCY_CHANGED': { status: HttpStatus.CONFLICT },
   'BILLING.INVALID_WEBHOOK': { status: HttpStatus.BAD_REQUEST },
 };
 

@@ -85,6 +85,19 @@ describe('checkout currency (HTTP, local ipwho.is)', () => {
     expect((await t.http().get('/api/pricing/currency')).body).toEqual({ currency: 'USD', country_code: null, error: 'Location detection failed' });
   });
 
+  it('checkout refuses (409) to charge another currency than the one shown', async () => {
+    geo.anyAddress = { countryCode: 'IN', country: 'India', city: 'Chennai' };
+    const user = newUser('Devi');
+    await signIn(t, user);
+    await decide(user);
+    const checkout = (currency: string) => t.http().post('/api/payment/create-checkout-session').set(user.auth).send({ plan_id: 'pro_monthly', currency });
+    const refused = await checkout('USD');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'BILLING.CURRENCY_CHANGED', detail: 'Prices are now shown in INR. Please review the price and try again.' });
+    expect((await checkout('INR')).status).toBe(200);
+    expect((await checkout('EUR')).status).toBe(400);
+  });
+
   it('storing the decision needs a signed-in caller', async () => {
     expect((await t.http().post('/api/pricing/currency')).status).toBe(401);
   });

@@ -34,8 +34,9 @@ export class PaymentsController {
   @ApiOperation({ summary: 'A hosted checkout URL for a paid plan, in the profile currency' })
   @ApiOkResponse({ type: UrlResponse })
   @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED / PLANS.UNKNOWN / BILLING.NOT_PURCHASABLE' })
+  @ApiResponse({ status: 409, type: ErrorResponse, description: 'BILLING.CURRENCY_CHANGED: the profile is charged in another currency than the one shown' })
   async checkout(@CurrentUser() user: AccessClaims, @Body() body: CreateCheckoutSessionRequest): Promise<UrlResponse> {
-    return unwrap(await this.startCheckout.execute({ userId: user.userId, planId: body.plan_id }));
+    return unwrap(await this.startCheckout.execute({ userId: user.userId, planId: body.plan_id, ...(body.currency ? { shownCurrency: body.currency } : {}) }));
   }
 
   @Post('cancel-subscription')

@@ -1,4 +1,5 @@
 // SPEC §7 payment calls, all five.
+import type { Currency } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type HttpClient, TYPES } from '../app/ports';
 
@@ -17,8 +18,11 @@ export interface ForceUpdateResultDto {
 }
 
 export interface PaymentsApi {
-  /** POST /api/payment/create-checkout-session {plan_id} → the checkout page's URL. */
-  createCheckoutSession(planId: string): Promise<string>;
+  /**
+   * POST /api/payment/create-checkout-session {plan_id, currency} → the checkout page's URL.
+   * `currency`: the one the page showed; the server refuses (409) to charge another.
+   */
+  createCheckoutSession(planId: string, currency?: Currency): Promise<string>;
   /** POST /api/payment/create-customer-portal → the portal's URL ({link:{link}}). */
   createCustomerPortal(): Promise<string>;
   /** POST /api/payment/create-payment-link → the add-on credit pack's payment link. */
@@ -36,8 +40,8 @@ export const PORTAL_NO_LINK = 'Unable to access subscription management portal.'
 export class HttpPaymentsApi implements PaymentsApi {
   constructor(@inject(TYPES.Http) private readonly http: HttpClient) {}
 
-  async createCheckoutSession(planId: string): Promise<string> {
-    const reply = await this.http.post<{ url?: unknown }>('/api/payment/create-checkout-session', { plan_id: planId });
+  async createCheckoutSession(planId: string, currency?: Currency): Promise<string> {
+    const reply = await this.http.post<{ url?: unknown }>('/api/payment/create-checkout-session', currency === undefined ? { plan_id: planId } : { plan_id: planId, currency });
     return requireUrl(reply?.url);
   }
 

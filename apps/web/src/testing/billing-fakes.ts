@@ -33,8 +33,8 @@ export class FakePaymentsApi implements PaymentsApi {
   cancelReply: Reply<{ message: string | null }> = { message: null };
   forceUpdateReply: Reply<ForceUpdateResultDto> = SYNCED_PRO_MONTHLY;
 
-  createCheckoutSession(planId: string): Promise<string> {
-    this.calls.push(`checkout:${planId}`);
+  createCheckoutSession(planId: string, currency?: string): Promise<string> {
+    this.calls.push(currency === undefined ? `checkout:${planId}` : `checkout:${planId}:${currency}`);
     return answer(this.checkoutReply);
   }
   createCustomerPortal(): Promise<string> {

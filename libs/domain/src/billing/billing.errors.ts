@@ -22,4 +22,12 @@ export const notPurchasable = (planId: string): NotPurchasable => ({
   message: `The plan ${planId} cannot be bought`,
 });
 
-export type BillingError = NoCustomer | NoSubscription | NotYourSubscription | NotPurchasable;
+/** The page showed a price in one currency, but the profile is now charged in another (decided meanwhile). */
+export type CurrencyChanged = DomainError<'BILLING.CURRENCY_CHANGED'> & { readonly currency: string };
+export const currencyChanged = (currency: string): CurrencyChanged => ({
+  code: 'BILLING.CURRENCY_CHANGED',
+  currency,
+  message: `Prices are now shown in ${currency}. Please review the price and try again.`,
+});
+
+export type BillingError = NoCustomer | NoSubscription | NotYourSubscription | NotPurchasable | CurrencyChanged;

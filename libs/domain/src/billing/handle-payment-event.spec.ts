@@ -133,6 +133,14 @@ describe('endpoint use cases', () => {
     expect(!unknown.ok && unknown.error.code).toBe('PLANS.UNKNOWN');
   });
 
+  it('StartCheckout refuses to charge another currency than the one the page showed', async () => {
+    const kit = createTestKit();
+    await signUp(kit, 'ana');
+    const changed = await kit.startCheckout.execute({ userId: 'ana', planId: 'pro_monthly', shownCurrency: 'INR' });
+    expect(!changed.ok && changed.error).toEqual({ code: 'BILLING.CURRENCY_CHANGED', currency: 'USD', message: 'Prices are now shown in USD. Please review the price and try again.' });
+    expect((await kit.startCheckout.execute({ userId: 'ana', planId: 'pro_monthly', shownCurrency: 'USD' })).ok).toBe(true);
+  });
+
   it('OpenCustomerPortal needs a customer id', async () => {
     const kit = createTestKit();
     await signUp(kit, 'ana');

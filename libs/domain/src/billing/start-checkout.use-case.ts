@@ -6,7 +6,8 @@ import { type ProfileNotFound, profileNotFound } from '../profiles/profile.error
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
 import type { IdGenerator } from '../shared/ids.port.js';
 import { type Result, err, ok } from '../shared/result.js';
-import { type NotPurchasable, notPurchasable } from './billing.errors.js';
+import type { Currency } from '../shared/money.js';
+import { type CurrencyChanged, type NotPurchasable, currencyChanged, notPurchasable } from './billing.errors.js';
 
 /** POST /api/payment/create-checkout-session: a hosted checkout URL for a paid plan, in the profile's currency. */
 export class StartCheckout {
@@ -17,12 +18,18 @@ export class StartCheckout {
     private readonly ids: IdGenerator,
   ) {}
 
-  async execute(input: { userId: string; planId: string }): Promise<Result<{ url: string }, UnknownPlan | NotPurchasable | ProfileNotFound>> {
+  /** `shownCurrency`: the currency the page showed; checkout refuses to charge another one. */
+  async execute(input: {
+    userId: string;
+    planId: string;
+    shownCurrency?: Currency;
+  }): Promise<Result<{ url: string }, UnknownPlan | NotPurchasable | ProfileNotFound | CurrencyChanged>> {
     const plan = this.plans.find(input.planId);
     if (!plan) return err(unknownPlan(input.planId));
     if (!isPaidPlan(plan)) return err(notPurchasable(plan.id));
     const profile = await this.profiles.findById(input.userId);
     if (!profile) return err(profileNotFound(input.userId));
+    if (input.shownCurrency !== undefined && input.shownCurrency !== profile.preferredCurrency) return err(currencyChanged(profile.preferredCurrency));
     const url = await this.gateway.createCheckoutSession({
       planId: plan.id,
       currency: profile.preferredCurrency,

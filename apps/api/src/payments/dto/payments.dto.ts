@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsString, MaxLength, MinLength } from 'class-validator';
+import { CURRENCIES, type Currency } from '@kiln/domain';
+import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class CreateCheckoutSessionRequest {
   @ApiProperty({ example: 'pro_monthly' })
@@ -8,6 +9,12 @@ export class CreateCheckoutSessionRequest {
   @MinLength(1)
   @MaxLength(64)
   plan_id!: string;
+
+  /** The currency the page showed (GET/POST /api/pricing/currency); a different charge is refused with 409. */
+  @ApiProperty({ enum: CURRENCIES, required: false })
+  @IsOptional()
+  @IsIn(CURRENCIES, { message: 'must be one of USD, INR' })
+  currency?: Currency;
 }
 
 export class CancelSubscriptionRequest {

@@ -78,6 +78,9 @@ describe('UpgradeDialogStore', () => {
     const t = setup('IN');
     await t.dialog.open('project');
     expect(t.dialog.state).toMatchObject({ kind: 'plan', plan: { price: '₹2,499' } });
+    await t.dialog.upgrade();
+    // Checkout names the currency shown: the server refuses to charge another.
+    expect(t.payments.calls).toEqual(['checkout:pro_monthly:INR']);
   });
 
   it('defaults to the prompt limit', async () => {
@@ -111,7 +114,7 @@ describe('UpgradeDialogStore', () => {
     t.dialog.close(); // cannot close while leaving
     expect(t.dialog.isOpen).toBe(true);
     await pending;
-    expect(t.payments.calls).toEqual(['checkout:pro_monthly']);
+    expect(t.payments.calls).toEqual(['checkout:pro_monthly:USD']);
     expect(t.navigation.assigned).toEqual(['https://pay.example/checkout']);
   });
 

@@ -183,7 +183,7 @@ export class UpgradeDialogStore {
     if (plan === null || this.store.upgrading) return;
     this.store.setUpgrading(true);
     try {
-      const url = await this.payments.createCheckoutSession(plan.id);
+      const url = await this.payments.createCheckoutSession(plan.id, this.currency);
       this.intent.remember('plan', returnPath);
       this.navigation.assign(url);
     } catch (error) {

@@ -30,9 +30,11 @@ class FakePlansApi implements PlansApi {
 
 class FakePayments implements PaymentsApi {
   readonly checkouts: string[] = [];
+  readonly currencies: (string | undefined)[] = [];
   constructor(private readonly reply: string | Error = 'https://pay.example/session/1') {}
-  async createCheckoutSession(planId: string): Promise<string> {
+  async createCheckoutSession(planId: string, currency?: string): Promise<string> {
     this.checkouts.push(planId);
+    this.currencies.push(currency);
     if (this.reply instanceof Error) throw this.reply;
     return this.reply;
   }
@@ -121,6 +123,12 @@ describe('PricingVm: currency (SPEC §9)', () => {
   it('asks the server to store the decision only for a signed-in person', async () => {
     expect((await loaded({ status: 'signed-out' })).asked).toEqual([false]);
     expect((await loaded({ status: 'signed-in' })).asked).toEqual([true]);
+  });
+
+  it('checkout names the currency shown, so the server charges exactly that', async () => {
+    const { vm, payments } = await loaded({ geo: located('IN'), status: 'signed-in' });
+    await vm.checkout('pro_monthly');
+    expect(payments.currencies).toEqual(['INR']);
   });
 
   it('does not wait for detection: plans show in USD while it is pending', async () => {

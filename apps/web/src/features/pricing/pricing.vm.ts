@@ -232,7 +232,7 @@ export class PricingVm {
     this.subscription.setUpgrading(true);
     this.analytics.track('Subscription ChangePlan', { plan_id: planId, currency: this.currency });
     try {
-      const url = await this.payments.createCheckoutSession(planId);
+      const url = await this.payments.createCheckoutSession(planId, this.currency);
       // From the pricing page the default return applies (to Settings).
       this.intent.remember('plan', null);
       // The button stays busy while the browser leaves for the payment page.
