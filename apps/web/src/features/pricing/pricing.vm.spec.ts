@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { runInAction } from 'mobx';
 import type { CheckoutCurrencyDto } from '../../api/currency.api';
-import type { Analytics, SessionStatus } from '../../app/ports';
+import { ApiError, type Analytics, type SessionStatus } from '../../app/ports';
 import type { PaymentsApi } from '../../api/payments.api';
 import type { CurrentPlanDto, PlanDto, PlansApi } from '../../api/plans.api';
 import { PLAN_DTOS } from '../../testing/api-fixtures';
@@ -250,6 +251,15 @@ describe('PricingVm: current plan and actions', () => {
     expect(navigation.assigned).toEqual([]);
     expect(vm.checkingOutPlanId).toBeNull();
     expect(store.upgrading).toBe(false);
+  });
+
+  it('a 409 (the currency changed meanwhile) shows the server’s prices again', async () => {
+    const refused = new ApiError('Prices are now shown in INR.', 409, 'BILLING.CURRENCY_CHANGED', {});
+    const { vm, asked } = await loaded({ status: 'signed-in', geo: located('IN'), payments: new FakePayments(refused) });
+    runInAction(() => (vm.currency = 'USD')); // shown before the decision arrived
+    await vm.checkout('pro_monthly');
+    expect(asked).toEqual([true, true]);
+    expect(vm.currency).toBe('INR');
   });
 
   it('ignores a second checkout while one is under way', async () => {

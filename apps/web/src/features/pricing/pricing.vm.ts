@@ -1,7 +1,7 @@
 import { type Currency, billingIntervalLabel, displayLimit, formatMoney, moneyFromMajor } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
-import { type Analytics, type SessionService, type Toasts, TYPES } from '../../app/ports';
+import { type Analytics, ApiError, type SessionService, type Toasts, TYPES } from '../../app/ports';
 import { type Logger, type Navigation, UI_TYPES } from '../../app/ui-ports';
 import { type CheckoutCurrencyDto, type CurrencyApi, USD_FALLBACK } from '../../api/currency.api';
 import type { PaymentsApi } from '../../api/payments.api';
@@ -242,6 +242,8 @@ export class PricingVm {
       this.toasts.show({ title: CHECKOUT_ERROR_TITLE, description: CHECKOUT_ERROR_DESCRIPTION, variant: 'error' });
       runInAction(() => (this.checkingOutPlanId = null));
       this.subscription.setUpgrading(false);
+      // 409 BILLING.CURRENCY_CHANGED: the server now charges another currency; show its prices.
+      if (error instanceof ApiError && error.status === 409) await this.detectCurrency();
     }
   }
 }
