@@ -4,6 +4,7 @@ import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import type { AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/domain';
 import { LoggerModule } from 'nestjs-pino';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { AiModule } from './ai/ai.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
@@ -92,6 +93,8 @@ export class AppModule {
     const { config } = options;
     // One instance: the AI module imports it too, for the feed it publishes file changes on.
     const sandbox = SandboxModule.forRoot({ heartbeatMs: options.sandboxFeedHeartbeatMs });
+    // One instance: account deletion (AccountsModule) imports it too, for CancelSubscription.
+    const payments = PaymentsModule.forRoot(config);
     return {
       module: AppModule,
       imports: [
@@ -135,7 +138,8 @@ export class AppModule {
         VectorModule,
         HostingModule.forRoot(options.hosting),
         DatabasesModule.forRoot(options.databases),
-        PaymentsModule.forRoot(config),
+        payments,
+        AccountsModule.forRoot(payments),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],
       providers: [
