@@ -1,13 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { CancelSubscription, DeleteAccount } from '@kiln/domain';
+import { CancelSubscription, DeleteAccount, DeleteProject } from '@kiln/domain';
 import { AUTH_USE_CASES } from '../auth/auth.tokens.js';
 import { useCase } from '../common/use-case.provider.js';
-import { CLOCK, PROFILE_REPOSITORY, PROJECT_REPOSITORY, PROJECT_TAKEDOWN, SANDBOX_HOST } from '../tokens.js';
+import { ProjectsModule } from '../projects/projects.module.js';
+import { PROFILE_REPOSITORY, PROJECT_REPOSITORY, SANDBOX_HOST } from '../tokens.js';
 
 /**
  * Closing an account (POST /api/auth/soft-delete, served by the auth module's AccountController):
- * DeleteAccount over the auth use cases, the payments module's CancelSubscription, the projects,
- * hosting's takedown and the sandbox host. Global so that the auth module, which knows none of
+ * DeleteAccount over the auth use cases, the payments module's CancelSubscription, the projects
+ * module's DeleteProject (site taken down, database dropped) and the sandbox host. Global so that the auth module, which knows none of
  * these, can reach it; `payments` is the app's one PaymentsModule instance.
  */
 @Module({})
@@ -16,9 +17,9 @@ export class AccountsModule {
     return {
       module: AccountsModule,
       global: true,
-      imports: [payments],
+      imports: [payments, ProjectsModule],
       providers: [
-        useCase(DeleteAccount, [AUTH_USE_CASES, PROFILE_REPOSITORY, CancelSubscription, PROJECT_REPOSITORY, PROJECT_TAKEDOWN, SANDBOX_HOST, CLOCK]),
+        useCase(DeleteAccount, [AUTH_USE_CASES, PROFILE_REPOSITORY, CancelSubscription, PROJECT_REPOSITORY, DeleteProject, SANDBOX_HOST]),
       ],
       exports: [DeleteAccount],
     };

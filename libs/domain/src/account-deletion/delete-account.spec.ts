@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { createAuthTestKit, signIn, signUpConfirmed } from '../testing/auth/auth-test-kit.js';
+import { DeleteProject } from '../projects/delete-project.use-case.js';
+import { OwnedProjects } from '../projects/owned-projects.js';
+import { err, ok } from '../shared/result.js';
 import { InMemorySandboxHost } from '../testing/in-memory-sandbox-host.js';
 import { snapshot, subscriptionEvent } from '../testing/payment-event-builders.js';
 import { createTestKit, signUp } from '../testing/test-kit.js';
@@ -7,19 +10,29 @@ import { DeleteAccount } from './delete-account.use-case.js';
 
 const T0 = new Date('2026-03-01T10:00:00Z');
 
-/** The auth kit and the profiles/billing/projects kit on one clock, with a recording takedown. */
+/** The auth kit and the profiles/billing/projects kit on one clock; site takedowns and database drops recorded. */
 async function world() {
   const kit = createTestKit();
   kit.clock.set(T0);
   const authKit = createAuthTestKit({ clock: kit.clock });
   const sandboxes = new InMemorySandboxHost(kit.clock);
   const takenDown: string[] = [];
+  const dropped: string[] = [];
+  const databases = { down: false };
   const takedown = { takeDown: async (id: string) => void takenDown.push(id) };
-  const deleteAccount = new DeleteAccount(authKit.auth, kit.profiles, kit.cancelSubscription, kit.projects, takedown, sandboxes, kit.clock);
+  const removal = {
+    dropFor: async (id: string) => {
+      if (databases.down) return err({ code: 'DATABASES.SERVER_UNAVAILABLE', message: 'down' });
+      dropped.push(id);
+      return ok(undefined);
+    },
+  };
+  const deleteProject = new DeleteProject(new OwnedProjects(kit.projects, kit.clock), kit.projects, kit.clock, takedown, removal);
+  const deleteAccount = new DeleteAccount(authKit.auth, kit.profiles, kit.cancelSubscription, kit.projects, deleteProject, sandboxes);
   const session = await signUpConfirmed(authKit, 'ana@example.com');
   const userId = session.user.id;
   await signUp(kit, userId);
-  return { kit, authKit, sandboxes, takenDown, deleteAccount, session, userId };
+  return { kit, authKit, sandboxes, takenDown, dropped, databases, deleteAccount, session, userId };
 }
 
 async function project(w: Awaited<ReturnType<typeof world>>, name: string) {
@@ -30,7 +43,7 @@ async function project(w: Awaited<ReturnType<typeof world>>, name: string) {
 }
 
 describe('DeleteAccount', () => {
-  it('hides every project, takes its site down, removes its sandbox, then ends every session', async () => {
+  it('deletes every project (site down, sandbox removed, database dropped), then ends every session', async () => {
     const w = await world();
     const other = await signIn(w.authKit, 'ana@example.com');
     const a = await project(w, 'One');
@@ -40,6 +53,7 @@ describe('DeleteAccount', () => {
 
     expect(result).toEqual({ ok: true, value: { deletedAt: T0, subscriptionCancelled: false, projectsHidden: 2 } });
     expect(w.takenDown.sort()).toEqual([a.id, b.id].sort());
+    expect(w.dropped.sort()).toEqual([a.id, b.id].sort());
     for (const p of [a, b]) expect((await w.kit.projects.findById(p.id))?.status).toBe('deleted');
     expect(await w.kit.projects.listByCreator(w.userId)).toEqual([]);
     expect(await w.kit.projects.countActiveByCreator(w.userId)).toBe(0);
@@ -77,6 +91,18 @@ describe('DeleteAccount', () => {
     expect((await w.kit.projects.findById(a.id))?.status).toBe('active');
     expect(w.takenDown).toEqual([]);
     expect((await w.authKit.auth.verifier.verify(w.session.accessToken)).ok).toBe(true);
+  });
+
+  it('a project database that cannot be dropped fails the deletion before the sign-in ends; a retry finishes', async () => {
+    const w = await world();
+    const a = await project(w, 'One');
+    w.databases.down = true;
+    expect(await w.deleteAccount.execute({ userId: w.userId })).toMatchObject({ ok: false, error: { code: 'DATABASES.SERVER_UNAVAILABLE' } });
+    expect((await w.kit.projects.findById(a.id))?.status).toBe('active');
+    expect((await w.authKit.auth.verifier.verify(w.session.accessToken)).ok).toBe(true);
+    w.databases.down = false;
+    expect(await w.deleteAccount.execute({ userId: w.userId })).toMatchObject({ ok: true, value: { projectsHidden: 1 } });
+    expect(w.dropped).toEqual([a.id]);
   });
 
   it('the same address signs up again as a new account, with none of the old projects', async () => {

@@ -4,10 +4,10 @@ import type { SoftDeleteAccount } from '../auth/soft-delete-account.use-case.js'
 import type { CancelSubscription } from '../billing/cancel-subscription.use-case.js';
 import type { PaymentEventError } from '../billing/handle-payment-event.use-case.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import type { DeleteProject } from '../projects/delete-project.use-case.js';
 import type { ProjectRepository } from '../projects/project-repository.port.js';
-import type { ProjectTakedown } from '../projects/project-takedown.port.js';
 import type { SandboxLifecycle } from '../sandbox/sandbox-lifecycle.port.js';
-import type { Clock } from '../shared/clock.port.js';
+import type { DomainError } from '../shared/domain-error.js';
 import { type Result, err, ok } from '../shared/result.js';
 
 /** The two auth steps account deletion needs (the built-in auth's use cases). */
@@ -20,14 +20,15 @@ export interface DeletedAccount {
   readonly deletedAt: Date;
   /** True when a paid subscription was set to end at its period end. */
   readonly subscriptionCancelled: boolean;
-  /** Projects hidden (status deleted), their sites taken down and sandboxes removed. */
+  /** Projects deleted (status deleted): sites taken down, sandboxes removed, databases dropped. */
   readonly projectsHidden: number;
 }
 
 /**
  * POST /api/auth/soft-delete, the whole of it: the subscription is cancelled at its period end
- * first (nothing is billed again), then every project is hidden — its published site taken down,
- * its sandbox stopped and removed — and only then is the account marked deleted and every session
+ * first (nothing is billed again), then every project goes — its sandbox stopped and removed, then
+ * DeleteProject: its published site taken down, its database dropped, the row marked deleted
+ * (hidden everywhere) — and only then is the account marked deleted and every session
  * ended. The sign-in goes last so that a step failing on an unreachable provider (a 503) leaves
  * the person signed in to retry; every step is idempotent, so a retry finishes the job.
  * Marketing contacts: no marketing port exists yet (issue #17 item 1); see docs/decisions.md.
@@ -37,13 +38,12 @@ export class DeleteAccount {
     private readonly auth: AccountAuth,
     private readonly profiles: Pick<ProfileRepository, 'findById'>,
     private readonly cancelSubscription: Pick<CancelSubscription, 'execute'>,
-    private readonly projects: ProjectRepository,
-    private readonly takedown: ProjectTakedown,
+    private readonly projects: Pick<ProjectRepository, 'listByCreator'>,
+    private readonly deleteProject: Pick<DeleteProject, 'execute'>,
     private readonly sandboxes: Pick<SandboxLifecycle, 'cleanup'>,
-    private readonly clock: Clock,
   ) {}
 
-  async execute(input: { readonly userId: string }): Promise<Result<DeletedAccount, AuthUserNotFound | PaymentEventError>> {
+  async execute(input: { readonly userId: string }): Promise<Result<DeletedAccount, AuthUserNotFound | PaymentEventError | DomainError>> {
     const user = await this.auth.getUser.execute({ userId: input.userId });
     if (!user.ok) return user;
 
@@ -53,9 +53,11 @@ export class DeleteAccount {
     let projectsHidden = 0;
     for (const project of await this.projects.listByCreator(input.userId)) {
       if (project.status === 'deleted') continue;
-      await this.takedown.takeDown(project.id);
+      // The sandbox first: once the project is deleted a retry would no longer find it.
       await this.sandboxes.cleanup(project.id);
-      if (await this.projects.markDeleted(project.id, this.clock.now())) projectsHidden += 1;
+      const deleted = await this.deleteProject.execute(input.userId, project.id);
+      if (deleted.ok) projectsHidden += 1;
+      else if (deleted.error.code !== 'PROJECTS.NOT_FOUND') return deleted; // gone meanwhile: fine
     }
 
     const deleted = await this.auth.softDeleteAccount.execute({ userId: input.userId });
