@@ -40,6 +40,11 @@ export interface AppModuleOptions {
   readonly persistence: ModuleImport;
   /** Provides and exports ACCESS_TOKEN_VERIFIER (and may hold the auth controllers). Made global here. */
   readonly auth: ModuleImport;
+  /**
+   * True when `auth` is the AuthModule (it provides AUTH_USE_CASES and serves
+   * /api/auth/soft-delete): AccountsModule then provides the DeleteAccount that route runs.
+   */
+  readonly accountDeletion?: boolean;
   readonly clock?: Clock;
   readonly logLevel: LogLevel;
   /** The project sandboxes behind /api/sandbox and the live preview. */
@@ -139,7 +144,7 @@ export class AppModule {
         HostingModule.forRoot(options.hosting),
         DatabasesModule.forRoot(options.databases),
         payments,
-        AccountsModule.forRoot(payments),
+        ...(options.accountDeletion ? [AccountsModule.forRoot(payments)] : []),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],
       providers: [

@@ -1,11 +1,10 @@
-import { Controller, HttpCode, HttpStatus, Inject, Logger, Optional, Post } from '@nestjs/common';
+import { Controller, HttpCode, HttpStatus, Inject, Logger, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, type AuthUseCases, DeleteAccount } from '@kiln/domain';
+import { type AccessClaims, DeleteAccount } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { SkipProfileEnsure } from '../common/skip-profile-ensure.decorator.js';
 import { ApiErrorException } from '../error-mapping.js';
-import { AUTH_USE_CASES } from './auth.tokens.js';
 
 export class SoftDeleteResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -27,11 +26,7 @@ const DELETION_UNAVAILABLE = {
 export class AccountController {
   private readonly logger = new Logger('Account');
 
-  constructor(
-    @Inject(AUTH_USE_CASES) private readonly auth: AuthUseCases,
-    // The whole deletion (AccountsModule, in the app); an auth-only app (its own tests) has just the sign-in part.
-    @Optional() @Inject(DeleteAccount) private readonly deleteAccount: DeleteAccount | null,
-  ) {}
+  constructor(@Inject(DeleteAccount) private readonly deleteAccount: DeleteAccount) {}
 
   @Post('soft-delete')
   @HttpCode(200)
@@ -54,10 +49,6 @@ export class AccountController {
   }
 
   private async run(userId: string) {
-    if (!this.deleteAccount) {
-      const r = await this.auth.softDeleteAccount.execute({ userId });
-      return r.ok ? { ok: true as const, value: { ...r.value, subscriptionCancelled: false, projectsHidden: 0 } } : r;
-    }
     try {
       return await this.deleteAccount.execute({ userId });
     } catch (error) {
