@@ -4,6 +4,7 @@ import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import type { AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/domain';
 import { LoggerModule } from 'nestjs-pino';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { AiModule } from './ai/ai.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
@@ -40,6 +41,11 @@ export interface AppModuleOptions {
   readonly persistence: ModuleImport;
   /** Provides and exports ACCESS_TOKEN_VERIFIER (and may hold the auth controllers). Made global here. */
   readonly auth: ModuleImport;
+  /**
+   * True when `auth` is the AuthModule (it provides AUTH_USE_CASES and serves
+   * /api/auth/soft-delete): AccountsModule then provides the DeleteAccount that route runs.
+   */
+  readonly accountDeletion?: boolean;
   readonly clock?: Clock;
   readonly logLevel: LogLevel;
   /** The project sandboxes behind /api/sandbox and the live preview. */
@@ -93,6 +99,8 @@ export class AppModule {
     const { config } = options;
     // One instance: the AI module imports it too, for the feed it publishes file changes on.
     const sandbox = SandboxModule.forRoot({ heartbeatMs: options.sandboxFeedHeartbeatMs });
+    // One instance: account deletion (AccountsModule) imports it too, for CancelSubscription.
+    const payments = PaymentsModule.forRoot(config);
     return {
       module: AppModule,
       imports: [
@@ -136,7 +144,8 @@ export class AppModule {
         VectorModule,
         HostingModule.forRoot(options.hosting),
         DatabasesModule.forRoot(options.databases),
-        PaymentsModule.forRoot(config),
+        payments,
+        ...(options.accountDeletion ? [AccountsModule.forRoot(payments)] : []),
         GeoModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],

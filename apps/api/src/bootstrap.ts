@@ -100,6 +100,7 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
     config,
     persistence: parts.persistence,
     auth,
+    accountDeletion: !parts.accessTokenVerifier && parts.auth !== undefined,
     clock: parts.clock,
     logLevel: parts.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
     sandboxHost: parts.sandboxHost,

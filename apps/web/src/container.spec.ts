@@ -24,6 +24,7 @@ import { HomeVm } from './features/home/home.vm';
 import { ProjectPreviewVm } from './features/hosting/project-preview.vm';
 import { PublishVm } from './features/hosting/publish.vm';
 import { PricingVm } from './features/pricing/pricing.vm';
+import { DeleteAccountVm } from './features/settings/delete-account.vm';
 import { SettingsVm } from './features/settings/settings.vm';
 import { ReferralCapture } from './features/referral-capture/referral-capture';
 import { RouteGuardVm } from './routes/route-guard.vm';
@@ -56,6 +57,7 @@ describe('createContainer', () => {
     ['AuthCallbackVm', AuthCallbackVm],
     ['PricingVm', PricingVm],
     ['SettingsVm', SettingsVm],
+    ['DeleteAccountVm', DeleteAccountVm],
     ['CreationVm', CreationVm],
     ['BuilderVm', BuilderVm],
     ['ChatVm', ChatVm],

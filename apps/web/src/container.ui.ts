@@ -15,6 +15,7 @@ import {
   readBrowserEnvironment,
 } from './app/browser.adapters';
 import { type BrowserEnvironment, UI_TYPES } from './app/ui-ports';
+import { HttpAccountApi } from './api/account.api';
 import { HttpCurrencyApi } from './api/currency.api';
 import { HttpPaymentsApi } from './api/payments.api';
 import { HttpPlansApi } from './api/plans.api';
@@ -31,6 +32,7 @@ import { AnalyticsService, ConsoleAnalyticsSink, NullAnalyticsSink, PageViews } 
 import { ColorModeStore } from './features/color-mode/color-mode.store';
 import { HomeVm } from './features/home/home.vm';
 import { PricingVm } from './features/pricing/pricing.vm';
+import { DeleteAccountVm } from './features/settings/delete-account.vm';
 import { SettingsVm } from './features/settings/settings.vm';
 import { ToastStore } from './features/toasts/toast.store';
 
@@ -66,6 +68,7 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   container.bind(TYPES.ReferralsApi).to(HttpReferralsApi).inSingletonScope();
   container.bind(TYPES.PaymentsApi).to(HttpPaymentsApi).inSingletonScope();
   container.bind(TYPES.CurrencyApi).to(HttpCurrencyApi).inSingletonScope();
+  container.bind(TYPES.AccountApi).to(HttpAccountApi).inSingletonScope();
 
   // Billing: shared subscription state and the app-wide dialogs (one instance each).
   container.bind(SubscriptionStore).toSelf().inSingletonScope();
@@ -80,4 +83,5 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   if (!container.isBound(HomeVm)) container.bind(HomeVm).toSelf();
   container.bind(PricingVm).toSelf();
   container.bind(SettingsVm).toSelf();
+  container.bind(DeleteAccountVm).toSelf();
 }

@@ -24,6 +24,7 @@ export * from './profiles/profile.entity.js';
 export * from './profiles/profile.errors.js';
 export * from './profiles/profile-repository.port.js';
 export * from './accounts/ensure-profile-on-sign-in.use-case.js';
+export * from './account-deletion/delete-account.use-case.js';
 export * from './profiles/update-profile-details.use-case.js';
 
 // credits

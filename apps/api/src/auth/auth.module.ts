@@ -37,7 +37,6 @@ import {
 import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '../config.js';
 import { ACCESS_TOKEN_VERIFIER, APP_CONFIG, CLOCK, ID_GENERATOR, MAILER, RANDOM_SOURCE } from '../tokens.js';
-import { AccountController } from './account.controller.js';
 import type { AuthStores } from './auth-stores.js';
 import {
   ACCESS_TOKEN_SIGNER,
@@ -74,7 +73,8 @@ export const jwtKeyFile = (config: Pick<AppConfig, 'dataDir'>): string => join(c
 const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
- * The built-in auth: the GoTrue-compatible /auth/v1 endpoints, POST /api/auth/soft-delete, and
+ * The built-in auth: the GoTrue-compatible /auth/v1 endpoints (POST /api/auth/soft-delete is
+ * AccountsModule's, added by the app with this module), and
  * the ACCESS_TOKEN_VERIFIER every /api route is guarded by — the built-in verifier, or the
  * external one when the config points the API at a Supabase project (SUPABASE_JWKS_URL or
  * SUPABASE_JWT_SECRET). Needs CLOCK, RANDOM_SOURCE, ID_GENERATOR, APP_CONFIG and MAILER from
@@ -147,7 +147,7 @@ export class AuthModule implements NestModule, OnModuleInit, OnModuleDestroy {
     return {
       module: AuthModule,
       imports: options.imports ?? [],
-      controllers: [GoTrueController, AccountController],
+      controllers: [GoTrueController],
       providers,
       exports: [ACCESS_TOKEN_VERIFIER, AUTH_USE_CASES, BUILT_IN_VERIFIER, AUTH_STORES],
     };

@@ -313,7 +313,7 @@ describe('/auth/v1 wire shapes', () => {
       const { email, session } = await confirmed();
       const res = await t.http().post('/api/auth/soft-delete').set('Authorization', `Bearer ${session.access_token}`);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: (session.user as { id: string }).id, deleted_at: t.clock.now().toISOString() });
+      expect(res.body).toEqual({ id: (session.user as { id: string }).id, deleted_at: t.clock.now().toISOString(), subscription_cancelled: false, projects_hidden: 0 });
       const again = await t.http().post('/api/auth/soft-delete').set('Authorization', `Bearer ${session.access_token}`);
       expect([again.status, again.body.code]).toEqual([401, 'session_not_found']);
       const signIn = await t.http().post('/auth/v1/token?grant_type=password').set(V).send({ email, password: PASSWORD });

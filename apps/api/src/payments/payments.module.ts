@@ -113,6 +113,8 @@ export class PaymentsModule {
         useCase(CancelSubscription, [PROFILE_REPOSITORY, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK]),
         useCase(ForceUpdateSubscription, [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK]),
       ],
+      // Account deletion cancels the subscription at period end first (AccountsModule).
+      exports: [CancelSubscription],
     };
   }
 }

@@ -18,6 +18,7 @@ import { ProjectsController } from './projects.controller.js';
     useCase(CheckPublishAllowed, [PROFILE_REPOSITORY, PROJECT_REPOSITORY, PLAN_CATALOG]),
     useCase(CheckProjectPublish, [OwnedProjects, CheckPublishAllowed]),
   ],
-  exports: [CheckPublishAllowed, OwnedProjects],
+  // DeleteProject: account deletion deletes every project the same way (AccountsModule).
+  exports: [CheckPublishAllowed, OwnedProjects, DeleteProject],
 })
 export class ProjectsModule {}

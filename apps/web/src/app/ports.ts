@@ -31,6 +31,8 @@ export const TYPES = {
   HostingApi: Symbol.for('HostingApi'),
   // added with project databases
   DatabasesApi: Symbol.for('DatabasesApi'),
+  // added with account deletion
+  AccountApi: Symbol.for('AccountApi'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */

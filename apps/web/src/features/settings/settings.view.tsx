@@ -17,6 +17,7 @@ import { useVm } from '../../use-vm';
 import { AddOnCreditsVm } from '../billing/add-on-credits.vm';
 import { BillingActionsVm } from '../billing/billing-actions.vm';
 import { UpgradeDialogStore } from '../billing/upgrade-dialog.store';
+import { DeleteAccountSection } from './delete-account.view';
 import { type SectionStatus, type SettingsTab, SettingsVm, tabFromQuery } from './settings.vm';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
@@ -65,6 +66,7 @@ export const SettingsView = observer(function SettingsView() {
         </TabsList>
         <TabsContent value="profile">
           <ProfileTab vm={vm} />
+          <DeleteAccountSection />
         </TabsContent>
         <TabsContent value="plan">
           <PlanTab vm={vm} onEarnMoreCredits={() => openTab('referrals')} />

@@ -8,7 +8,7 @@ export type SandboxLifecycleHarness = SandboxRoleHarness<SandboxFiles>;
 /**
  * The SandboxLifecycle contract (SPEC §4 stage 1, §7): a project's sandbox starts from the starter
  * template once and is only described afterwards; a malformed id is refused; cleanup removes
- * everything and the next ensure starts fresh. Files are how a suite sees a sandbox's content.
+ * everything and the next ensure starts fresh; cleanup is idempotent, also for a sandbox never made. Files are how a suite sees a sandbox's content.
  */
 export function sandboxLifecycleContract(name: string, makeHarness: () => Promise<SandboxLifecycleHarness>): void {
   describe(`SandboxLifecycle contract: ${name}`, () => {
@@ -37,6 +37,12 @@ export function sandboxLifecycleContract(name: string, makeHarness: () => Promis
       await expect(h.host.readFile(id, 'src/temp.ts')).rejects.toThrow();
       expect((await h.host.ensure(id)).machineCreated).toBe(true);
       await expect(h.host.readFile(id, 'src/temp.ts')).rejects.toThrow();
+    });
+
+    it('cleanup of a sandbox that was never made does nothing (account deletion cleans every project)', async () => {
+      await expect(h.host.cleanup('contract-never-made')).resolves.toBeUndefined();
+      await expect(h.host.cleanup('contract-never-made')).resolves.toBeUndefined();
+      expect((await h.host.ensure('contract-never-made')).machineCreated).toBe(true);
     });
   });
 }
