@@ -1,11 +1,10 @@
 import { type Frame, type Page, expect, test } from '@playwright/test';
-import { accessToken, continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
+import { STARTER_TEXT, accessToken, continueProfileSetup, newEmail, newProjectInBuilder, signUpAndVerify } from './helpers';
 
 // Issue 5's builder journey against `npm start` (real sandbox, real Vite dev server behind the
 // API's preview proxy): the starter app shows, an edit reaches the preview by HMR (no reload), the
 // terminal runs `ls`, and restoring the first version brings the old text back.
 
-const STARTER_TEXT = 'Welcome to your Kiln app';
 
 /** The preview iframe's frame (its own origin, <projectId>.preview.localhost). */
 async function previewFrame(page: Page): Promise<Frame> {
@@ -17,20 +16,7 @@ async function previewFrame(page: Page): Promise<Frame> {
 
 test('builder: preview, HMR edit, code viewer, terminal, versions and restore', async ({ page, request }) => {
   test.setTimeout(180_000);
-  await signUpAndVerify(page, request, newEmail('builder'), 'correct horse battery');
-  await continueProfileSetup(page);
-  const token = await accessToken(page);
-  const auth = { authorization: `Bearer ${token}` };
-  const created = await request.post('/api/projects', { headers: auth, data: { name: 'Builder journey' } });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-
-  // Creation runs the SPEC §4 stages, then the builder opens with the starter app in the preview.
-  await page.goto(`/creation/${id}`);
-  await expect(page).toHaveURL(new RegExp(`/builder/${id}$`), { timeout: 90_000 });
-  await expect(page.getByRole('status', { name: 'Sandbox status' })).toContainText('Running', { timeout: 60_000 });
-  const preview = page.frameLocator('iframe[title="App preview"]');
-  await expect(preview.getByRole('heading', { name: STARTER_TEXT })).toBeVisible({ timeout: 60_000 });
+  const { id, auth, preview } = await newProjectInBuilder(page, request, 'builder', 'Builder journey');
   expect(new URL((await previewFrame(page)).url()).hostname).toBe(`${id}.preview.localhost`);
 
   // Device sizes set the app's viewport width.

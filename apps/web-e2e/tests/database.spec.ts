@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type BrowserContext, type Page, expect, test } from '@playwright/test';
-import { accessToken, continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
+import { newEmail, newProjectInBuilder } from './helpers';
 
 // Issue #16's journey in a real browser: connect a database in the builder, ask the offline
 // assistant for a todo list with sign-in, then in the preview sign up two of the app's own users
@@ -70,18 +70,7 @@ test.afterEach(async ({ page }, info) => {
 
 test('a database, a todo list with sign-in, and two app users who each see only their own todos', async ({ page, request, context }) => {
   test.setTimeout(240_000);
-  await signUpAndVerify(page, request, newEmail('data'), 'correct horse battery');
-  await continueProfileSetup(page);
-  const auth = { authorization: `Bearer ${await accessToken(page)}` };
-  const created = await request.post('/api/projects', { headers: auth, data: { name: 'Shared chores' } });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-
-  await page.goto(`/creation/${id}`);
-  await expect(page).toHaveURL(new RegExp(`/builder/${id}$`), { timeout: 90_000 });
-  await expect(page.getByRole('status', { name: 'Sandbox status' })).toContainText('Running', { timeout: 60_000 });
-  const preview = page.frameLocator('iframe[title="App preview"]');
-  await expect(preview.getByRole('heading', { name: 'Welcome to your Kiln app' })).toBeVisible({ timeout: 60_000 });
+  const { id, preview } = await newProjectInBuilder(page, request, 'data', 'Shared chores');
 
   // Connect a database in the builder's Database panel.
   await page.getByRole('button', { name: 'Database' }).click();

@@ -45,3 +45,26 @@ export async function continueProfileSetup(page: Page) {
     await expect(page).not.toHaveURL(/profile-setup/, { timeout: 3000 });
   }).toPass({ timeout: 30_000 });
 }
+
+/** What a new project in the builder test journeys starts from. */
+export const STARTER_TEXT = 'Welcome to your Kiln app';
+
+/**
+ * A new account (signed up, verified, past profile setup) with a new project named `name`, opened
+ * through /creation into the builder, its sandbox running and the starter app in the preview.
+ */
+export async function newProjectInBuilder(page: Page, request: APIRequestContext, emailLabel: string, name: string) {
+  await signUpAndVerify(page, request, newEmail(emailLabel), 'correct horse battery');
+  await continueProfileSetup(page);
+  const auth = { authorization: `Bearer ${await accessToken(page)}` };
+  const created = await request.post('/api/projects', { headers: auth, data: { name } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  // Creation runs the SPEC §4 stages, then the builder opens with the starter app in the preview.
+  await page.goto(`/creation/${id}`);
+  await expect(page).toHaveURL(new RegExp(`/builder/${id}$`), { timeout: 90_000 });
+  await expect(page.getByRole('status', { name: 'Sandbox status' })).toContainText('Running', { timeout: 60_000 });
+  const preview = page.frameLocator('iframe[title="App preview"]');
+  await expect(preview.getByRole('heading', { name: STARTER_TEXT })).toBeVisible({ timeout: 60_000 });
+  return { id, auth, preview };
+}
