@@ -138,6 +138,17 @@ describe('data API round trips and cached lookups', () => {
       expect(body).toMatchObject({ read_only: 'off', who: 'authenticated' });
       expect(JSON.parse(body.claims)).toMatchObject(hostile);
     });
+
+    it('the same rpc by GET runs READ ONLY, so a function that writes is refused there (PostgREST’s 405)', async () => {
+      const headers = { apikey: anonKey, Authorization: `Bearer ${userKey}` };
+      const read = await localFetch(`${served.urlOf(ref)}/rest/v1/rpc/tx_state_fn`, { headers });
+      expect(((await read.json()) as { read_only: string }).read_only).toBe('on');
+      const before = await project.admin.query('select count(*)::int as n from calls');
+      const write = await localFetch(`${served.urlOf(ref)}/rest/v1/rpc/record_call`, { headers });
+      expect(write.status).toBe(405);
+      expect(((await write.json()) as { code: string }).code).toBe('25006');
+      expect((await project.admin.query('select count(*)::int as n from calls')).rows).toEqual(before.rows);
+    });
   });
 
   describe('the pipelined transaction', () => {

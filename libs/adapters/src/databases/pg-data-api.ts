@@ -93,7 +93,9 @@ export class PgDataApi {
     }
     if (!compiled.ok) return compiled;
     const mutation = request.kind === 'insert' || request.kind === 'update' || request.kind === 'delete';
-    const answer = await this.execute(target, pool, role, claims, compiled.value.statement, request.kind, { offset: compiled.value.offset, quotaReadOnly: options.readOnly === true });
+    // An rpc by GET or HEAD runs READ ONLY, as PostgREST's: a link or a prefetch never writes.
+    const readOnly = options.readOnly === true || (request.kind === 'rpc' && request.args === null);
+    const answer = await this.execute(target, pool, role, claims, compiled.value.statement, request.kind, { offset: compiled.value.offset, readOnly });
     if (!answer.ok) return answer;
     // A counted change (`delete({ count: 'exact' })`): the count is the rows it changed, as PostgREST's Content-Range says.
     const total = mutation && prefer.count !== null ? answer.value.rows : answer.value.total;
@@ -107,7 +109,7 @@ export class PgDataApi {
     claims: Record<string, unknown>,
     statement: CompiledStatement,
     kind: DataRequest['kind'],
-    { offset, quotaReadOnly }: { offset: number; quotaReadOnly: boolean },
+    { offset, readOnly: askedReadOnly }: { offset: number; readOnly: boolean },
   ): Promise<RestResult<Omit<DataAnswer, 'list'>>> {
     let client: pg.PoolClient;
     try {
@@ -117,9 +119,9 @@ export class PgDataApi {
     }
     const mutation = kind === 'insert' || kind === 'update' || kind === 'delete';
     // A table read runs READ ONLY (as PostgREST's GET): whatever a policy calls, it writes nothing.
-    // So does an rpc past the size quota: READ ONLY is fixed before the first query, so SQL of the
-    // project cannot turn it back (its write is 25006, its attempt to switch 25001).
-    const readOnly = kind === 'read' || quotaReadOnly;
+    // So does an rpc by GET, or past the size quota: READ ONLY is fixed before the first query, so
+    // SQL of the project cannot turn it back (its write is 25006, its attempt to switch 25001).
+    const readOnly = kind === 'read' || askedReadOnly;
     // The pool's clients pipeline (DataApiPools): the set-up, the statement and — unless the answer
     // must be seen first (a mutation past the row cap is rolled back) — the COMMIT are written at
     // once and answered in one round trip. If the set-up fails, the transaction is aborted and the
