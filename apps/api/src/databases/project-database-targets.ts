@@ -22,7 +22,7 @@ export class ProjectDatabaseTargets implements DataApiTargets {
     return {
       ref,
       ownerId,
-      connection: { host: connection.host, port: connection.port, database: connection.database, user: connection.user, password: connection.password },
+      connection: { host: connection.host, port: connection.port, database: connection.database, user: connection.user, password: connection.password, ssl: connection.ssl },
       jwtSecret,
       maxConnections: Math.max(1, limits.connections - 1),
     };

@@ -52,7 +52,13 @@ export class DataApiPools {
 
 function poolKey(target: DataApiTarget): string {
   const c = target.connection;
-  return JSON.stringify([c.host, c.port, c.database, c.user, c.password, target.maxConnections]);
+  return JSON.stringify([c.host, c.port, c.database, c.user, c.password, c.ssl === true, target.maxConnections]);
+}
+
+/** pg's options for a target: a Neon database is reached over TLS, its certificate verified. */
+function connectionOf(target: DataApiTarget): pg.ClientConfig {
+  const { ssl, ...login } = target.connection;
+  return { ...login, ssl: ssl === true };
 }
 
 async function openPool(target: DataApiTarget): Promise<pg.Pool> {
@@ -60,7 +66,7 @@ async function openPool(target: DataApiTarget): Promise<pg.Pool> {
   // -1 is "no limit"; else keep one connection of the role free, as for the plan's limit.
   const max = Math.max(1, limit < 0 ? target.maxConnections : Math.min(target.maxConnections, limit - 1));
   // pipeline: a request's queries are written together and answered in one round trip (PgDataApi).
-  const config = { ...target.connection, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5000, pipeline: true };
+  const config = { ...connectionOf(target), max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5000, pipeline: true };
   const pool = new ConnectionFailureMarkingPool(config as pg.PoolConfig);
   pool.on('error', () => {}); // an idle client's socket closed: the pool replaces it
   // A client in use (or just released) whose server session ends emits 'error' after its query
@@ -70,7 +76,7 @@ async function openPool(target: DataApiTarget): Promise<pg.Pool> {
 }
 
 async function roleConnectionLimit(target: DataApiTarget): Promise<number> {
-  const client = new pg.Client({ ...target.connection, connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ ...connectionOf(target), connectionTimeoutMillis: 5000 });
   client.on('error', () => {});
   try {
     await client.connect().catch((error: unknown) => Promise.reject(markConnectFailure(error)));

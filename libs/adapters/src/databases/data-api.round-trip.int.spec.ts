@@ -256,6 +256,19 @@ describe('data API round trips and cached lookups', () => {
       }
     });
 
+    it('reaches a database marked ssl (Neon) only over TLS with a verified certificate', async () => {
+      const pools = new DataApiPools();
+      try {
+        // The test server offers no TLS, or a self-signed certificate: either way, no plain fallback.
+        const tls = pools.get({ ...project.target, connection: { ...project.target.connection, ssl: true } });
+        await expect(tls).rejects.toThrow(/SSL|certificate/i);
+        const plain = await pools.get({ ...project.target, connection: { ...project.target.connection, ssl: false } });
+        expect(plain.options.ssl).toBe(false);
+      } finally {
+        await pools.close();
+      }
+    });
+
     it('keeps the pool within the role’s CONNECTION LIMIT less one, whatever the plan says', async () => {
       // The test role's limit is 5; the target asks for 9 (a plan upgraded after provisioning).
       const served = await serveDataApi([{ ...project.target, maxConnections: 9 }]);

@@ -18,6 +18,8 @@ export interface DataApiTarget {
     /** `kiln_app_<ref>_authenticator` */
     readonly user: string;
     readonly password: string;
+    /** TLS with the server's certificate verified (Neon); absent or false on a local server. */
+    readonly ssl?: boolean;
   };
   /** HS256 secret of the project's anon key and access tokens. */
   readonly jwtSecret: string;
