@@ -8,7 +8,7 @@ describe('builder helpers', () => {
     expect(DEVICES.map((d) => deviceFrameHint(DEVICE_FRAMES[d]))).toEqual([
       'Mobile (375 px)',
       'Tablet (768 px)',
-      'Laptop (1280 px)',
+      'Laptop (1200 px)',
       'Desktop (1440 px or wider)',
     ]);
     const widths = DEVICES.map((d) => DEVICE_FRAMES[d].width);
@@ -21,17 +21,17 @@ describe('builder helpers', () => {
   });
 
   it('scales a frame wider than its pane down to the pane instead of cropping it', () => {
-    const laptop = fitPreviewFrame({ width: 640, height: 500 }, DEVICE_FRAMES.laptop);
-    expect(laptop).toEqual({ width: 1280, height: 1000, scale: 0.5 });
+    const laptop = fitPreviewFrame({ width: 600, height: 500 }, DEVICE_FRAMES.laptop);
+    expect(laptop).toEqual({ width: 1200, height: 1000, scale: 0.5 });
     // The scaled frame is exactly as wide and as tall as the pane.
-    expect(laptop.width * laptop.scale).toBe(640);
+    expect(laptop.width * laptop.scale).toBe(600);
     expect(laptop.height * laptop.scale).toBe(500);
     expect(fitPreviewFrame({ width: 720, height: 450 }, DEVICE_FRAMES.desktop)).toEqual({ width: 1440, height: 900, scale: 0.5 });
   });
 
   it('widens the desktop frame to fill a wider pane, and never past the pane', () => {
     expect(fitPreviewFrame({ width: 1800, height: 900 }, DEVICE_FRAMES.desktop)).toEqual({ width: 1800, height: 900, scale: 1 });
-    expect(fitPreviewFrame({ width: 1800, height: 900 }, DEVICE_FRAMES.laptop)).toEqual({ width: 1280, height: 900, scale: 1 });
+    expect(fitPreviewFrame({ width: 1800, height: 900 }, DEVICE_FRAMES.laptop)).toEqual({ width: 1200, height: 900, scale: 1 });
   });
 
   it('the desktop viewport is never narrower than the laptop one, whatever the pane', () => {
@@ -44,7 +44,7 @@ describe('builder helpers', () => {
   });
 
   it('leaves an unmeasured pane unscaled', () => {
-    expect(fitPreviewFrame({ width: 0, height: 0 }, DEVICE_FRAMES.laptop)).toEqual({ width: 1280, height: 0, scale: 1 });
+    expect(fitPreviewFrame({ width: 0, height: 0 }, DEVICE_FRAMES.laptop)).toEqual({ width: 1200, height: 0, scale: 1 });
     expect(fitPreviewFrame({ width: Number.NaN, height: -5 }, DEVICE_FRAMES.mobile)).toEqual({ width: 375, height: 0, scale: 1 });
   });
 

@@ -12,18 +12,19 @@ export interface DeviceFrame {
 }
 
 /**
- * Device sizes, strictly increasing: mobile 375 px, tablet 768 px, laptop 1280 px, desktop 1440 px
- * or the pane's width when that is wider. A pane narrower than the device scales the frame down
- * (see fitPreviewFrame) instead of cropping it.
+ * Device sizes, strictly increasing: mobile 375 px, tablet 768 px, laptop 1200 px (SPEC §2),
+ * desktop 1440 px or the pane's width when that is wider (not SPEC's "95% width": see
+ * docs/decisions.md). A pane narrower than the device scales the frame down (fitPreviewFrame)
+ * instead of cropping it.
  */
 export const DEVICE_FRAMES: Readonly<Record<Device, DeviceFrame>> = {
   mobile: { label: 'Mobile', width: 375, fill: false },
   tablet: { label: 'Tablet', width: 768, fill: false },
-  laptop: { label: 'Laptop', width: 1280, fill: false },
+  laptop: { label: 'Laptop', width: 1200, fill: false },
   desktop: { label: 'Desktop', width: 1440, fill: true },
 };
 
-/** "Laptop (1280 px)", "Desktop (1440 px or wider)": the device button's tooltip. */
+/** "Laptop (1200 px)", "Desktop (1440 px or wider)": the device button's tooltip. */
 export function deviceFrameHint(frame: DeviceFrame): string {
   return `${frame.label} (${frame.width} px${frame.fill ? ' or wider' : ''})`;
 }
