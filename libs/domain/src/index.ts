@@ -158,6 +158,7 @@ export * from './ai/operations/file-operation.js';
 export * from './ai/throttle-ai-request.use-case.js';
 export * from './ai/helpers/ai-helpers.use-cases.js';
 export * from './ai/app-name.js';
+export * from './ai/selected-element.js';
 export * from './ai/landing-examples.js';
 export * from './mail/mailer.port.js';
 export * from './vector/vector-index.port.js';

@@ -1,6 +1,6 @@
 // One edit intent applied to the working files: the edits of edits.ts and the features of features.ts.
 import type { EditIntent } from './edit-intent.js';
-import { addPage, addSection, changeButton, changeTheme, removeSection, rename, replaceText, setHeading, setSubtitle, type EditContext, type EditOutcome, type WorkingFiles } from './edits.js';
+import { addPage, addSection, changeButton, changeTheme, removeSection, rename, replaceElementText, replaceText, setHeading, setSubtitle, type EditContext, type EditOutcome, type WorkingFiles } from './edits.js';
 import { addDarkModeToggle, addFavourites } from './features.js';
 
 export function applyEdit(files: WorkingFiles, intent: EditIntent, ctx: EditContext): EditOutcome {
@@ -15,6 +15,8 @@ export function applyEdit(files: WorkingFiles, intent: EditIntent, ctx: EditCont
       return changeButton(files, intent.from, intent.to);
     case 'replace-text':
       return replaceText(files, intent.from, intent.to);
+    case 'replace-selected':
+      return replaceElementText(files, intent.tag, intent.from, intent.to);
     case 'theme':
       return changeTheme(files, intent);
     case 'add-section':

@@ -9,6 +9,8 @@ export type EditIntent =
   | { readonly type: 'subtitle'; readonly text: string }
   | { readonly type: 'button'; readonly from: string | null; readonly to: string }
   | { readonly type: 'replace-text'; readonly from: string; readonly to: string }
+  /** The text of the element picked in the preview (selection.ts): changed in that element only. */
+  | { readonly type: 'replace-selected'; readonly tag: string; readonly from: string; readonly to: string }
   | {
       readonly type: 'theme';
       readonly primary?: string;
@@ -87,7 +89,11 @@ function parseClause(clause: string): EditIntent[] {
   if (m) return [{ type: 'button', from: null, to: cleanValue(m[1] as string) }];
 
   // Replacing a quoted text anywhere.
-  m = match(clause, new RegExp(`\\b(?:change|replace|swap|turn|rewrite)\\s+(?:the\\s+(?:text|word|words|label|copy|phrase)\\s+)?${Q_OPEN}(.+?)${Q_CLOSE}\\s+(?:to|with|into|by|for)\\s+(.+)$`, 'i'));
+  m = match(clause, new RegExp(`\\b(?:change|replace|swap|turn|rewrite|rename|update)\\s+(?:the\\s+(?:text|word|words|label|copy|phrase)\\s+)?${Q_OPEN}(.+?)${Q_CLOSE}\\s+(?:to|with|into|by|for)\\s+(.+)$`, 'i'));
+  if (m) return [{ type: 'replace-text', from: (m[1] as string).trim(), to: cleanValue(m[2] as string) }];
+
+  // Quoted text made to say something else: make "Pantry" say "Larder".
+  m = match(clause, new RegExp(`\\b(?:make|have|let|set|update)\\s+${Q_OPEN}(.+?)${Q_CLOSE}\\s+(?:say|says|read|reads|to say|to read)\\s+(.+)$`, 'i'));
   if (m) return [{ type: 'replace-text', from: (m[1] as string).trim(), to: cleanValue(m[2] as string) }];
 
   m = match(

@@ -213,6 +213,27 @@ export function replaceText(files: WorkingFiles, from: string, to: string): Edit
   return { done: true, summary: `Replaced “${from}” with “${clean}” (${changed.join(', ')}).` };
 }
 
+/**
+ * The text of the element picked in the preview: changed where it is written as that element's
+ * own text (`<h1 …>Pantry</h1>`); when it is not written so (it comes from data, like the app's
+ * name in site.ts), every occurrence, as replaceText.
+ */
+export function replaceElementText(files: WorkingFiles, tag: string, from: string, to: string): EditOutcome {
+  const clean = safeText(to);
+  const t = escapeRegExp(tag);
+  const pattern = new RegExp(`(<${t}(?:\\s[^<>]*)?>\\s*)${escapeRegExp(from)}(\\s*</${t}>)`, 'g');
+  const changed: string[] = [];
+  for (const path of ['index.html', ...sourceFiles(files)]) {
+    const content = files.get(path);
+    if (content === undefined || !pattern.test(content)) continue;
+    pattern.lastIndex = 0;
+    files.set(path, content.replace(pattern, (_m, open: string, close: string) => `${open}${path === 'index.html' ? htmlText(clean) : clean}${close}`));
+    changed.push(path);
+  }
+  if (changed.length === 0) return replaceText(files, from, to);
+  return { done: true, summary: `Changed the selected <${tag}> “${from}” to “${clean}” (${changed.join(', ')}).` };
+}
+
 /** The shared stylesheet, imported first by main.tsx and holding the design system the generated parts use. */
 function ensureStylesheet(files: WorkingFiles, theme: Theme = DEFAULT_THEME): string[] {
   const touched: string[] = [];

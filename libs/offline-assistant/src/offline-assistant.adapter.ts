@@ -83,6 +83,8 @@ function describeIntent(intent: EditIntent): string {
       return intent.from ? `change the “${intent.from}” button to “${intent.to}”` : `change the main button to “${intent.to}”`;
     case 'replace-text':
       return `replace “${intent.from}” with “${intent.to}”`;
+    case 'replace-selected':
+      return `change the selected “${intent.from}” to “${intent.to}”`;
     case 'theme':
       return [
         intent.primary ? `use ${intent.primary} as the primary colour` : null,

@@ -4,6 +4,7 @@ import { hashText } from './code.js';
 import { parseEdits, type EditIntent } from './edit-intent.js';
 import { appNameFromIdea } from '@kiln/domain';
 import { guessKind, parseAppSpec, type AppSpec } from './intent.js';
+import { keepToSelection, pointAtSelection } from './selection.js';
 
 export type OfflineRequest =
   | { readonly mode: 'build'; readonly spec: AppSpec }
@@ -61,11 +62,14 @@ export function asksForNewApp(prompt: string): boolean {
  * it. On an existing app every request is an edit of it, unless it asks for a new app in so many
  * words; a request it cannot read as an edit is 'unknown' (planning declines it), never a rebuild.
  */
-export function readRequest(prompt: string, files: ReadonlyMap<string, string>): OfflineRequest {
+export function readRequest(message: string, files: ReadonlyMap<string, string>): OfflineRequest {
+  // An element picked in the preview: "this" is its text (selection.ts).
+  const { prompt, element } = pointAtSelection(message);
   if (!hasAppOfItsOwn(files)) return readIdea(prompt, files);
   if (asksForNewApp(prompt)) return { mode: 'build', spec: parseAppSpec(prompt, seedOf(prompt)) };
-  const { intents, unknown } = parseEdits(prompt);
-  return intents.length > 0 ? { mode: 'edit', intents, unknown } : { mode: 'unknown', unknown };
+  const parsed = parseEdits(prompt);
+  const intents = keepToSelection(parsed.intents, element);
+  return intents.length > 0 ? { mode: 'edit', intents, unknown: parsed.unknown } : { mode: 'unknown', unknown: parsed.unknown };
 }
 
 /**
