@@ -127,4 +127,58 @@ describe('the preview console bridge', () => {
   it('embeds the origins as data, never as markup', () => {
     expect(bridgeScript(['http://x</script><script>alert(1)//'])).not.toContain('</script>');
   });
+
+  describe('picking an element for the chat', () => {
+    const header = { nodeType: 1, tagName: 'HEADER', parentElement: { nodeType: 1, tagName: 'BODY', parentElement: null }, previousElementSibling: null };
+    const heading = { nodeType: 1, tagName: 'H1', innerText: '  Pantry\n ', parentElement: header, previousElementSibling: { tagName: 'H1' } };
+    const event = (target: unknown, extra: Record<string, unknown> = {}) => {
+      const calls: string[] = [];
+      return { target, calls, preventDefault: () => calls.push('preventDefault'), stopImmediatePropagation: () => calls.push('stop'), ...extra };
+    };
+    const fromBuilder = (parent: unknown, on: boolean, origin = ORIGINS[0]) => ({ source: parent, origin, data: { source: 'kiln-builder', type: 'pick', on } });
+
+    it('is off until the builder turns it on: a click is the app’s', () => {
+      const { handlers, posted } = load();
+      const click = event(heading);
+      handlers['click']?.(click);
+      expect(click.calls).toEqual([]);
+      expect(posted).toEqual([]);
+    });
+
+    it('takes the click from the app and posts the element to the builder, once, then is off', () => {
+      const { handlers, posted, context } = load();
+      handlers['message']?.(fromBuilder((context.window as Record<string, unknown>)['parent'], true));
+      const click = event(heading);
+      handlers['click']?.(click);
+      expect(click.calls).toEqual(['preventDefault', 'stop']);
+      expect(posted.map((p) => p.origin)).toEqual(ORIGINS);
+      expect(posted[0]?.message).toEqual({ source: 'kiln-preview', type: 'element-selected', element: { tag: 'h1', text: 'Pantry', selector: 'header > h1:nth-of-type(2)' } });
+      const next = event(heading);
+      handlers['click']?.(next);
+      expect(next.calls).toEqual([]);
+      expect(posted).toHaveLength(ORIGINS.length);
+    });
+
+    it('obeys only the parent on a Kiln origin (the app or another frame cannot turn it on)', () => {
+      const { handlers, posted, context } = load();
+      const parent = (context.window as Record<string, unknown>)['parent'];
+      handlers['message']?.(fromBuilder(parent, true, 'http://evil.example'));
+      handlers['message']?.(fromBuilder({}, true));
+      handlers['message']?.({ source: parent, origin: ORIGINS[0], data: { source: 'kiln-builder', type: 'pick', on: 'yes' } });
+      handlers['click']?.(event(heading));
+      expect(posted).toEqual([]);
+    });
+
+    it('Escape cancels and says so; the builder can also turn it off', () => {
+      const { handlers, posted, context } = load();
+      const parent = (context.window as Record<string, unknown>)['parent'];
+      handlers['message']?.(fromBuilder(parent, true));
+      handlers['keydown']?.(event(heading, { key: 'Escape' }));
+      expect(posted[0]?.message).toEqual({ source: 'kiln-preview', type: 'pick-cancelled' });
+      handlers['message']?.(fromBuilder(parent, true));
+      handlers['message']?.(fromBuilder(parent, false));
+      handlers['click']?.(event(heading));
+      expect(posted).toHaveLength(ORIGINS.length);
+    });
+  });
 });

@@ -7,7 +7,9 @@ export const BRIDGE_MAX_TEXT = 10_000;
 /**
  * The console bridge that runs inside every previewed page (docs/sandbox-api.md): it forwards
  * console.log/warn/error, uncaught errors and unhandled rejections to the builder with
- * `window.parent.postMessage({ source: 'kiln-preview', type: 'console', level, text, timestamp }, origin)`.
+ * `window.parent.postMessage({ source: 'kiln-preview', type: 'console', level, text, timestamp }, origin)`,
+ * and, when the builder asks (`{ source: 'kiln-builder', type: 'pick', on }`), lets the person
+ * pick an element (`{ type: 'element-selected', element: { tag, text, selector } }`).
  *
  * The message is posted once per Kiln web origin, each as the target origin, so the browser
  * delivers it only when the parent really is Kiln (a page framing the preview elsewhere gets
@@ -100,6 +102,101 @@ export function bridgeScript(appOrigins: readonly string[]): string {
       };
     } catch (e) { /* a frozen console stays as it is */ }
   });
+
+  // Picking an element for the chat (SPEC §3 builder state: selected element). Only the builder
+  // (the parent, on a Kiln origin) turns it on; while on, the hovered element is outlined, a click
+  // is taken from the app and posted as { type: 'element-selected', element }, Escape cancels.
+  var picking = false;
+  var outline = null;
+
+  function postAll(message) {
+    for (var o = 0; o < ORIGINS.length; o++) {
+      try { target.postMessage(message, ORIGINS[o]); } catch (e) { /* never break the app */ }
+    }
+  }
+
+  function showOutline(el) {
+    try {
+      if (typeof document === 'undefined' || !el || !el.getBoundingClientRect) return;
+      if (!outline) {
+        outline = document.createElement('div');
+        outline.setAttribute('data-kiln-outline', '');
+        outline.style.cssText = 'position:fixed;z-index:2147483647;pointer-events:none;border:2px solid #6d5efc;background:rgba(109,94,252,0.08);border-radius:3px;transition:all 60ms';
+      }
+      if (!outline.parentNode) document.documentElement.appendChild(outline);
+      var r = el.getBoundingClientRect();
+      outline.style.left = r.left - 2 + 'px';
+      outline.style.top = r.top - 2 + 'px';
+      outline.style.width = r.width + 4 + 'px';
+      outline.style.height = r.height + 4 + 'px';
+    } catch (e) { /* ignore */ }
+  }
+
+  function setPicking(on) {
+    picking = on;
+    try {
+      if (!on && outline && outline.parentNode) outline.parentNode.removeChild(outline);
+      if (typeof document !== 'undefined') document.documentElement.style.cursor = on ? 'crosshair' : '';
+    } catch (e) { /* ignore */ }
+  }
+
+  function selectorOf(el) {
+    var parts = [];
+    try {
+      for (var node = el; node && node.nodeType === 1 && parts.length < 4; node = node.parentElement) {
+        var tag = String(node.tagName).toLowerCase();
+        if (tag === 'html' || tag === 'body') break;
+        var part = tag;
+        if (node.id && /^[A-Za-z][\w-]{0,40}$/.test(node.id)) { parts.unshift(part + '#' + node.id); break; }
+        var index = 1;
+        for (var sib = node.previousElementSibling; sib; sib = sib.previousElementSibling) if (sib.tagName === node.tagName) index++;
+        if (index > 1) part += ':nth-of-type(' + index + ')';
+        parts.unshift(part);
+      }
+    } catch (e) { /* ignore */ }
+    return parts.join(' > ');
+  }
+
+  function describeElement(el) {
+    var text = '';
+    try { text = String(el.innerText || el.textContent || ''); } catch (e) { /* ignore */ }
+    text = text.replace(/\s+/g, ' ').trim();
+    if (text.length > 200) text = text.slice(0, 200);
+    return { tag: String(el.tagName).toLowerCase(), text: text, selector: selectorOf(el) };
+  }
+
+  try {
+    window.addEventListener('message', function (event) {
+      try {
+        if (event.source !== target || ORIGINS.indexOf(event.origin) < 0) return;
+        var d = event.data;
+        if (d && d.source === 'kiln-builder' && d.type === 'pick') setPicking(d.on === true);
+      } catch (e) { /* ignore */ }
+    });
+    window.addEventListener('mouseover', function (event) {
+      if (picking) showOutline(event.target);
+    }, true);
+    var swallow = function (event) {
+      if (!picking) return;
+      try { event.preventDefault(); event.stopImmediatePropagation(); } catch (e) { /* ignore */ }
+    };
+    window.addEventListener('mousedown', swallow, true);
+    window.addEventListener('pointerdown', swallow, true);
+    window.addEventListener('mouseup', swallow, true);
+    window.addEventListener('click', function (event) {
+      if (!picking) return;
+      swallow(event);
+      var el = event.target;
+      setPicking(false);
+      if (el && el.nodeType === 1) postAll({ source: 'kiln-preview', type: 'element-selected', element: describeElement(el) });
+    }, true);
+    window.addEventListener('keydown', function (event) {
+      if (!picking || event.key !== 'Escape') return;
+      swallow(event);
+      setPicking(false);
+      postAll({ source: 'kiln-preview', type: 'pick-cancelled' });
+    }, true);
+  } catch (e) { /* ignore */ }
 
   try {
     window.addEventListener('error', function (event) {

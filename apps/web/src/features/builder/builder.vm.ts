@@ -1,4 +1,4 @@
-import type { ErrorScan } from '@kiln/domain';
+import type { ErrorScan, SelectedElement } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, type BuilderPreferencesStore, type Timers, type Toasts, TYPES } from '../../app/ports';
@@ -9,6 +9,7 @@ import type { FeedConnection, FeedState, SandboxFeed, SandboxFeedEvent } from '.
 import { BuilderPreferencesVm } from './builder-preferences';
 import type { ChatHost } from './chat/chat.vm';
 import { ConsoleVm } from './console.vm';
+import { ElementPickerVm } from './element-picker.vm';
 import { ErrorsVm } from './errors.vm';
 import { FilesVm } from './files.vm';
 import { type ConnectionProblem, type FeedHealth, INITIAL_FEED_HEALTH, connectionProblem, nextFeedHealth } from './connection-status';
@@ -76,6 +77,7 @@ export class BuilderVm implements ChatHost {
   readonly terminal: TerminalVm;
   readonly versions: VersionsVm;
   readonly console: ConsoleVm;
+  readonly picker: ElementPickerVm;
   readonly errors: ErrorsVm;
   readonly preferences: BuilderPreferencesVm;
   readonly theme: ThemeBuilderVm;
@@ -102,6 +104,7 @@ export class BuilderVm implements ChatHost {
     this.terminal = new TerminalVm(api, ids, timers);
     this.versions = new VersionsVm(api, toasts, timers, logger);
     this.console = new ConsoleVm(messages, timers);
+    this.picker = new ElementPickerVm(messages);
     this.errors = new ErrorsVm(api, logger, timers);
     this.preferences = new BuilderPreferencesVm(preferences);
     this.theme = new ThemeBuilderVm(api, toasts, messages, typeof window === 'undefined' ? '' : window.location.origin);
@@ -126,6 +129,7 @@ export class BuilderVm implements ChatHost {
         terminal: false,
         versions: false,
         console: false,
+        picker: false,
         errors: false,
         preferences: false,
         theme: false,
@@ -147,6 +151,7 @@ export class BuilderVm implements ChatHost {
     this.errors.setProject(projectId);
     this.theme.setProject(projectId, () => this.versions.load());
     this.console.start();
+    this.picker.start();
     void this.loadProjectName(projectId, generation);
     await this.startSandbox(generation);
   }
@@ -157,6 +162,7 @@ export class BuilderVm implements ChatHost {
     this.connection?.close();
     this.connection = null;
     this.console.stop();
+    this.picker.stop();
     this.theme.dispose();
     this.errors.stop();
   }
@@ -231,6 +237,7 @@ export class BuilderVm implements ChatHost {
     this.previewUrl = url === '' ? null : url;
     this.previewUrlAt = this.timers.now();
     this.console.setPreviewUrl(this.previewUrl);
+    this.picker.setPreviewUrl(this.previewUrl);
   }
 
   /** One realtime event. */
@@ -389,6 +396,18 @@ export class BuilderVm implements ChatHost {
   /** A turn was kept or reverted: the tree, the open files, the versions and the preview follow. */
   async afterTurn(): Promise<void> {
     await Promise.all([this.files.loadTree(), this.files.refreshOpenFiles(), this.versions.load(), this.reloadPreview()]);
+  }
+
+  get selectedElement(): SelectedElement | null {
+    return this.picker.selected;
+  }
+
+  takeSelectedElement(): SelectedElement | null {
+    return this.picker.take();
+  }
+
+  clearSelectedElement(): void {
+    this.picker.clear();
   }
 
   /** The chat tab's "View version" link. */

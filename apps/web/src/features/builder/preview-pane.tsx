@@ -1,4 +1,5 @@
-import { AlertCircle, ExternalLink, Laptop, Maximize2, Minimize2, Monitor, RotateCw, Smartphone, Tablet } from 'lucide-react';
+import { AlertCircle, ExternalLink, Laptop, Maximize2, Minimize2, Monitor, MousePointerClick, RotateCw, Smartphone, Tablet } from 'lucide-react';
+import { useCallback, useRef } from 'react';
 import { observer } from 'mobx-react-lite';
 import { Button } from '../../ui/button';
 import { cn } from '../../ui/cn';
@@ -43,6 +44,18 @@ export const PreviewActions = observer(function PreviewActions({ vm }: { vm: Bui
           );
         })}
       </div>
+      <Tooltip content={vm.picker.picking ? 'Click an element in the preview (Esc to cancel)' : 'Select an element to change'}>
+        <button
+          type="button"
+          aria-label="Select an element"
+          aria-pressed={vm.picker.picking}
+          disabled={!vm.picker.available}
+          onClick={vm.picker.togglePicking}
+          className={cn(iconButton, vm.picker.picking && 'bg-brand-soft text-foreground')}
+        >
+          <MousePointerClick className="size-4" aria-hidden />
+        </button>
+      </Tooltip>
       <Tooltip content="Reload preview">
         <button type="button" aria-label="Reload preview" disabled={!ready} onClick={() => void vm.reloadPreview()} className={iconButton}>
           <RotateCw className="size-4" aria-hidden />
@@ -102,6 +115,18 @@ const PreviewFrame = observer(function PreviewFrame({ vm, url }: { vm: BuilderVm
   const border = vm.fullscreen ? 0 : FRAME_BORDER;
   const fitted = fitPreviewFrame({ width: pane.width - border, height: pane.height - border }, DEVICE_FRAMES[vm.device]);
   const measured = pane.width > 0;
+  // The element picker talks to the app in this frame (and only to its origin); a reloaded app
+  // is told again whether a pick is under way.
+  const attach = vm.picker.attachFrame;
+  const frame = useRef<HTMLIFrameElement | null>(null);
+  const post = useCallback((message: unknown, origin: string) => frame.current?.contentWindow?.postMessage(message, origin), []);
+  const frameRef = useCallback(
+    (element: HTMLIFrameElement | null) => {
+      frame.current = element;
+      attach(element === null ? null : post);
+    },
+    [attach, post],
+  );
   return (
     <div
       className={cn(
@@ -136,6 +161,8 @@ const PreviewFrame = observer(function PreviewFrame({ vm, url }: { vm: BuilderVm
         >
           <iframe
             key={vm.previewKey}
+            ref={frameRef}
+            onLoad={() => attach(post)}
             title="App preview"
             src={url}
             style={measured ? { width: fitted.width, height: fitted.height, transform: `scale(${fitted.scale})` } : undefined}

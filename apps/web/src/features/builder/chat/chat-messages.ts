@@ -1,15 +1,24 @@
 // What the chat shows: the person's messages and the assistant's replies (streamed text, plan,
 // task progress, checks, the turn's outcome), and the pure rules that build them.
-import { type CodeError, DECLINED_OUTCOME, isStoppedOutcome } from '@kiln/domain';
+import { type CodeError, DECLINED_OUTCOME, type SelectedElement, isStoppedOutcome, splitSelectedElement } from '@kiln/domain';
 import type { TurnHistoryDto } from '../../../api/ai.api';
 import type { TurnOperationType, TurnOutcome, TurnPlanDto } from '../../../api/turn-stream';
 
 export interface UserMessage {
   readonly kind: 'user';
   readonly id: string;
+  /** The person's words (without the selected element's line). */
   readonly text: string;
+  /** The element picked in the preview that the message is about, or null. */
+  readonly selected: SelectedElement | null;
   /** 'refused': a plan limit stopped it before it reached the assistant. */
   state: 'sent' | 'refused';
+}
+
+/** A message the person sent, as the chat shows it: their words, and the element it was about. */
+export function userMessage(id: string, message: string, state: UserMessage['state'] = 'sent'): UserMessage {
+  const { words, element } = splitSelectedElement(message);
+  return { kind: 'user', id, text: words, selected: element, state };
 }
 
 export type TaskState = 'pending' | 'running' | 'done' | 'failed';
@@ -137,7 +146,7 @@ const HISTORY_STATUS: Readonly<Record<string, ReplyStatus>> = {
 export function messagesFromHistory(turns: readonly TurnHistoryDto[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const turn of turns) {
-    messages.push({ kind: 'user', id: `${turn.id}:user`, text: turn.message, state: 'sent' });
+    messages.push(userMessage(`${turn.id}:user`, turn.message));
     const reply = newAssistantMessage(`${turn.id}:reply`);
     const status = turn.status === 'failed' && turn.failure_code === DECLINED_CODE ? 'declined' : (HISTORY_STATUS[turn.status] ?? 'unknown');
     reply.turnId = turn.id;

@@ -1,6 +1,6 @@
 // Test doubles for the chat: an AiApi whose turn streams the test drives event by event, and a
 // builder host that records what the chat asked of it.
-import type { ErrorScan } from '@kiln/domain';
+import type { ErrorScan, SelectedElement } from '@kiln/domain';
 import { makeAutoObservable } from 'mobx';
 import type { ChatPreferences, ChatPreferencesStore } from '../../../app/ports';
 import type { AiApi, AiModelDto, TurnHistoryDto, TurnInput } from '../../../api/ai.api';
@@ -133,6 +133,7 @@ export class FakeChatHost implements ChatHost {
   errorScan: ErrorScan | null = null;
   afterTurns = 0;
   versionsShown = 0;
+  selectedElement: SelectedElement | null = null;
 
   constructor() {
     makeAutoObservable(this);
@@ -152,6 +153,16 @@ export class FakeChatHost implements ChatHost {
 
   showVersions(): void {
     this.versionsShown += 1;
+  }
+
+  takeSelectedElement(): SelectedElement | null {
+    const selected = this.selectedElement;
+    this.selectedElement = null;
+    return selected;
+  }
+
+  clearSelectedElement(): void {
+    this.selectedElement = null;
   }
 }
 

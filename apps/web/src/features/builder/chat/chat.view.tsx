@@ -25,6 +25,8 @@
  *   "Plan cancelled. Nothing was charged."; a kept turn that changed nothing (no commit, no
  *   operation) reads "Done: nothing in your project needed to change."
  * - a refused user message says "Not sent: you have no credits left."
+ * - an element picked in the preview: "Selected element" (tag and text) above the composer, with
+ *   a button "Clear the selected element"; a sent message about one shows it under its bubble
  * - Problems (under the conversation): button "Problems" (aria-expanded) shows the list
  *   "Problems found"; each problem has "Fix with AI" (disabled, "Fixing…", while the
  *   assistant works on it); "Check for errors"
@@ -39,6 +41,7 @@ import {
   Info,
   ListChecks,
   LoaderCircle,
+  MousePointerClick,
   Sparkles,
   Square,
   TriangleAlert,
@@ -46,6 +49,7 @@ import {
   WandSparkles,
   X,
 } from 'lucide-react';
+import type { SelectedElement } from '@kiln/domain';
 import { observer } from 'mobx-react-lite';
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { Badge } from '../../../ui/badge';
@@ -124,6 +128,7 @@ const UserBubble = observer(function UserBubble({ message }: { message: UserMess
   return (
     <article aria-label="User message" className="ml-auto grid max-w-[85%] justify-items-end gap-1">
       <p className="rounded-2xl rounded-br-md bg-brand-soft px-3.5 py-2 text-sm break-words whitespace-pre-wrap text-foreground">{message.text}</p>
+      {message.selected !== null && <SelectedElementChip element={message.selected} />}
       {message.state === 'refused' && <p className="text-xs text-destructive">Not sent: you have no credits left.</p>}
     </article>
   );
@@ -318,6 +323,17 @@ export const AssistantStatus = observer(function AssistantStatus({ chat }: { cha
   );
 });
 
+/** The element picked in the preview: its tag and text, as the message will carry them. */
+function SelectedElementChip({ element }: { element: SelectedElement }) {
+  return (
+    <p aria-label="Selected element" title={element.selector || undefined} className="inline-flex max-w-full min-w-0 items-center gap-1.5 rounded-md border border-border bg-muted px-2 py-0.5 text-xs text-muted-foreground">
+      <MousePointerClick className="size-3.5 shrink-0" aria-hidden />
+      <code className="shrink-0 font-mono text-foreground">&lt;{element.tag}&gt;</code>
+      {element.text !== '' && <span className="truncate">{element.text}</span>}
+    </p>
+  );
+}
+
 const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -339,6 +355,21 @@ const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
         <StopButton chat={chat} />
       </div>
       <QueuedMessages chat={chat} />
+      {chat.selectedElement !== null && (
+        <div className="flex items-center gap-1">
+          <SelectedElementChip element={chat.selectedElement} />
+          <Tooltip content="Not about this element">
+            <button
+              type="button"
+              aria-label="Clear the selected element"
+              onClick={chat.clearSelectedElement}
+              className="inline-flex size-6 items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
+            >
+              <X className="size-3.5" aria-hidden />
+            </button>
+          </Tooltip>
+        </div>
+      )}
       <form onSubmit={onSubmit} className="grid grid-cols-1 gap-2 rounded-xl border border-input bg-background p-2 shadow-xs focus-within:ring-2 focus-within:ring-ring/40 dark:bg-input/20">
         <textarea
           aria-label="Message the assistant"

@@ -1,4 +1,4 @@
-import { type CodeError, type ErrorScan, MAX_TURN_MESSAGE_LENGTH, REPLACES_APP_WARNING } from '@kiln/domain';
+import { type CodeError, type ErrorScan, MAX_TURN_MESSAGE_LENGTH, REPLACES_APP_WARNING, type SelectedElement, appendSelectedElement } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type IReactionDisposer, makeAutoObservable, reaction, runInAction } from 'mobx';
 import { ApiError, type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
@@ -17,6 +17,7 @@ import {
   messagesFromHistory,
   newAssistantMessage,
   planCost,
+  userMessage,
 } from './chat-messages';
 import { CREDITS_PER_TASK, CreditsStore, creditsWord } from './credits.store';
 import { ErrorRecordsStore } from './error-records.store';
@@ -42,6 +43,11 @@ export interface ChatHost {
   afterTurn(): Promise<void>;
   /** Opens the Versions tab. */
   showVersions(): void;
+  /** The element picked in the preview (SPEC §3 builder state), shown in the composer. */
+  readonly selectedElement: SelectedElement | null;
+  /** The selection for the message being sent, cleared. */
+  takeSelectedElement(): SelectedElement | null;
+  clearSelectedElement(): void;
 }
 
 export interface QueuedMessage {
@@ -228,7 +234,16 @@ export class ChatVm {
 
   get canSend(): boolean {
     const text = this.input.trim();
-    return text !== '' && text.length <= MAX_MESSAGE_LENGTH && this.projectId !== '' && !this.enhancing;
+    return text !== '' && appendSelectedElement(text, this.selectedElement).length <= MAX_MESSAGE_LENGTH && this.projectId !== '' && !this.enhancing;
+  }
+
+  /** The element picked in the preview: the next message is about it. */
+  get selectedElement(): SelectedElement | null {
+    return this.host?.selectedElement ?? null;
+  }
+
+  clearSelectedElement(): void {
+    this.host?.clearSelectedElement();
   }
 
   /** A turn is streaming or a plan waits for approval: new messages wait in the queue. */
@@ -264,7 +279,8 @@ export class ChatVm {
     if (!this.canSend) return;
     const text = this.input.trim();
     this.input = '';
-    this.enqueue(text);
+    // The picked element travels as the message's last line, for every assistant to read.
+    this.enqueue(appendSelectedElement(text, this.host?.takeSelectedElement() ?? null));
   }
 
   removeQueued(id: string): void {
@@ -467,7 +483,7 @@ export class ChatVm {
 
   private async runTurn(item: QueuedMessage): Promise<void> {
     const generation = this.generation;
-    const user: UserMessage = { kind: 'user', id: item.id, text: item.text, state: 'sent' };
+    const user: UserMessage = userMessage(item.id, item.text);
     const replyId = `${item.id}:reply`;
     this.messages.push(user, newAssistantMessage(replyId, item.fixing));
     this.runningId = replyId;
