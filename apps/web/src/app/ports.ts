@@ -98,12 +98,19 @@ export interface SessionService {
 }
 
 export type ToastVariant = 'success' | 'error' | 'warning' | 'info';
+/** A toast's one button (SPEC §3 Toast: action), e.g. "Try again"; pressing it closes the toast. */
+export interface ToastAction {
+  readonly label: string;
+  readonly run: () => void;
+}
+
 export interface ToastInput {
   readonly title: string;
   readonly description?: string;
   readonly variant: ToastVariant;
   /** ms; default 4000 (SPEC §9). */
   readonly duration?: number;
+  readonly action?: ToastAction;
 }
 /** SPEC §4 toasts: one visible at a time. */
 export interface Toasts {

@@ -32,9 +32,11 @@ export interface ToastProps extends Omit<ComponentProps<typeof ToastPrimitive.Ro
   variant: ToastVariant;
   title: string;
   description?: string;
+  /** The toast's one button (its label, and what pressing it does). */
+  action?: { label: string; onAct: () => void };
 }
 
-export function Toast({ variant, title, description, className, ...rest }: ToastProps) {
+export function Toast({ variant, title, description, action, className, ...rest }: ToastProps) {
   const { icon: Icon, accent, iconClass } = tone[variant];
   return (
     <ToastPrimitive.Root
@@ -56,6 +58,15 @@ export function Toast({ variant, title, description, className, ...rest }: Toast
         <ToastPrimitive.Title className="text-sm font-semibold leading-snug">{title}</ToastPrimitive.Title>
         {description === undefined ? null : (
           <ToastPrimitive.Description className="text-sm leading-snug text-muted-foreground">{description}</ToastPrimitive.Description>
+        )}
+        {action === undefined ? null : (
+          <ToastPrimitive.Action
+            altText={action.label}
+            onClick={action.onAct}
+            className="mt-2 inline-flex h-8 w-fit items-center rounded-md border border-border px-3 text-sm font-medium transition-colors hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            {action.label}
+          </ToastPrimitive.Action>
         )}
       </div>
       <ToastPrimitive.Close

@@ -26,6 +26,21 @@ describe('ToastStore (SPEC §4 toasts)', () => {
     expect(TOAST_DEFAULT_DURATION_MS).toBe(4000);
   });
 
+  it('carries an action (SPEC §3 Toast.action): pressing it closes the toast, then runs it once', () => {
+    const { store } = setup();
+    const runs: string[] = [];
+    const id = store.show({ title: 'Could not enhance the prompt', variant: 'error', action: { label: 'Try again', run: () => runs.push('again') } });
+    expect(store.toasts[0]?.action?.label).toBe('Try again');
+    store.act(id);
+    expect(store.toasts[0]?.open).toBe(false);
+    expect(runs).toEqual(['again']);
+    store.act(id); // closed: a second press does nothing
+    expect(runs).toEqual(['again']);
+    const plain = store.show({ title: 'Link Copied!', variant: 'success' });
+    store.act(plain);
+    expect(store.toasts[0]?.open).toBe(true);
+  });
+
   it('keeps a duration given by the caller', () => {
     const { store } = setup();
     store.show({ title: 'Updating Subscription', variant: 'info', duration: 10_000 });

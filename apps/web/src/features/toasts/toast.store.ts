@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable } from 'mobx';
-import { type Timers, type ToastInput, type Toasts, type ToastVariant, TYPES } from '../../app/ports';
+import { type Timers, type ToastAction, type ToastInput, type Toasts, type ToastVariant, TYPES } from '../../app/ports';
 
 /** SPEC §9 toast constants. */
 export const TOAST_LIMIT = 1;
@@ -8,7 +8,7 @@ export const TOAST_DEFAULT_DURATION_MS = 4000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
-/** SPEC §3 Toast: id, title, description, variant, open, duration. */
+/** SPEC §3 Toast: id, title, description, variant, open, duration, action. */
 export interface ToastItem {
   readonly id: string;
   readonly title: string;
@@ -16,6 +16,7 @@ export interface ToastItem {
   readonly variant: ToastVariant;
   readonly duration: number;
   readonly open: boolean;
+  readonly action?: ToastAction;
 }
 
 /** SPEC §8: an error is the destructive variant; success, warning and info use the default one. */
@@ -50,6 +51,7 @@ export class ToastStore implements Toasts {
       id,
       title: input.title,
       ...(input.description === undefined ? {} : { description: input.description }),
+      ...(input.action === undefined ? {} : { action: input.action }),
       variant: input.variant,
       duration: input.duration ?? TOAST_DEFAULT_DURATION_MS,
       open: true,
@@ -71,6 +73,14 @@ export class ToastStore implements Toasts {
     for (const t of targets) this.scheduleRemoval(t.id);
     const closing = new Set(targets.map((t) => t.id));
     this.toasts = this.toasts.map((t) => (closing.has(t.id) ? { ...t, open: false } : t));
+  }
+
+  /** The toast's button was pressed: it closes, then its action runs (once). */
+  act(id: string): void {
+    const toast = this.toasts.find((t) => t.id === id && t.open);
+    if (toast?.action === undefined) return;
+    this.dismiss(id);
+    toast.action.run();
   }
 
   remove(id: string): void {

@@ -25,6 +25,7 @@ export const Toaster = observer(function Toaster() {
           description={toast.description}
           open={toast.open}
           duration={toast.duration}
+          action={toast.action === undefined ? undefined : { label: toast.action.label, onAct: () => store.act(toast.id) }}
           onOpenChange={(open) => {
             if (!open) store.dismiss(toast.id);
           }}

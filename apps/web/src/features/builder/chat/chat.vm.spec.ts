@@ -517,6 +517,13 @@ describe('ChatVm: prompt enhancement', () => {
     await t.vm.enhance();
     expect(t.vm.input).toBe('todo app');
     expect(t.toasts.shown.map((s) => s.title)).toEqual(['Could not enhance the prompt']);
+    // The toast's "Try again" asks once more, with the same text.
+    t.ai.enhanceReply = 'A todo app with due dates';
+    expect(t.toasts.shown[0]?.action?.label).toBe('Try again');
+    t.toasts.shown[0]?.action?.run();
+    await settle();
+    expect(t.ai.enhanced).toEqual(['todo app', 'todo app']);
+    expect(t.vm.input).toBe('A todo app with due dates');
   });
 
   it('over the AI rate limit, says how long to wait (the server’s words)', async () => {

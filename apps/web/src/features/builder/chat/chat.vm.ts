@@ -307,7 +307,10 @@ export class ChatVm {
       this.logger.warn('Prompt enhancement failed', error);
       // Over the AI rate limit the server says how long to wait; anything else is a generic retry hint.
       const limited = error instanceof ApiError && error.status === 429;
-      if (generation === this.generation) this.toasts.show(limited ? { ...ENHANCE_FAILED_TOAST, description: error.message } : ENHANCE_FAILED_TOAST);
+      // Over the limit, trying again at once would only be refused again: no button then.
+      if (generation === this.generation) {
+        this.toasts.show(limited ? { ...ENHANCE_FAILED_TOAST, description: error.message } : { ...ENHANCE_FAILED_TOAST, action: { label: 'Try again', run: () => void this.enhance() } });
+      }
     } finally {
       runInAction(() => (this.enhancing = false));
     }

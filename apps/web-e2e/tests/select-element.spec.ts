@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+import { continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
+
+// SPEC §3 builder state "selected element", on a fresh `npm start` with the offline assistant:
+// the person picks an element in the live preview and says what to do with it; the chat carries
+// the pick, and the preview shows the change. The app's own click handlers never see the pick.
+
+test('select an element in the preview, then “change this to …” changes it', async ({ page, request }) => {
+  test.setTimeout(300_000);
+  await page.goto('/');
+  await page.getByRole('textbox', { name: 'Describe the app you want to build' }).fill('A recipe finder where I can save favourite recipes, called Pantry');
+  await page.getByRole('button', { name: 'Build it' }).click();
+  await signUpAndVerify(page, request, newEmail('select'), 'correct horse battery');
+  await continueProfileSetup(page);
+  await expect(page).toHaveURL(/\/builder\/[0-9a-f-]{36}$/, { timeout: 90_000 });
+  const conversation = page.getByRole('log', { name: 'Conversation' });
+  await expect(conversation.getByText('Kept as a new version').first()).toBeVisible({ timeout: 120_000 });
+  const preview = page.frameLocator('iframe[title="App preview"]');
+  const heading = preview.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Pantry', { timeout: 60_000 });
+
+  const select = page.getByRole('button', { name: 'Select an element' });
+  await select.click();
+  await expect(select).toHaveAttribute('aria-pressed', 'true');
+  await heading.click();
+  await expect(select).toHaveAttribute('aria-pressed', 'false');
+  const chip = page.getByLabel('Selected element');
+  await expect(chip).toContainText('<h1>');
+  await expect(chip).toContainText('Pantry');
+
+  // Not about it after all, then about it again.
+  await page.getByRole('button', { name: 'Clear the selected element' }).click();
+  await expect(chip).toHaveCount(0);
+  await select.click();
+  await heading.click();
+  await expect(chip).toContainText('Pantry');
+
+  await page.getByRole('textbox', { name: 'Message the assistant' }).fill('change this to Larder');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(conversation.getByText('Kept as a new version')).toHaveCount(2, { timeout: 120_000 });
+  await expect(heading).toHaveText('Larder', { timeout: 60_000 });
+  // The message shows the person's words, and the element it was about under them.
+  const sent = conversation.getByRole('article', { name: 'User message' }).last();
+  await expect(sent).toContainText('change this to Larder');
+  await expect(sent.getByLabel('Selected element')).toContainText('Pantry');
+  await expect(page.getByLabel('Selected element')).toHaveCount(1);
+});
