@@ -23,6 +23,7 @@ import { ChatVm } from './features/builder/chat/chat.vm';
 import { HomeVm } from './features/home/home.vm';
 import { ProjectPreviewVm } from './features/hosting/project-preview.vm';
 import { PublishVm } from './features/hosting/publish.vm';
+import { ProjectSettingsVm } from './features/builder/project-settings/project-settings.vm';
 import { PricingVm } from './features/pricing/pricing.vm';
 import { DeleteAccountVm } from './features/settings/delete-account.vm';
 import { SettingsVm } from './features/settings/settings.vm';
@@ -64,6 +65,7 @@ describe('createContainer', () => {
     ['BillingActionsVm', BillingActionsVm],
     ['CheckoutReturnFlow', CheckoutReturnFlow],
     ['PublishVm', PublishVm],
+    ['ProjectSettingsVm', ProjectSettingsVm],
     ['ProjectPreviewVm', ProjectPreviewVm],
     ['DatabaseVm', DatabaseVm],
   ] as const)('resolves %s with all its ports', (_name, vm) => {

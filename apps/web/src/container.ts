@@ -12,6 +12,7 @@ import { DatabaseVm } from './features/databases/database.vm';
 import { ProjectDatabaseStore } from './features/databases/project-database.store';
 import { ProjectPreviewVm } from './features/hosting/project-preview.vm';
 import { PublishVm } from './features/hosting/publish.vm';
+import { ProjectSettingsVm } from './features/builder/project-settings/project-settings.vm';
 import { StoredBuilderPreferences } from './features/builder/builder-preferences';
 import { StoredChatPreferences } from './features/builder/chat/chat-preferences';
 import { ChatVm } from './features/builder/chat/chat.vm';
@@ -100,6 +101,7 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind<BuilderPreferencesStore>(TYPES.BuilderPreferences).to(StoredBuilderPreferences).inSingletonScope();
   container.bind(SandboxSetup).toSelf().inSingletonScope();
   container.bind(BuilderVm).toSelf();
+  container.bind(ProjectSettingsVm).toSelf();
 
   // ── Builder chat: AI turns over the streaming client, the auto-run preference ───────────
   container.bind(TYPES.AiApi).to(HttpAiApi).inSingletonScope();

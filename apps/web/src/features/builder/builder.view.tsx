@@ -36,6 +36,8 @@
  *   ../hosting/publish.view.tsx)
  * - toolbar button "Database" opens the dialog "Database" (names at the top of
  *   ../databases/database.view.tsx)
+ * - the project's name (heading level 1) is the button "Project settings <name>", which opens the
+ *   dialog "Project settings" (names at the top of project-settings/project-settings.view.tsx)
  */
 import { ChevronDown, ChevronUp, Code2, Eye, PanelLeftOpen, PanelRightOpen, SquareTerminal, TerminalSquare, Trash2 } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
@@ -49,6 +51,8 @@ import { Tooltip } from '../../ui/tooltip';
 import { useVm } from '../../use-vm';
 import { ColorModeStore } from '../color-mode/color-mode.store';
 import { DatabaseButton, DatabaseDialog } from '../databases/database.view';
+import { ProjectSettingsDialog } from './project-settings/project-settings.view';
+import { ProjectSettingsVm } from './project-settings/project-settings.vm';
 import { DatabaseVm } from '../databases/database.vm';
 import { PublishVm } from '../hosting/publish.vm';
 import { PublishButton, PublishDialog } from '../hosting/publish.view';
@@ -77,6 +81,7 @@ export const BuilderView = observer(function BuilderView() {
   const colorMode = useVm(ColorModeStore);
   const publish = useVm(PublishVm);
   const database = useVm(DatabaseVm);
+  const settings = useVm(ProjectSettingsVm);
   const dark = colorMode.resolved === 'dark';
 
   useEffect(() => {
@@ -95,6 +100,11 @@ export const BuilderView = observer(function BuilderView() {
     publish.setProject(projectId);
     return () => publish.dispose();
   }, [publish, projectId]);
+
+  // The settings panel (SPEC §2): a rename shows in the toolbar at once.
+  useEffect(() => {
+    settings.setProject(projectId, vm.setProjectName);
+  }, [settings, vm, projectId]);
 
   // The project's database (SPEC §3 databaseConnected; the Publish dialog reads its tables).
   useEffect(() => {
@@ -128,7 +138,7 @@ export const BuilderView = observer(function BuilderView() {
   const prefs = vm.preferences;
   return (
     <Tabs value={vm.activeTab} onValueChange={(value) => vm.setTab(value as BuilderTab)} className="flex h-full min-h-0 flex-col">
-      <Toolbar vm={vm} chat={chat} publish={publish} database={database} />
+      <Toolbar vm={vm} chat={chat} publish={publish} database={database} settings={settings} />
       {vm.isolationWarning !== null && (
         <div role="alert" aria-label="Sandbox not isolated" className="shrink-0 border-b border-destructive/40 bg-destructive/10 px-3 py-1.5 text-sm text-destructive">
           {vm.isolationWarning}
@@ -150,18 +160,44 @@ export const BuilderView = observer(function BuilderView() {
       <ThemeBuilderDialog vm={vm.theme} />
       <PublishDialog vm={publish} />
       <DatabaseDialog vm={database} />
+      <ProjectSettingsDialog vm={settings} />
     </Tabs>
   );
 });
 
-const Toolbar = observer(function Toolbar({ vm, chat, publish, database }: { vm: BuilderVm; chat: ChatVm; publish: PublishVm; database: DatabaseVm }) {
+const Toolbar = observer(function Toolbar({
+  vm,
+  chat,
+  publish,
+  database,
+  settings,
+}: {
+  vm: BuilderVm;
+  chat: ChatVm;
+  publish: PublishVm;
+  database: DatabaseVm;
+  settings: ProjectSettingsVm;
+}) {
   const prefs = vm.preferences;
   const SidebarIcon = prefs.sidebarPosition === 'left' ? PanelLeftOpen : PanelRightOpen;
   return (
     <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-2 border-b border-border bg-background px-3 py-2">
       <div className="flex min-w-0 flex-1 basis-48 items-center gap-3">
-        <h1 className="max-w-[45%] shrink-0 truncate text-sm font-semibold tracking-tight" title={vm.projectName}>
-          {vm.projectName || <span className="text-muted-foreground">Loading project…</span>}
+        <h1 className="max-w-[45%] min-w-0 shrink-0 text-sm font-semibold tracking-tight">
+          <Tooltip content="Project settings">
+            <button
+              type="button"
+              aria-haspopup="dialog"
+              aria-expanded={settings.open}
+              title={vm.projectName}
+              onClick={() => void settings.show()}
+              className="-mx-1.5 inline-flex max-w-full items-center gap-1 rounded-md px-1.5 py-1 outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
+            >
+              <span className="sr-only">Project settings </span>
+              <span className="truncate">{vm.projectName || <span className="text-muted-foreground">Loading project…</span>}</span>
+              <ChevronDown className="size-3.5 shrink-0 text-muted-foreground" aria-hidden />
+            </button>
+          </Tooltip>
         </h1>
         <p role="status" aria-label="Sandbox status" title={vm.statusText} className="flex min-w-0 flex-1 items-center gap-1.5 text-xs text-muted-foreground">
           <span aria-hidden className={cn('size-2 shrink-0 rounded-full', TONE_DOT[vm.statusTone])} />

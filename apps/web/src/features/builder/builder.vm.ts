@@ -410,6 +410,11 @@ export class BuilderVm implements ChatHost {
     this.picker.clear();
   }
 
+  /** The project was renamed (the settings panel): the toolbar shows the new name. */
+  setProjectName(name: string): void {
+    this.projectName = name;
+  }
+
   /** The chat tab's "View version" link. */
   showVersions(): void {
     this.preferences.setChatTab('tab2');
