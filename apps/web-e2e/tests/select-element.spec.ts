@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
+import { continueProfileSetup, newEmail, newProjectInBuilder, signUpAndVerify } from './helpers';
 
 // SPEC §3 builder state "selected element", on a fresh `npm start` with the offline assistant:
 // the person picks an element in the live preview and says what to do with it; the chat carries
@@ -44,4 +44,25 @@ test('select an element in the preview, then “change this to …” changes it
   await expect(sent).toContainText('change this to Larder');
   await expect(sent.getByLabel('Selected element')).toContainText('Pantry');
   await expect(page.getByLabel('Selected element')).toHaveCount(1);
+});
+
+// SPEC §2 builder screen "settings panel": the project's name opens it; a rename shows in the
+// toolbar at once; a delete, confirmed by typing the name, leaves for the projects list.
+test('project settings: rename, then delete by typing the name', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const { id, auth } = await newProjectInBuilder(page, request, 'settings', 'Chores');
+  await page.getByRole('button', { name: 'Project settings Chores' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Project settings' });
+  await dialog.getByRole('textbox', { name: 'Project name' }).fill('House chores');
+  await dialog.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByRole('button', { name: 'Project settings House chores' })).toBeVisible();
+  expect(((await (await request.get(`/api/projects/${id}`, { headers: auth })).json()) as { name: string }).name).toBe('House chores');
+
+  const remove = dialog.getByRole('button', { name: 'Delete project' });
+  await dialog.getByRole('textbox', { name: "Type the project's name to delete it" }).fill('Chores');
+  await expect(remove).toBeDisabled();
+  await dialog.getByRole('textbox', { name: "Type the project's name to delete it" }).fill('House chores');
+  await remove.click();
+  await expect(page).toHaveURL(/\/$/, { timeout: 20_000 });
+  expect((await request.get(`/api/projects/${id}`, { headers: auth })).status()).toBe(404);
 });

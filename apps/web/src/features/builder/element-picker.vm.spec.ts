@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { autorun } from 'mobx';
 import { ElementPickerVm } from './element-picker.vm';
 import { FakeWindowMessages } from './builder.fakes';
 
@@ -69,6 +70,17 @@ describe('ElementPickerVm', () => {
     ]);
     vm.attachFrame(null);
     expect(vm.picking).toBe(false);
+  });
+
+  it('becomes available, observably, once the preview runs in a frame', () => {
+    const vm = new ElementPickerVm(new FakeWindowMessages());
+    const seen: boolean[] = [];
+    const stop = autorun(() => seen.push(vm.available));
+    vm.setPreviewUrl(PREVIEW);
+    vm.attachFrame(() => undefined);
+    vm.attachFrame(null);
+    stop();
+    expect(seen).toEqual([false, true, false]);
   });
 
   it('stops listening when stopped', () => {

@@ -22,9 +22,11 @@ export class ElementPickerVm {
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly messages: WindowMessages) {
-    makeAutoObservable<ElementPickerVm, 'messages' | 'origin' | 'post' | 'unsubscribe'>(
+    // The frame and the origin decide `available`, so both are observed (null at first: a plain
+    // observable, which keeps the frame's function as it is).
+    makeAutoObservable<ElementPickerVm, 'messages' | 'unsubscribe'>(
       this,
-      { messages: false, origin: false, post: false, unsubscribe: false },
+      { messages: false, unsubscribe: false },
       { autoBind: true },
     );
   }
