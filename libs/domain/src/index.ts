@@ -258,3 +258,4 @@ export * from './marketing/contact-from-account.js';
 export * from './marketing/marketing-contact-sync.js';
 export * from './marketing/marketing-requests.use-case.js';
 export * from './marketing/deliver-marketing-outbox.use-case.js';
+export * from './marketing/remove-marketing-contact.use-case.js';
