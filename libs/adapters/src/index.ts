@@ -16,6 +16,7 @@ export * from './postgres/pg-credit-ledger.adapter.js';
 export * from './postgres/pg-mail-outbox.adapter.js';
 export * from './postgres/pg-marketing-outbox.adapter.js';
 export * from './postgres/pg-marketing-audience.adapter.js';
+export * from './marketing/brevo-marketing-audience.adapter.js';
 export * from './postgres/pg-processed-payment-events.adapter.js';
 export * from './postgres/auth/pg-auth-user-repository.adapter.js';
 export * from './postgres/auth/pg-one-time-code-store.adapter.js';
