@@ -21,10 +21,9 @@ describe('DeliverMarketingOutbox', () => {
     await outbox.enqueue({ kind: 'event', email: 'ana@example.com', event: { eventName: 'opened', identifiers: { email_id: 'ana@example.com' }, properties: {}, occurredAt: clock.now() } }, clock.now());
     await outbox.enqueue({ kind: 'contact', email: 'bo@example.com', attributes: { PLAN: 'pro_monthly' } }, clock.now());
     await outbox.enqueue({ kind: 'remove', email: 'bo@example.com' }, clock.now());
-    expect(await deliver.execute()).toEqual({ delivered: 2, failed: 0, deferred: 0 });
-    expect(await deliver.execute()).toEqual({ delivered: 2, failed: 0, deferred: 0 });
+    expect(await deliver.execute()).toEqual({ delivered: 4, failed: 0, deferred: 0 });
     expect(audience.contact('ana@example.com')).toEqual({ PLAN: 'free', TOTAL_PROMPTS_USED: 0, PROMPTS_BALANCE: 5 });
-    expect(audience.events.map((e) => e.eventName)).toEqual(['opened']);
+    expect(audience.tracked.map((e) => e.eventName)).toEqual(['opened']);
     expect(audience.contact('bo@example.com')).toBeNull();
     expect(await deliver.execute()).toEqual({ delivered: 0, failed: 0, deferred: 0 });
   });

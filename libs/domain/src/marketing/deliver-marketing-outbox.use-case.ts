@@ -6,6 +6,8 @@ import type { MarketingAudience } from './marketing-audience.port.js';
 import type { MarketingDelivery, MarketingOutbox } from './marketing-outbox.port.js';
 
 export const DEFAULT_DELIVERY_BATCH = 50;
+/** Batches one tick may take: a contact's next delivery becomes due once its previous one is done. */
+export const MAX_DELIVERY_ROUNDS = 10;
 
 export interface DeliveryReport {
   readonly delivered: number;
@@ -15,7 +17,8 @@ export interface DeliveryReport {
 }
 
 /**
- * One tick of the marketing worker: hands the due deliveries to the audience. A failure is
+ * One tick of the marketing worker: hands the due deliveries to the audience, round after round
+ * while a contact's next delivery becomes due behind a delivered one. A failure is
  * counted and retried later with backoff (retryDelayMs), its contact goes into the failed-contact
  * cache, and nothing is lost: the delivery stays in the outbox until the audience accepts it.
  */
@@ -29,8 +32,21 @@ export class DeliverMarketingOutbox {
   ) {}
 
   async execute(input: { readonly limit?: number } = {}): Promise<DeliveryReport> {
+    const total = { delivered: 0, failed: 0, deferred: 0 };
+    // Claimed deliveries that fail or wait stay leased, so a later round never takes them again.
+    for (let round = 0; round < MAX_DELIVERY_ROUNDS; round += 1) {
+      const report = await this.round(input.limit ?? DEFAULT_DELIVERY_BATCH);
+      total.delivered += report.delivered;
+      total.failed += report.failed;
+      total.deferred += report.deferred;
+      if (report.delivered === 0) break;
+    }
+    return total;
+  }
+
+  private async round(limit: number): Promise<DeliveryReport> {
     const now = this.clock.now();
-    const due = await this.outbox.claimDue(now, input.limit ?? DEFAULT_DELIVERY_BATCH, new Date(now.getTime() + DELIVERY_LEASE_MS));
+    const due = await this.outbox.claimDue(now, limit, new Date(now.getTime() + DELIVERY_LEASE_MS));
     let delivered = 0;
     let failed = 0;
     let deferred = 0;

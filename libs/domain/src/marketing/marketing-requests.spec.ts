@@ -67,6 +67,10 @@ describe('TrackMarketingEvent (POST /api/brevo/track-event)', () => {
     [{ eventName: '  ', identifiers: {} }, 'MARKETING.EVENT_NAME_REQUIRED'],
     [{ eventName: 'x', identifiers: { email_id: 'other@example.com' } }, 'MARKETING.NOT_YOUR_CONTACT'],
     [{ eventName: 'x', identifiers: { ext_id: 'u-2' } }, 'MARKETING.NOT_YOUR_CONTACT'],
+    [{ eventName: 'plan viewed', identifiers: {} }, 'MARKETING.INVALID_EVENT'],
+    [{ eventName: 'x', identifiers: {}, properties: { 'bad key': 1 } }, 'MARKETING.INVALID_EVENT'],
+    [{ eventName: 'x', identifiers: {}, properties: { n: Number.NaN } }, 'MARKETING.INVALID_EVENT'],
+    [{ eventName: 'x', identifiers: {}, properties: { nested: { a: 1 } as never } }, 'MARKETING.INVALID_EVENT'],
   ])('refuses %j with %s', async (input, code) => {
     const { track } = setup();
     const result = await track.execute({ caller, properties: {}, ...input });

@@ -18,7 +18,11 @@ export type MarketingRequestError =
   | DomainError<'MARKETING.NOT_YOUR_CONTACT'>
   | DomainError<'MARKETING.INVALID_ATTRIBUTE'>
   | DomainError<'MARKETING.INVALID_PROMPT_COUNT'>
-  | DomainError<'MARKETING.EVENT_NAME_REQUIRED'>;
+  | DomainError<'MARKETING.EVENT_NAME_REQUIRED'>
+  | DomainError<'MARKETING.INVALID_EVENT'>;
+
+/** Brevo's rule for event names and property keys: letters, digits, - and _, at most 255. */
+export const MARKETING_EVENT_KEY = /^[A-Za-z0-9_-]{1,255}$/;
 
 const PHONE_ATTRIBUTES = ['SMS', 'WHATSAPP', 'LANDLINE_NUMBER'] as const;
 
@@ -108,6 +112,14 @@ export class TrackMarketingEvent {
   async execute(input: TrackMarketingEventInput): Promise<Result<void, MarketingRequestError>> {
     const eventName = input.eventName.trim();
     if (eventName === '') return err({ code: 'MARKETING.EVENT_NAME_REQUIRED', message: 'An event needs a name' });
+    // What Brevo would refuse is refused here: a delivery it can never accept would retry forever.
+    if (!MARKETING_EVENT_KEY.test(eventName)) return err({ code: 'MARKETING.INVALID_EVENT', message: 'An event name has only letters, digits, - and _ (at most 255)' });
+    for (const [key, value] of Object.entries(input.properties)) {
+      const valueOk = typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+      if (!MARKETING_EVENT_KEY.test(key) || !valueOk) {
+        return err({ code: 'MARKETING.INVALID_EVENT', message: `Event property ${key} must have a name of letters, digits, - and _ and a text, number or true/false value` });
+      }
+    }
     const email = ownEmail(input.caller, input.identifiers.email_id ?? input.caller.email);
     if (!email.ok) return email;
     if (input.identifiers.ext_id !== undefined && input.identifiers.ext_id !== input.caller.userId) {

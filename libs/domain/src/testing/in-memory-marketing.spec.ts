@@ -7,7 +7,7 @@ marketingAudienceContract('InMemoryMarketingAudience', async () => {
   return {
     audience,
     contact: async (email) => audience.contact(email),
-    events: async (email) => audience.events.filter((e) => e.identifiers.email_id === email).map((e) => ({ name: e.eventName, properties: { ...e.properties } })),
+    events: async (email) => audience.tracked.filter((e) => e.identifiers.email_id === email).map((e) => ({ name: e.eventName, properties: { ...e.properties } })),
     breakIt: async () => {
       audience.down = true;
     },

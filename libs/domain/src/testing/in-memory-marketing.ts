@@ -4,28 +4,29 @@ import type { MarketingDelivery, MarketingOutbox, PendingDelivery } from '../mar
 
 /** A MarketingAudience in memory; `down` makes every call reject as an unreachable vendor would. */
 export class InMemoryMarketingAudience implements MarketingAudience {
-  readonly contacts = new Map<string, ContactAttributes>();
-  readonly events: MarketingEvent[] = [];
+  /** Contacts by lower-cased email. */
+  readonly stored = new Map<string, ContactAttributes>();
+  readonly tracked: MarketingEvent[] = [];
   down = false;
 
   async saveContact(email: string, attributes: ContactAttributes): Promise<void> {
     this.check();
     const key = email.toLowerCase();
-    this.contacts.set(key, { ...(this.contacts.get(key) ?? newContactAttributes()), ...attributes });
+    this.stored.set(key, { ...(this.stored.get(key) ?? newContactAttributes()), ...attributes });
   }
 
   async trackEvent(event: MarketingEvent): Promise<void> {
     this.check();
-    this.events.push(event);
+    this.tracked.push(event);
   }
 
   async removeContact(email: string): Promise<void> {
     this.check();
-    this.contacts.delete(email.toLowerCase());
+    this.stored.delete(email.toLowerCase());
   }
 
   contact(email: string): ContactAttributes | null {
-    return this.contacts.get(email.toLowerCase()) ?? null;
+    return this.stored.get(email.toLowerCase()) ?? null;
   }
 
   private check(): void {
