@@ -32,6 +32,22 @@ describe('marketing contacts (local store, the default)', () => {
     expect((await devView(t, user.email)).pending).toEqual([]);
   });
 
+  it('a plan bought and add-on credits purchased (local test checkout) update the contact', async () => {
+    const user = newUser();
+    await signIn(t, user);
+    const press = (url: string) => t.http().post(`${new URL(url).pathname}/complete`).type('form').send({ token: new URL(url).searchParams.get('token') ?? '' });
+    const checkout = await t.http().post('/api/payment/create-checkout-session').set(user.auth).send({ plan_id: 'pro_monthly' }).expect(200);
+    await press(checkout.body.url as string).expect(303);
+    await deliver(t);
+    const day = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/);
+    expect((await devView(t, user.email)).contacts[0].attributes).toMatchObject({ PLAN: 'pro_monthly', PROMPTS_BALANCE: 25, CREDIT_BALANCE: 25, FIRST_PURCHASE_DATE: day, BILLING_CYCLE_START_DATE: day });
+
+    const link = await t.http().post('/api/payment/create-payment-link').set(user.auth).send().expect(200);
+    await press(link.body.paymentLink as string).expect(303);
+    await deliver(t);
+    expect((await devView(t, user.email)).contacts[0].attributes).toMatchObject({ PLAN: 'pro_monthly', PROMPTS_BALANCE: 25, CREDIT_BALANCE: 525 });
+  });
+
   it('PUT /api/brevo/update-contact takes every SPEC §3 attribute; phones get +1 unless they start with + or 00', async () => {
     const user = newUser();
     await signIn(t, user);
