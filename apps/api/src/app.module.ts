@@ -18,6 +18,7 @@ import { type DatabaseAdapters, DatabasesModule } from './databases/databases.mo
 import { DevModule } from './dev/dev.module.js';
 import { GeoModule } from './geo/geo.module.js';
 import { HealthModule } from './health/health.module.js';
+import { MarketingModule } from './marketing/marketing.module.js';
 import { type HostingAdapters, HostingModule } from './hosting/hosting.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
 import { PlansModule } from './plans/plans.module.js';
@@ -147,6 +148,7 @@ export class AppModule {
         payments,
         ...(options.accountDeletion ? [AccountsModule.forRoot(payments)] : []),
         GeoModule.forRoot(config),
+        MarketingModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],
       providers: [

@@ -3,6 +3,7 @@ import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
 import { LOG_FORMATS, type LogFormat } from './common/log-format.js';
 import { type DatabasesConfig, parseDatabasesConfig } from './databases/databases-config.js';
 import { type GeoConfig, parseGeoConfig } from './geo/geo-config.js';
+import { type MarketingConfig, parseMarketingConfig } from './marketing/marketing-config.js';
 import { type HostingConfig, parseHostingConfig } from './hosting/published-urls.js';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 
@@ -127,6 +128,8 @@ export interface AppConfig {
   readonly aiContextChars: number;
   /** The IP lookup that picks the checkout currency: GEOLOCATION_URL, GEOLOCATION_TIMEOUT_MS (geo/geo-config.ts). */
   readonly geo: GeoConfig;
+  /** Marketing contacts: BREVO_API_KEY, BREVO_BASE_URL, BREVO_TIMEOUT_MS, MARKETING_DELIVERY_INTERVAL_MS (marketing/marketing-config.ts). */
+  readonly marketing: MarketingConfig;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -214,6 +217,7 @@ export function loadConfig(env: Env): AppConfig {
   );
 
   const geo = read((report) => parseGeoConfig(env, report));
+  const marketing = read((report) => parseMarketingConfig(env, nodeEnv, report));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -244,6 +248,7 @@ export function loadConfig(env: Env): AppConfig {
     aiRateLimitPerMinute,
     aiContextChars,
     geo,
+    marketing,
   };
 }
 

@@ -113,3 +113,18 @@ export const DATA_ORIGIN = Symbol('DATA_ORIGIN');
 
 /** GeoLocator: the IP lookup that picks the checkout currency (IpWhoIsGeoLocator with GEOLOCATION_URL, else none). */
 export const GEO_LOCATOR = Symbol('GeoLocator');
+
+/** MarketingOutbox: contact updates, events and removals waiting for the audience (persistence module). */
+export const MARKETING_OUTBOX = Symbol('MarketingOutbox');
+/** The local default MarketingAudience (PostgreSQL, or memory), also read by /api/dev/marketing (persistence module). */
+export const LOCAL_MARKETING_AUDIENCE = Symbol('LocalMarketingAudience');
+/** MarketingAudience: Brevo when BREVO_API_KEY is set, else LOCAL_MARKETING_AUDIENCE (MarketingModule). */
+export const MARKETING_AUDIENCE = Symbol('MarketingAudience');
+/** AccountActivityListener: marketing's MarketingContactSync (MarketingModule, global). */
+export const ACCOUNT_ACTIVITY = Symbol('AccountActivityListener');
+
+/** What /api/dev/marketing reads from the local audience. */
+export interface LocalMarketingView {
+  contacts(email?: string): Promise<readonly { email: string; attributes: object; createdAt: Date; updatedAt: Date }[]>;
+  events(email?: string): Promise<readonly { email: string | null; eventName: string; identifiers: object; properties: object; occurredAt: Date }[]>;
+}

@@ -247,3 +247,16 @@ export * from './ai/engine/recover-interrupted-turns.use-case.js';
 
 // databases: the data API's PostgREST grammar (docs/databases.md)
 export * from './databases/rest/index.js';
+export * from './shared/account-activity.port.js';
+export * from './marketing/contact-attributes.js';
+export * from './marketing/phone-number.js';
+export * from './marketing/prompt-usage-update.js';
+export * from './marketing/marketing-audience.port.js';
+export * from './marketing/marketing-outbox.port.js';
+export * from './marketing/delivery-retry.js';
+export * from './marketing/failed-contact-cache.js';
+export * from './marketing/contact-from-account.js';
+export * from './marketing/marketing-contact-sync.js';
+export * from './marketing/marketing-requests.use-case.js';
+export * from './marketing/deliver-marketing-outbox.use-case.js';
+export * from './marketing/remove-marketing-contact.use-case.js';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DEFAULT_TEST_DATABASE_URL } from '@kiln/adapters/testing';
+import { DeliverMarketingOutbox } from '@kiln/domain';
 import { FixedClock, InMemorySandboxHost } from '@kiln/domain/testing';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
@@ -90,10 +91,17 @@ describe('POST /api/auth/soft-delete (the whole app, PostgreSQL)', () => {
     const first = await signUp(email);
     const projectId = await newProject(first, 'Doomed');
     const second = (await http().post('/auth/v1/token?grant_type=password').set(V).send({ email, password: PASSWORD }).expect(200)).body as Session;
+    const marketing = async () => {
+      await app.get(DeliverMarketingOutbox).execute();
+      return (await http().get('/api/dev/marketing').query({ email }).expect(200)).body as { contacts: unknown[]; pending: unknown[] };
+    };
+    expect((await marketing()).contacts).toHaveLength(1);
 
     const res = await http().post('/api/auth/soft-delete').set(bearer(first.access_token));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: first.user.id, subscription_cancelled: false, projects_hidden: 1 });
+    // the marketing contact is removed (through the outbox)
+    expect(await marketing()).toMatchObject({ contacts: [], pending: [] });
 
     // every session is over, refresh tokens included
     for (const s of [first, second]) {

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { CancelSubscription, DeleteAccount, DeleteProject } from '@kiln/domain';
+import { CancelSubscription, DeleteAccount, DeleteProject, RemoveMarketingContact } from '@kiln/domain';
 import { AUTH_USE_CASES } from '../auth/auth.tokens.js';
 import { AccountController } from './account.controller.js';
 import { useCase } from '../common/use-case.provider.js';
@@ -9,7 +9,8 @@ import { PROFILE_REPOSITORY, PROJECT_REPOSITORY, SANDBOX_HOST } from '../tokens.
 /**
  * Closing an account (POST /api/auth/soft-delete, AccountController):
  * DeleteAccount over the auth use cases, the payments module's CancelSubscription, the projects
- * module's DeleteProject (site taken down, database dropped) and the sandbox host. The app adds it
+ * module's DeleteProject (site taken down, database dropped), the sandbox host and marketing's
+ * RemoveMarketingContact (global MarketingModule). The app adds it
  * only with the AuthModule (AUTH_USE_CASES); `payments` is the app's one PaymentsModule instance.
  */
 @Module({})
@@ -20,7 +21,7 @@ export class AccountsModule {
       controllers: [AccountController],
       imports: [payments, ProjectsModule],
       providers: [
-        useCase(DeleteAccount, [AUTH_USE_CASES, PROFILE_REPOSITORY, CancelSubscription, PROJECT_REPOSITORY, DeleteProject, SANDBOX_HOST]),
+        useCase(DeleteAccount, [AUTH_USE_CASES, PROFILE_REPOSITORY, CancelSubscription, PROJECT_REPOSITORY, DeleteProject, SANDBOX_HOST, RemoveMarketingContact]),
       ],
     };
   }

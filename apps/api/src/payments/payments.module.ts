@@ -33,6 +33,7 @@ import {
   PROFILE_REPOSITORY,
   SUBSCRIPTION_STATE_VERSIONS,
   UNIT_OF_WORK,
+  ACCOUNT_ACTIVITY,
 } from '../tokens.js';
 import { DevBillingController } from './dev-billing.controller.js';
 import { LocalCheckoutController } from './local-checkout.controller.js';
@@ -104,8 +105,8 @@ export class PaymentsModule {
       controllers: [PaymentsController, WebhookController, ...(local ? [LocalCheckoutController, DevBillingController] : [])],
       providers: [
         ...gatewayProviders,
-        useCase(ChangePlan, [PROFILE_REPOSITORY, PLAN_CATALOG, GrantMonthlyAllowance, UNIT_OF_WORK, CLOCK, ID_GENERATOR]),
-        useCase(GrantAddOnCredits, [PROFILE_REPOSITORY, CREDIT_LEDGER, CLOCK]),
+        useCase(ChangePlan, [PROFILE_REPOSITORY, PLAN_CATALOG, GrantMonthlyAllowance, UNIT_OF_WORK, CLOCK, ID_GENERATOR, ACCOUNT_ACTIVITY]),
+        useCase(GrantAddOnCredits, [PROFILE_REPOSITORY, CREDIT_LEDGER, CLOCK, ACCOUNT_ACTIVITY]),
         useCase(HandlePaymentEvent, [PROCESSED_PAYMENT_EVENTS, SUBSCRIPTION_STATE_VERSIONS, PROFILE_REPOSITORY, PLAN_CATALOG, ChangePlan, GrantAddOnCredits, UNIT_OF_WORK]),
         useCase(StartCheckout, [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, ID_GENERATOR]),
         useCase(BuyAddOnCredits, [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR]),

@@ -2,6 +2,8 @@ import { type DynamicModule, Inject, Logger, Module, type OnApplicationShutdown,
 import {
   PgCreditLedger,
   PgMailOutbox,
+  PgMarketingAudience,
+  PgMarketingOutbox,
   PgProcessedPaymentEvents,
   PgSubscriptionStateVersions,
   PgProfileRepository,
@@ -45,6 +47,8 @@ import {
   HOSTING_REPOSITORY,
   APP_CONFIG,
   PROJECT_DATABASE_REPOSITORY,
+  MARKETING_OUTBOX,
+  LOCAL_MARKETING_AUDIENCE,
 } from '../tokens.js';
 import type { AppConfig } from '../config.js';
 
@@ -123,6 +127,8 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: RATE_LIMITER, useFactory: (ds: DataSource, clock: Clock) => new PgRateLimiter(ds, clock), inject: [POSTGRES_DATA_SOURCE, CLOCK] },
       { provide: TURN_LOCK, useFactory: () => new PgAdvisoryTurnLock(connection) },
       { provide: HOSTING_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgHostingRepository(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: MARKETING_OUTBOX, useFactory: (tx: PgUnitOfWork) => new PgMarketingOutbox(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: LOCAL_MARKETING_AUDIENCE, useFactory: (tx: PgUnitOfWork) => new PgMarketingAudience(tx), inject: [PG_UNIT_OF_WORK] },
       {
         // Passwords and JWT secrets sealed with DATABASE_SECRETS_KEY (or the key generated under DATA_DIR/secrets).
         provide: PROJECT_DATABASE_REPOSITORY,
@@ -177,6 +183,8 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         TURN_LOCK,
         HOSTING_REPOSITORY,
         PROJECT_DATABASE_REPOSITORY,
+        MARKETING_OUTBOX,
+        LOCAL_MARKETING_AUDIENCE,
       ],
     };
   }

@@ -14,6 +14,7 @@ import {
   InMemoryVectorIndex,
   InMemoryHostingRepository,
   InMemoryProjectDatabaseRepository,
+  InMemoryMarketingOutbox,
 } from '@kiln/domain/testing';
 import {
   CLOCK,
@@ -35,9 +36,12 @@ import {
   TURN_LOCK,
   HOSTING_REPOSITORY,
   PROJECT_DATABASE_REPOSITORY,
+  MARKETING_OUTBOX,
+  LOCAL_MARKETING_AUDIENCE,
 } from '../tokens.js';
 import { InMemoryLocalCheckoutStore } from '@kiln/adapters';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
+import { InMemoryLocalMarketing } from './in-memory-local-marketing.js';
 import { LedgerBackedProfileRepository } from './ledger-backed-profile-repository.js';
 
 export interface InMemoryPersistenceOptions {
@@ -65,6 +69,8 @@ export const PERSISTENCE_TOKENS = [
   TURN_LOCK,
   HOSTING_REPOSITORY,
   PROJECT_DATABASE_REPOSITORY,
+  MARKETING_OUTBOX,
+  LOCAL_MARKETING_AUDIENCE,
 ] as const;
 
 /**
@@ -97,6 +103,8 @@ export class InMemoryPersistenceModule {
         { provide: InMemoryMailOutbox, useFactory: (clock: Clock) => new InMemoryMailOutbox(clock), inject: [CLOCK] },
         { provide: MAILER, useExisting: InMemoryMailOutbox },
         { provide: MAIL_OUTBOX, useExisting: InMemoryMailOutbox },
+        { provide: MARKETING_OUTBOX, useFactory: () => new InMemoryMarketingOutbox() },
+        { provide: LOCAL_MARKETING_AUDIENCE, useFactory: () => new InMemoryLocalMarketing() },
         { provide: PROCESSED_PAYMENT_EVENTS, useFactory: () => new InMemoryProcessedPaymentEvents() },
         { provide: SUBSCRIPTION_STATE_VERSIONS, useFactory: () => new InMemorySubscriptionStateVersions() },
         { provide: VECTOR_INDEX, useFactory: () => new InMemoryVectorIndex() },

@@ -49,6 +49,9 @@ describe('createDataSource and migrate', () => {
       'local_checkout_sessions',
       'local_checkout_subscriptions',
       'mail_outbox',
+      'marketing_contacts',
+      'marketing_events',
+      'marketing_outbox',
       'migrations',
       'processed_payment_events',
       'profiles',
@@ -105,7 +108,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(23);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(26);
     } finally {
       await other.drop();
     }

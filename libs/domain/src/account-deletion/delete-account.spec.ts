@@ -6,6 +6,10 @@ import { err, ok } from '../shared/result.js';
 import { InMemorySandboxHost } from '../testing/in-memory-sandbox-host.js';
 import { snapshot, subscriptionEvent } from '../testing/payment-event-builders.js';
 import { createTestKit, signUp } from '../testing/test-kit.js';
+import { DeliverMarketingOutbox } from '../marketing/deliver-marketing-outbox.use-case.js';
+import { FailedContactCache } from '../marketing/failed-contact-cache.js';
+import { RemoveMarketingContact } from '../marketing/remove-marketing-contact.use-case.js';
+import { InMemoryMarketingAudience, InMemoryMarketingOutbox } from '../testing/in-memory-marketing.js';
 import { DeleteAccount } from './delete-account.use-case.js';
 
 const T0 = new Date('2026-03-01T10:00:00Z');
@@ -28,11 +32,14 @@ async function world() {
     },
   };
   const deleteProject = new DeleteProject(new OwnedProjects(kit.projects, kit.clock), kit.projects, kit.clock, takedown, removal);
-  const deleteAccount = new DeleteAccount(authKit.auth, kit.profiles, kit.cancelSubscription, kit.projects, deleteProject, sandboxes);
+  const outbox = new InMemoryMarketingOutbox();
+  const audience = new InMemoryMarketingAudience();
+  const deliverMarketing = new DeliverMarketingOutbox(outbox, audience, kit.clock, new FailedContactCache(kit.clock), { warn: () => undefined });
+  const deleteAccount = new DeleteAccount(authKit.auth, kit.profiles, kit.cancelSubscription, kit.projects, deleteProject, sandboxes, new RemoveMarketingContact(outbox, kit.clock));
   const session = await signUpConfirmed(authKit, 'ana@example.com');
   const userId = session.user.id;
   await signUp(kit, userId);
-  return { kit, authKit, sandboxes, takenDown, dropped, databases, deleteAccount, session, userId };
+  return { kit, authKit, sandboxes, takenDown, dropped, databases, deleteAccount, session, userId, outbox, audience, deliverMarketing };
 }
 
 async function project(w: Awaited<ReturnType<typeof world>>, name: string) {
@@ -43,6 +50,29 @@ async function project(w: Awaited<ReturnType<typeof world>>, name: string) {
 }
 
 describe('DeleteAccount', () => {
+  it('removes the marketing contact, after its earlier updates, even when the audience is down at the time', async () => {
+    const w = await world();
+    const email = `${w.userId}@example.com`;
+    await w.outbox.enqueue({ kind: 'contact', email, attributes: { PLAN: 'free' } }, w.kit.clock.now());
+    w.audience.down = true;
+
+    expect((await w.deleteAccount.execute({ userId: w.userId })).ok).toBe(true);
+    expect((await w.outbox.pending(email)).map((p) => p.delivery.kind)).toEqual(['contact', 'remove']);
+
+    w.audience.down = false;
+    expect(await w.deliverMarketing.execute()).toEqual({ delivered: 2, failed: 0, deferred: 0 });
+    expect(w.audience.contact(email)).toBeNull();
+    expect(await w.outbox.pending(email)).toEqual([]);
+  });
+
+  it('queues no marketing removal when a step before it fails (the person stays, and so does the contact)', async () => {
+    const w = await world();
+    await project(w, 'One');
+    w.databases.down = true;
+    expect((await w.deleteAccount.execute({ userId: w.userId })).ok).toBe(false);
+    expect(await w.outbox.pending(`${w.userId}@example.com`)).toEqual([]);
+  });
+
   it('deletes every project (site down, sandbox removed, database dropped), then ends every session', async () => {
     const w = await world();
     const other = await signIn(w.authKit, 'ana@example.com');

@@ -4,6 +4,7 @@ import type { SoftDeleteAccount } from '../auth/soft-delete-account.use-case.js'
 import type { CancelSubscription } from '../billing/cancel-subscription.use-case.js';
 import type { PaymentEventError } from '../billing/handle-payment-event.use-case.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import type { RemoveMarketingContact } from '../marketing/remove-marketing-contact.use-case.js';
 import type { DeleteProject } from '../projects/delete-project.use-case.js';
 import type { ProjectRepository } from '../projects/project-repository.port.js';
 import type { SandboxLifecycle } from '../sandbox/sandbox-lifecycle.port.js';
@@ -31,7 +32,8 @@ export interface DeletedAccount {
  * (hidden everywhere) — and only then is the account marked deleted and every session
  * ended. The sign-in goes last so that a step failing on an unreachable provider (a 503) leaves
  * the person signed in to retry; every step is idempotent, so a retry finishes the job.
- * Marketing contacts: no marketing port exists yet (issue #17 item 1); see docs/decisions.md.
+ * Before the sign-in ends, the marketing contact's deletion is queued (RemoveMarketingContact:
+ * delivered by the marketing worker, even if the audience is down right now).
  */
 export class DeleteAccount {
   constructor(
@@ -41,6 +43,7 @@ export class DeleteAccount {
     private readonly projects: Pick<ProjectRepository, 'listByCreator'>,
     private readonly deleteProject: Pick<DeleteProject, 'execute'>,
     private readonly sandboxes: Pick<SandboxLifecycle, 'cleanup'>,
+    private readonly marketing: Pick<RemoveMarketingContact, 'execute'>,
   ) {}
 
   async execute(input: { readonly userId: string }): Promise<Result<DeletedAccount, AuthUserNotFound | PaymentEventError | DomainError>> {
@@ -59,6 +62,9 @@ export class DeleteAccount {
       if (deleted.ok) projectsHidden += 1;
       else if (deleted.error.code !== 'PROJECTS.NOT_FOUND') return deleted; // gone meanwhile: fine
     }
+
+    const profile = await this.profiles.findById(input.userId);
+    if (profile) await this.marketing.execute(profile.email);
 
     const deleted = await this.auth.softDeleteAccount.execute({ userId: input.userId });
     if (!deleted.ok) return deleted;

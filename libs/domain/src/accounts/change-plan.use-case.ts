@@ -4,6 +4,7 @@ import type { GrantMonthlyAllowance } from '../credits/grant-monthly-allowance.u
 import type { Profile, ProMultiplier } from '../profiles/profile.entity.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import { type AccountActivityListener, NO_ACCOUNT_ACTIVITY_LISTENER } from '../shared/account-activity.port.js';
 import type { Clock } from '../shared/clock.port.js';
 import type { IdGenerator } from '../shared/ids.port.js';
 import { type Result, err, ok } from '../shared/result.js';
@@ -49,6 +50,8 @@ export class ChangePlan {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    /** Told of every applied change (plan, billing period), in the change's transaction. */
+    private readonly activity: AccountActivityListener = NO_ACCOUNT_ACTIVITY_LISTENER,
   ) {}
 
   async execute(input: ChangePlanInput): Promise<Result<ChangedPlan, UnknownPlan | ProfileNotFound | CreditError>> {
@@ -78,6 +81,7 @@ export class ChangePlan {
       const key = `plan-change:${input.changeKey ?? this.ids.next()}`;
       const cycle = await this.allowance.execute({ userId: profile.id, key });
       if (!cycle.ok) return cycle;
+      await this.activity.record({ userId: profile.id, kind: 'plan_changed', at: now });
       return ok({ profile: updated, planChanged, cycle: cycle.value });
     });
   }

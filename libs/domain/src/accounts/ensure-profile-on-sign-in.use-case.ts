@@ -2,6 +2,7 @@ import type { GrantMonthlyAllowance } from '../credits/grant-monthly-allowance.u
 import type { ApplyReferral, ApplyReferralError, AppliedReferral } from '../referrals/apply-referral.use-case.js';
 import type { GenerateReferralCode } from '../referrals/generate-referral-code.use-case.js';
 import type { CodeGenerationFailed } from '../referrals/referral.errors.js';
+import { type AccountActivityListener, NO_ACCOUNT_ACTIVITY_LISTENER } from '../shared/account-activity.port.js';
 import type { Clock } from '../shared/clock.port.js';
 import { type Result, ok } from '../shared/result.js';
 import { type Profile, type SignUpMetadata, createProfile } from '../profiles/profile.entity.js';
@@ -38,6 +39,8 @@ export class EnsureProfileOnSignIn {
     private readonly allowance: GrantMonthlyAllowance,
     private readonly applyReferral: ApplyReferral,
     private readonly clock: Clock,
+    /** Told of a sign-up (a profile created here), after the referral: marketing's new contact. */
+    private readonly activity: AccountActivityListener = NO_ACCOUNT_ACTIVITY_LISTENER,
   ) {}
 
   async execute(input: EnsureProfileOnSignInInput): Promise<Result<EnsuredProfile, CodeGenerationFailed>> {
@@ -58,6 +61,7 @@ export class EnsureProfileOnSignIn {
       ? await this.applyReferral.execute({ refereeId: profile.id, code: input.storedReferralCode })
       : null;
     const stored = (await this.profiles.findById(profile.id)) ?? profile;
+    if (created) await this.activity.record({ userId: profile.id, kind: 'signed_up', at: now });
     return ok({ profile: stored, created, referral });
   }
 }

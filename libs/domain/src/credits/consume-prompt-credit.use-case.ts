@@ -1,4 +1,5 @@
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import { type AccountActivityListener, NO_ACCOUNT_ACTIVITY_LISTENER } from '../shared/account-activity.port.js';
 import type { Clock } from '../shared/clock.port.js';
 import { type Result, err, ok } from '../shared/result.js';
 import { type Balances, totalBalance } from './credit-account.js';
@@ -33,6 +34,8 @@ export class ConsumePromptCredit {
     private readonly ledger: CreditLedger,
     private readonly allowance: GrantMonthlyAllowance,
     private readonly clock: Clock,
+    /** Told of each prompt charged (not of a replayed key): marketing's prompt usage. */
+    private readonly activity: AccountActivityListener = NO_ACCOUNT_ACTIVITY_LISTENER,
   ) {}
 
   async execute(input: ConsumePromptCreditInput): Promise<Result<ConsumedCredit, CreditError>> {
@@ -40,12 +43,14 @@ export class ConsumePromptCredit {
     if (!profile) return err(creditLimitReached(0, PROMPT_COST));
     const cycle = await this.allowance.forProfile(profile);
     if (!cycle.ok) return cycle;
+    const at = this.clock.now();
     const debit = await this.ledger.debit(profile.id, {
       key: input.idempotencyKey,
-      at: this.clock.now(),
+      at,
       amount: PROMPT_COST,
     });
     if (!debit.ok) return debit;
+    if (!debit.value.replayed) await this.activity.record({ userId: profile.id, kind: 'prompt_used', at });
     const { balances } = await this.ledger.summary(profile.id);
     return ok({
       debit: debit.value.entry,

@@ -1,6 +1,7 @@
 import { addOnGrantKey } from './ledger-keys.js';
 import { type ProfileNotFound, profileNotFound } from '../profiles/profile.errors.js';
 import type { ProfileRepository } from '../profiles/profile-repository.port.js';
+import { type AccountActivityListener, NO_ACCOUNT_ACTIVITY_LISTENER } from '../shared/account-activity.port.js';
 import type { Clock } from '../shared/clock.port.js';
 import { type Result, err } from '../shared/result.js';
 import type { Decision } from './credit-account.js';
@@ -22,17 +23,22 @@ export class GrantAddOnCredits {
     private readonly profiles: ProfileRepository,
     private readonly ledger: CreditLedger,
     private readonly clock: Clock,
+    /** Told of a purchase once its credits are granted (not on a replayed payment). */
+    private readonly activity: AccountActivityListener = NO_ACCOUNT_ACTIVITY_LISTENER,
   ) {}
 
   async execute(input: GrantAddOnCreditsInput): Promise<Result<Decision<GrantEntry>, CreditError | ProfileNotFound>> {
     if (!Number.isSafeInteger(input.packs) || input.packs < 1) return err(invalidCreditAmount(input.packs));
     if (!(await this.profiles.findById(input.userId))) return err(profileNotFound(input.userId));
-    return this.ledger.grant(input.userId, {
+    const at = this.clock.now();
+    const granted = await this.ledger.grant(input.userId, {
       key: addOnGrantKey(input.paymentKey),
-      at: this.clock.now(),
+      at,
       bucket: 'addon',
       amount: input.packs * ADDON_PACK_CREDITS,
       reason: 'addon_purchase',
     });
+    if (granted.ok && !granted.value.replayed) await this.activity.record({ userId: input.userId, kind: 'purchased', at });
+    return granted;
   }
 }

@@ -18,6 +18,7 @@ import { OpenCustomerPortal } from '../billing/open-customer-portal.use-case.js'
 import { StartCheckout } from '../billing/start-checkout.use-case.js';
 import { InMemoryPaymentGateway, InMemoryProcessedPaymentEvents, InMemorySubscriptionStateVersions } from './in-memory-payments.js';
 import type { RandomSource } from '../shared/random.port.js';
+import type { AccountActivityListener } from '../shared/account-activity.port.js';
 import { FixedClock } from './fixed-clock.js';
 import { InMemoryCreditLedger, type Pause } from './in-memory-credit-ledger.js';
 import { InMemoryProfileRepository } from './in-memory-profile-repository.js';
@@ -32,6 +33,8 @@ export interface TestKitOptions {
   readonly clock?: FixedClock;
   readonly random?: RandomSource;
   readonly plans?: PlanCatalog;
+  /** Told of sign-ups, plan changes, purchases and prompts used (marketing's server events). */
+  readonly activity?: AccountActivityListener;
 }
 
 /** Every use case wired to in-memory adapters: the composition root of domain tests. */
@@ -45,12 +48,13 @@ export function createTestKit(options: TestKitOptions = {}) {
   const referralCodes = new InMemoryReferralCodes(profiles);
   const uow = new InMemoryUnitOfWork();
   const ids = new SequentialIds('project');
+  const activity = options.activity;
 
   const grantMonthlyAllowance = new GrantMonthlyAllowance(profiles, ledger, plans, clock);
   const generateReferralCode = new GenerateReferralCode(referralCodes, random);
   const applyReferral = new ApplyReferral(profiles, ledger, uow, clock);
-  const changePlan = new ChangePlan(profiles, plans, grantMonthlyAllowance, uow, clock, new SequentialIds('change'));
-  const grantAddOnCredits = new GrantAddOnCredits(profiles, ledger, clock);
+  const changePlan = new ChangePlan(profiles, plans, grantMonthlyAllowance, uow, clock, new SequentialIds('change'), activity);
+  const grantAddOnCredits = new GrantAddOnCredits(profiles, ledger, clock, activity);
   const payments = new InMemoryPaymentGateway();
   const processedPaymentEvents = new InMemoryProcessedPaymentEvents();
   const handlePaymentEvent = new HandlePaymentEvent(
@@ -82,8 +86,8 @@ export function createTestKit(options: TestKitOptions = {}) {
     grantMonthlyAllowance,
     generateReferralCode,
     applyReferral,
-    ensureProfileOnSignIn: new EnsureProfileOnSignIn(profiles, generateReferralCode, grantMonthlyAllowance, applyReferral, clock),
-    consumePromptCredit: new ConsumePromptCredit(profiles, ledger, grantMonthlyAllowance, clock),
+    ensureProfileOnSignIn: new EnsureProfileOnSignIn(profiles, generateReferralCode, grantMonthlyAllowance, applyReferral, clock, activity),
+    consumePromptCredit: new ConsumePromptCredit(profiles, ledger, grantMonthlyAllowance, clock, activity),
     refundPromptCredit: new RefundPromptCredit(ledger, clock),
     grantAddOnCredits,
     changePlan,

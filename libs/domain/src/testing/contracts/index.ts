@@ -26,3 +26,5 @@ export * from './project-database-repository.contract.js';
 export * from './hosting-provider.contract.js';
 export * from './hosting-repository.contract.js';
 export * from './geo-locator.contract.js';
+export * from './marketing-audience.contract.js';
+export * from './marketing-outbox.contract.js';
