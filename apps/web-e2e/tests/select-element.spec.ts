@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { continueProfileSetup, newEmail, newProjectInBuilder, signUpAndVerify } from './helpers';
 
@@ -38,6 +40,7 @@ test('select an element in the preview, then “change this to …” changes it
   await expect(chip).toContainText('Pantry');
 
   await page.getByRole('textbox', { name: 'Message the assistant' }).fill('change this to Larder');
+  await page.screenshot({ path: path.join(tmpdir(), 'kiln-screens', 'select-element.png') });
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(conversation.getByText('Kept as a new version')).toHaveCount(2, { timeout: 120_000 });
   await expect(heading).toHaveText('Larder', { timeout: 60_000 });
@@ -46,6 +49,7 @@ test('select an element in the preview, then “change this to …” changes it
   await expect(sent).toContainText('change this to Larder');
   await expect(sent.getByLabel('Selected element', { exact: true })).toContainText('Pantry');
   await expect(page.getByLabel('Selected element', { exact: true })).toHaveCount(1);
+  await page.screenshot({ path: path.join(tmpdir(), 'kiln-screens', 'select-element-done.png') });
 });
 
 // SPEC §2 builder screen "settings panel": the project's name opens it; a rename shows in the
