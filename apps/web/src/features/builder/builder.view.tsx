@@ -183,7 +183,7 @@ const Toolbar = observer(function Toolbar({
   return (
     <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-2 border-b border-border bg-background px-3 py-2">
       <div className="flex min-w-0 flex-1 basis-48 items-center gap-3">
-        <h1 className="max-w-[45%] min-w-0 shrink-0 text-sm font-semibold tracking-tight">
+        <h1 className="shrink-0 text-sm font-semibold tracking-tight">
           <Tooltip content="Project settings">
             <button
               type="button"
@@ -194,7 +194,8 @@ const Toolbar = observer(function Toolbar({
               className="-mx-1.5 inline-flex max-w-full items-center gap-1 rounded-md px-1.5 py-1 outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
             >
               <span className="sr-only">Project settings </span>
-              <span className="truncate">{vm.projectName || <span className="text-muted-foreground">Loading project…</span>}</span>
+              {/* A width of its own: inside the shrinking toolbar a percentage of it left only the first letter. */}
+              <span className="max-w-[38vw] truncate sm:max-w-[16rem]">{vm.projectName || <span className="text-muted-foreground">Loading project…</span>}</span>
               <ChevronDown className="size-3.5 shrink-0 text-muted-foreground" aria-hidden />
             </button>
           </Tooltip>
