@@ -246,3 +246,17 @@ export * from './ai/engine/recover-interrupted-turns.use-case.js';
 
 // databases: the data API's PostgREST grammar (docs/databases.md)
 export * from './databases/rest/index.js';
+// mfa (second factors: TOTP through /auth/v1/factors)
+export * from './mfa/mfa.constants.js';
+export * from './mfa/mfa.errors.js';
+export * from './mfa/base32.js';
+export * from './mfa/totp.js';
+export * from './mfa/factor.entity.js';
+export * from './mfa/factor-store.port.js';
+export * from './mfa/qr-code-renderer.port.js';
+export * from './mfa/enroll-factor.use-case.js';
+export * from './mfa/challenge-factor.use-case.js';
+export * from './mfa/verify-factor.use-case.js';
+export * from './mfa/unenroll-factor.use-case.js';
+export * from './mfa/list-factors.use-case.js';
+export * from './mfa/mfa-use-cases.js';

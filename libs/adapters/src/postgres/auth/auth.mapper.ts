@@ -102,7 +102,7 @@ export function toAuthSession(row: AuthSessionOrmEntity): AuthSession {
     refreshedAt: row.refreshedAt,
     endedAt: row.endedAt,
     endReason: row.endReason === null ? null : oneOf(END_REASONS, row.endReason, 'auth_sessions.end_reason'),
-    aal: oneOf(['aal1'] as const, row.aal, 'auth_sessions.aal'),
+    aal: oneOf(['aal1', 'aal2'] as const, row.aal, 'auth_sessions.aal'),
     amr: methodReferences(row.amr),
     tokenSecret: row.tokenSecret,
   });
