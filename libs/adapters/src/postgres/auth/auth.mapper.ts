@@ -36,7 +36,7 @@ export function columnsOf(manager: EntityManager, entity: EntityTarget<ObjectLit
   return list;
 }
 
-const END_REASONS: readonly SessionEndReason[] = ['logout', 'refresh_token_reused', 'password_changed', 'account_deleted'];
+const END_REASONS: readonly SessionEndReason[] = ['logout', 'refresh_token_reused', 'password_changed', 'account_deleted', 'mfa_upgraded'];
 
 function oneOf<T extends string>(allowed: readonly T[], value: unknown, column: string): T {
   if (!allowed.includes(value as T)) throw new Error(`${column} holds an unexpected value: ${String(value)}`);
