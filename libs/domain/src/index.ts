@@ -260,3 +260,4 @@ export * from './mfa/verify-factor.use-case.js';
 export * from './mfa/unenroll-factor.use-case.js';
 export * from './mfa/list-factors.use-case.js';
 export * from './mfa/mfa-use-cases.js';
+export * from './mfa/second-factor-gate.js';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { signIn, signUpConfirmed } from '../testing/auth/auth-test-kit.js';
 import { type MfaTestKit, createMfaTestKit } from '../testing/mfa/mfa-test-kit.js';
+import { secondFactorRequired } from '../auth/access-token.port.js';
 import { MFA_CHALLENGE_TTL_SECONDS } from './mfa.constants.js';
+import { SecondFactorGate } from './second-factor-gate.js';
 
 const EMAIL = 'ada@example.com';
 
@@ -190,5 +192,21 @@ describe('UnenrollFactor', () => {
     const { kit, session } = await signedUp();
     const enrolled = await enroll(kit, session.user.id);
     expect((await kit.mfa.unenroll.execute({ userId: session.user.id, aal: 'aal1', factorId: enrolled.factor.id })).ok).toBe(true);
+  });
+});
+
+describe('SecondFactorGate', () => {
+  it('refuses an aal1 token of an account with a verified factor, and lets aal2 and factor-less accounts through', async () => {
+    const { kit, aal2 } = await withVerifiedFactor();
+    const gate = new SecondFactorGate(kit.auth.verifier, kit.factors);
+    const passwordOnly = await signIn(kit, EMAIL);
+    expect(await gate.verify(passwordOnly.accessToken)).toEqual({ ok: false, error: secondFactorRequired() });
+    expect((await gate.verify(aal2.accessToken)).ok).toBe(true);
+    const plain = await signUpConfirmed(kit, 'plain@example.com');
+    expect((await gate.verify(plain.accessToken)).ok).toBe(true);
+    // An unverified (abandoned) enrolment does not lock anyone out.
+    await enroll(kit, plain.user.id);
+    expect((await gate.verify(plain.accessToken)).ok).toBe(true);
+    expect((await gate.verify('not-a-token')).ok).toBe(false);
   });
 });
