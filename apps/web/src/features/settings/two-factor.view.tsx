@@ -13,15 +13,16 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: '
 /** Settings › Profile: two-factor authentication with an authenticator app (TOTP). */
 export const TwoFactorSection = observer(function TwoFactorSection() {
   const vm = useVm(TwoFactorVm);
+  const titleId = useId();
   useEffect(() => {
     void vm.load();
   }, [vm]);
   return (
-    <Card className="mt-6" aria-labelledby="two-factor-title">
+    <Card className="mt-6" role="region" aria-labelledby={titleId}>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
         <div className="grid gap-1.5">
           <div className="flex flex-wrap items-center gap-2">
-            <CardTitle id="two-factor-title">Two-factor authentication</CardTitle>
+            <CardTitle id={titleId}>Two-factor authentication</CardTitle>
             {vm.enabled ? <Badge tone="success">On</Badge> : null}
           </div>
           <CardDescription>
