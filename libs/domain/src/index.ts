@@ -261,3 +261,4 @@ export * from './mfa/unenroll-factor.use-case.js';
 export * from './mfa/list-factors.use-case.js';
 export * from './mfa/mfa-use-cases.js';
 export * from './mfa/second-factor-gate.js';
+export * from './mfa/check-credential-change.use-case.js';

@@ -144,4 +144,14 @@ describe('auth-js mfa against /auth/v1/factors', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual({ code: 'no_authorization', message: 'This endpoint requires a valid Bearer token' });
   });
+
+  it('refuses an email or password change from a password-only session of an account with a factor (GoTrue: aal2 required)', async () => {
+    const { email, client: aal2Client } = await enrolledAndVerified();
+    const aal1Client = t.client();
+    await aal1Client.signInWithPassword({ email, password: PASSWORD });
+    const refused = await aal1Client.updateUser({ password: 'another long password' });
+    expect(refused.error).toMatchObject({ status: 403, code: 'insufficient_aal', message: 'AAL2 session is required to update email or password when MFA is enabled.' });
+    expect((await aal1Client.updateUser({ data: { theme: 'dark' } })).error).toBeNull();
+    expect((await aal2Client.updateUser({ password: 'another long password' })).error).toBeNull();
+  });
 });

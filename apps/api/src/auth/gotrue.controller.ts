@@ -109,6 +109,15 @@ export class GoTrueController {
   async updateUser(@Body() body: unknown, @Headers('authorization') authorization: string | undefined): Promise<GoTrueUser> {
     const claims = await this.authenticate(authorization);
     const changes = readUserUpdate(body);
+    orThrow(
+      await this.mfa.checkCredentialChange.execute({
+        userId: claims.userId,
+        sessionId: claims.sessionId,
+        aal: claims.aal,
+        changesEmail: changes.email !== undefined,
+        changesPassword: changes.password !== undefined,
+      }),
+    );
     const user = orThrow(await this.auth.updateUser.execute({ userId: claims.userId, sessionId: claims.sessionId, ...changes }));
     return userJson(user, { factors: await this.mfa.list.execute({ userId: user.id }) });
   }

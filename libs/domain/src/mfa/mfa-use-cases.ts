@@ -2,6 +2,7 @@ import type { AuthPorts } from '../auth/auth-use-cases.js';
 import { type AuthSettings, authSettings } from '../auth/auth-settings.js';
 import { SessionIssuer } from '../auth/session-issuer.js';
 import { ChallengeFactor } from './challenge-factor.use-case.js';
+import { CheckCredentialChange } from './check-credential-change.use-case.js';
 import { EnrollFactor } from './enroll-factor.use-case.js';
 import type { FactorStore } from './factor-store.port.js';
 import { ListFactors } from './list-factors.use-case.js';
@@ -27,6 +28,7 @@ export function createMfaUseCases(ports: MfaPorts, settings: AuthSettings = auth
     verify: new VerifyFactor(factors, users, sessions, issuer, totp, clock),
     unenroll: new UnenrollFactor(factors),
     list: new ListFactors(factors),
+    checkCredentialChange: new CheckCredentialChange(factors, sessions),
   };
 }
 

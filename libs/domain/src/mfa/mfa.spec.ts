@@ -210,3 +210,34 @@ describe('SecondFactorGate', () => {
     expect((await gate.verify('not-a-token')).ok).toBe(false);
   });
 });
+
+describe('CheckCredentialChange', () => {
+  it('needs aal2 to change the email or password of an account with a verified factor', async () => {
+    const { kit, first, aal2 } = await withVerifiedFactor();
+    const passwordOnly = await signIn(kit, EMAIL);
+    const check = (input: { sessionId: string; aal: 'aal1' | 'aal2'; changesEmail: boolean; changesPassword: boolean }) =>
+      kit.mfa.checkCredentialChange.execute({ userId: first.user.id, ...input });
+    const refused = await check({ sessionId: passwordOnly.sessionId, aal: 'aal1', changesEmail: true, changesPassword: false });
+    expect(refused.ok ? null : refused.error.code).toBe('MFA.INSUFFICIENT_AAL');
+    expect((await check({ sessionId: passwordOnly.sessionId, aal: 'aal1', changesEmail: false, changesPassword: true })).ok).toBe(false);
+    expect((await check({ sessionId: passwordOnly.sessionId, aal: 'aal1', changesEmail: false, changesPassword: false })).ok).toBe(true);
+    expect((await check({ sessionId: aal2.sessionId, aal: 'aal2', changesEmail: true, changesPassword: true })).ok).toBe(true);
+  });
+
+  it('lets a session started by a mailed recovery code set a new password, not a new address', async () => {
+    const { kit, first } = await withVerifiedFactor();
+    await kit.auth.recover.execute({ email: EMAIL });
+    const recovered = await kit.auth.verifyOtp.execute({ type: 'recovery', email: EMAIL, token: kit.mailer.lastCode(EMAIL) ?? '' });
+    if (!recovered.ok) throw new Error(recovered.error.message);
+    const input = { userId: first.user.id, sessionId: recovered.value.sessionId, aal: 'aal1' as const };
+    expect((await kit.mfa.checkCredentialChange.execute({ ...input, changesEmail: false, changesPassword: true })).ok).toBe(true);
+    expect((await kit.mfa.checkCredentialChange.execute({ ...input, changesEmail: true, changesPassword: false })).ok).toBe(false);
+  });
+
+  it('asks nothing of accounts without a verified factor', async () => {
+    const { kit, session } = await signedUp();
+    await enroll(kit, session.user.id);
+    const result = await kit.mfa.checkCredentialChange.execute({ userId: session.user.id, sessionId: session.sessionId, aal: 'aal1', changesEmail: true, changesPassword: true });
+    expect(result.ok).toBe(true);
+  });
+});
