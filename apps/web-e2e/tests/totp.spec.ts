@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { accessToken, continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
 
@@ -7,6 +7,14 @@ const PERIOD_MS = 30_000;
 const codeAt = (secret: string, step: number): string =>
   new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: step * PERIOD_MS });
 const currentStep = (): number => Math.floor(Date.now() / PERIOD_MS);
+
+/** STYLE.md: every screen at 375 px and 1280 px, with nothing wider than the window. */
+async function fitsWidths(page: Page): Promise<void> {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 812 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  }
+}
 
 // Issue #17 item 5: enrol an authenticator app in Settings, sign out, sign in → asked for the
 // code → a wrong one is refused in words → the right one lets the person in.
@@ -25,6 +33,7 @@ test('enrol TOTP in Settings, then sign in with the password and a code', async 
   expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;utf-8,<svg/);
   const secret = ((await section.getByTestId('totp-secret').textContent()) ?? '').trim();
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await fitsWidths(page);
 
   // The first code from the "app" turns it on.
   const enrolStep = currentStep();
@@ -43,6 +52,7 @@ test('enrol TOTP in Settings, then sign in with the password and a code', async 
   await main.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
+  await fitsWidths(page);
 
   // The password alone opens nothing: the API refuses this session, and guarded screens send back here.
   const aal1 = await accessToken(page);
