@@ -49,6 +49,8 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'AUTH.MISSING_TOKEN': { status: HttpStatus.UNAUTHORIZED, wireCode: 'no_authorization' },
   'AUTH.INVALID_TOKEN': { status: HttpStatus.UNAUTHORIZED, wireCode: 'bad_jwt' },
   'AUTH.SESSION_ENDED': { status: HttpStatus.UNAUTHORIZED, wireCode: 'session_not_found' },
+  // A password-only session of an account with a second factor: 403, not 401 (refreshing cannot help).
+  'AUTH.SECOND_FACTOR_REQUIRED': { status: HttpStatus.FORBIDDEN, wireCode: 'insufficient_aal' },
   // Credits
   'CREDITS.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   'CREDITS.IDEMPOTENCY_CONFLICT': { status: HttpStatus.CONFLICT },

@@ -27,13 +27,16 @@ import { ProjectSettingsVm } from './features/builder/project-settings/project-s
 import { PricingVm } from './features/pricing/pricing.vm';
 import { DeleteAccountVm } from './features/settings/delete-account.vm';
 import { SettingsVm } from './features/settings/settings.vm';
+import { TwoFactorVm } from './features/settings/two-factor.vm';
+import { ScriptedTwoFactor } from './testing/two-factor-fakes';
 import { ReferralCapture } from './features/referral-capture/referral-capture';
 import { RouteGuardVm } from './routes/route-guard.vm';
 import { InMemoryKeyValueStorage } from './storage/memory-storage';
 import { ScriptedSession } from './testing/auth-fakes';
 
 /** The real composition root with the browser-bound session and storage replaced. */
-const container = () => createContainer({ session: new ScriptedSession('signed-out'), storage: new InMemoryKeyValueStorage() });
+const container = () =>
+  createContainer({ session: new ScriptedSession('signed-out'), twoFactor: new ScriptedTwoFactor(), storage: new InMemoryKeyValueStorage() });
 
 describe('createContainer', () => {
   it('resolves a fresh HomeVm for each request', () => {
@@ -58,6 +61,7 @@ describe('createContainer', () => {
     ['AuthCallbackVm', AuthCallbackVm],
     ['PricingVm', PricingVm],
     ['SettingsVm', SettingsVm],
+    ['TwoFactorVm', TwoFactorVm],
     ['DeleteAccountVm', DeleteAccountVm],
     ['CreationVm', CreationVm],
     ['BuilderVm', BuilderVm],

@@ -2,7 +2,16 @@ import { Container } from 'inversify';
 import { FetchHttpClient } from './api/http';
 import { HttpProfileApi } from './api/profile.api';
 import { browserTimers } from './app/browser-timers';
-import { type BuilderPreferencesStore, type HttpClient, type KeyValueStorage, type Navigator, type SessionService, type Timers, TYPES } from './app/ports';
+import {
+  type BuilderPreferencesStore,
+  type HttpClient,
+  type KeyValueStorage,
+  type Navigator,
+  type SessionService,
+  type Timers,
+  type TwoFactorService,
+  TYPES,
+} from './app/ports';
 import { HttpSandboxApi } from './api/sandbox.api';
 import { FetchSandboxFeed, type SandboxFeed, browserFeedScheduler } from './api/sandbox-feed';
 import { HttpAiApi } from './api/ai.api';
@@ -38,6 +47,7 @@ import { RouterNavigator } from './routes/navigator';
 import { RouteGuardVm } from './routes/route-guard.vm';
 import { createAuthClient } from './session/auth-client';
 import { SupabaseSessionService } from './session/supabase-session.service';
+import { SupabaseTwoFactorService } from './session/supabase-two-factor.service';
 import { BrowserKeyValueStorage } from './storage/browser-storage';
 import { StoredSavedPrompts } from './storage/saved-prompts';
 import { type BindUiOptions, bindUi } from './container.ui';
@@ -45,6 +55,7 @@ import { type BindUiOptions, bindUi } from './container.ui';
 /** Replacements for the browser-bound services (tests build the container under Node). */
 export interface ContainerOptions extends BindUiOptions {
   readonly session?: SessionService;
+  readonly twoFactor?: TwoFactorService;
   readonly storage?: KeyValueStorage;
   readonly timers?: Timers;
 }
@@ -67,9 +78,16 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind(TYPES.SavedPrompts).to(StoredSavedPrompts).inSingletonScope();
 
   // ── Session and HTTP ────────────────────────────────────────────────────────────────────
+  // One auth-js client: the session and its second factors share its stored session.
+  let authClient: ReturnType<typeof createAuthClient> | null = null;
+  const sharedAuthClient = () => (authClient ??= createAuthClient(window.location.origin, window.localStorage));
   container
     .bind<SessionService>(TYPES.Session)
-    .toDynamicValue(() => options.session ?? new SupabaseSessionService(createAuthClient(window.location.origin, window.localStorage)))
+    .toDynamicValue(() => options.session ?? new SupabaseSessionService(sharedAuthClient()))
+    .inSingletonScope();
+  container
+    .bind<TwoFactorService>(TYPES.TwoFactor)
+    .toDynamicValue(() => options.twoFactor ?? new SupabaseTwoFactorService(sharedAuthClient().mfa))
     .inSingletonScope();
   container
     .bind<HttpClient>(TYPES.Http)

@@ -33,6 +33,7 @@ import { ColorModeStore } from './features/color-mode/color-mode.store';
 import { HomeVm } from './features/home/home.vm';
 import { PricingVm } from './features/pricing/pricing.vm';
 import { DeleteAccountVm } from './features/settings/delete-account.vm';
+import { TwoFactorVm } from './features/settings/two-factor.vm';
 import { SettingsVm } from './features/settings/settings.vm';
 import { ToastStore } from './features/toasts/toast.store';
 
@@ -84,4 +85,5 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   container.bind(PricingVm).toSelf();
   container.bind(SettingsVm).toSelf();
   container.bind(DeleteAccountVm).toSelf();
+  container.bind(TwoFactorVm).toSelf();
 }

@@ -1,4 +1,4 @@
-import type { AuthUserRepository, OneTimeCodeStore, RateLimiter, SessionStore } from '@kiln/domain';
+import type { AuthUserRepository, FactorStore, OneTimeCodeStore, RateLimiter, SessionStore } from '@kiln/domain';
 
 /**
  * The stateful ports of the built-in auth, bound together to AUTH_STORES by whoever registers the
@@ -9,4 +9,6 @@ export interface AuthStores {
   readonly codes: OneTimeCodeStore;
   readonly sessions: SessionStore;
   readonly rateLimiter: RateLimiter;
+  /** Second factors (TOTP), their secrets sealed at rest on PostgreSQL. */
+  readonly factors: FactorStore;
 }

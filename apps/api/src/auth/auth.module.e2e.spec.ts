@@ -116,9 +116,9 @@ describe('AuthModule on its own', () => {
     expect(await kidOf(a)).toBe(await kidOf(b));
   });
 
-  it('binds the built-in verifier to ACCESS_TOKEN_VERIFIER by default', async () => {
+  it('binds the built-in verifier, behind the second-factor gate, to ACCESS_TOKEN_VERIFIER by default', async () => {
     const app = await open();
-    expect(app.get<AccessTokenVerifier>(ACCESS_TOKEN_VERIFIER).constructor.name).toBe('BuiltInAccessTokenVerifier');
+    expect(app.get<AccessTokenVerifier>(ACCESS_TOKEN_VERIFIER).constructor.name).toBe('SecondFactorGate');
   });
 });
 

@@ -19,6 +19,8 @@ import {
   ExternalAccessTokenVerifier,
   JoseAccessTokenSigner,
   OWASP_ARGON2ID,
+  OtpauthTotpCodeGenerator,
+  QrcodeSvgRenderer,
   Sha256SecretHasher,
 } from '@kiln/adapters';
 import {
@@ -30,9 +32,12 @@ import {
   type Mailer,
   type PasswordHasher,
   type RandomSource,
+  type MfaUseCases,
   type SecretHasher,
+  SecondFactorGate,
   authSettings,
   createAuthUseCases,
+  createMfaUseCases,
 } from '@kiln/domain';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '../config.js';
@@ -44,12 +49,14 @@ import {
   AUTH_USE_CASES,
   BUILT_IN_VERIFIER,
   GOTRUE_CORS_OPTIONS,
+  MFA_USE_CASES,
   PASSWORD_HASHER,
   SECRET_HASHER,
 } from './auth.tokens.js';
 import { type GoTrueCorsOptions, GoTrueCorsMiddleware } from './gotrue-cors.middleware.js';
 import { writeGoTrueError } from './gotrue-errors.js';
 import { GoTrueController } from './gotrue.controller.js';
+import { GoTrueFactorsController } from './gotrue-factors.controller.js';
 import { toGoTrueError } from './gotrue-exception.filter.js';
 
 export interface AuthModuleOptions {
@@ -123,20 +130,38 @@ export class AuthModule implements NestModule, OnModuleInit, OnModuleDestroy {
           createAuthUseCases({ ...stores, passwords, hasher, signer, mailer, clock, random, ids }, settingsFor(config, options)),
         inject: [APP_CONFIG, AUTH_STORES, PASSWORD_HASHER, SECRET_HASHER, ACCESS_TOKEN_SIGNER, MAILER, CLOCK, RANDOM_SOURCE, ID_GENERATOR],
       },
+      {
+        provide: MFA_USE_CASES,
+        useFactory: (
+          config: AppConfig,
+          stores: AuthStores,
+          hasher: SecretHasher,
+          signer: AccessTokenSigner,
+          clock: Clock,
+          random: RandomSource,
+          ids: IdGenerator,
+        ): MfaUseCases =>
+          createMfaUseCases(
+            { ...stores, hasher, signer, clock, random, ids, totp: new OtpauthTotpCodeGenerator(), qr: new QrcodeSvgRenderer() },
+            settingsFor(config, options),
+          ),
+        inject: [APP_CONFIG, AUTH_STORES, SECRET_HASHER, ACCESS_TOKEN_SIGNER, CLOCK, RANDOM_SOURCE, ID_GENERATOR],
+      },
       { provide: BUILT_IN_VERIFIER, useFactory: (auth: AuthUseCases) => auth.verifier, inject: [AUTH_USE_CASES] },
       {
         provide: ACCESS_TOKEN_VERIFIER,
-        useFactory: (config: AppConfig, auth: AuthUseCases, clock: Clock) => {
+        useFactory: (config: AppConfig, auth: AuthUseCases, clock: Clock, stores: AuthStores) => {
           switch (config.auth.kind) {
             case 'builtin':
-              return auth.verifier;
+              // /api needs aal2 from accounts with a verified second factor.
+              return new SecondFactorGate(auth.verifier, stores.factors);
             case 'supabase-jwks':
               return new ExternalAccessTokenVerifier({ clock, jwksUrl: config.auth.jwksUrl });
             case 'supabase-secret':
               return new ExternalAccessTokenVerifier({ clock, jwtSecret: config.auth.jwtSecret });
           }
         },
-        inject: [APP_CONFIG, AUTH_USE_CASES, CLOCK],
+        inject: [APP_CONFIG, AUTH_USE_CASES, CLOCK, AUTH_STORES],
       },
       {
         provide: GOTRUE_CORS_OPTIONS,
@@ -147,9 +172,9 @@ export class AuthModule implements NestModule, OnModuleInit, OnModuleDestroy {
     return {
       module: AuthModule,
       imports: options.imports ?? [],
-      controllers: [GoTrueController],
+      controllers: [GoTrueController, GoTrueFactorsController],
       providers,
-      exports: [ACCESS_TOKEN_VERIFIER, AUTH_USE_CASES, BUILT_IN_VERIFIER, AUTH_STORES],
+      exports: [ACCESS_TOKEN_VERIFIER, AUTH_USE_CASES, MFA_USE_CASES, BUILT_IN_VERIFIER, AUTH_STORES],
     };
   }
 

@@ -8,6 +8,8 @@ export const SECRET_HASHER = Symbol('SecretHasher');
 export const ACCESS_TOKEN_SIGNER = Symbol('AccessTokenSigner');
 /** `AuthUseCases` (createAuthUseCases) over the bound adapters. */
 export const AUTH_USE_CASES = Symbol('AuthUseCases');
+/** `MfaUseCases` (createMfaUseCases): the /auth/v1/factors routes. */
+export const MFA_USE_CASES = Symbol('MfaUseCases');
 /** The built-in verifier (its own tokens, live sessions), used by /auth/v1 whatever ACCESS_TOKEN_VERIFIER is. */
 export const BUILT_IN_VERIFIER = Symbol('BuiltInAccessTokenVerifier');
 /** `GoTrueCorsOptions` for the /auth/v1 CORS middleware. */

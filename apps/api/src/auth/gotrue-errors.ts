@@ -43,6 +43,16 @@ const MAPPINGS: Readonly<Record<string, { status: number; code: string; message?
   'AUTH.MISSING_TOKEN': { status: 401, code: 'no_authorization', message: 'This endpoint requires a valid Bearer token' },
   'AUTH.INVALID_TOKEN': { status: 403, code: 'bad_jwt' },
   'AUTH.SESSION_ENDED': { status: 403, code: 'session_not_found', message: 'Session from session_id claim in JWT does not exist' },
+  'AUTH.SECOND_FACTOR_REQUIRED': { status: 403, code: 'insufficient_aal' },
+  // Second factors (internal/api/mfa.go).
+  'MFA.FACTOR_NOT_FOUND': { status: 404, code: 'mfa_factor_not_found' },
+  'MFA.FACTOR_NAME_CONFLICT': { status: 422, code: 'mfa_factor_name_conflict' },
+  'MFA.TOO_MANY_FACTORS': { status: 422, code: 'too_many_enrolled_mfa_factors' },
+  'MFA.INSUFFICIENT_AAL': { status: 403, code: 'insufficient_aal' },
+  'MFA.CHALLENGE_NOT_FOUND': { status: 422, code: 'mfa_factor_not_found', message: 'MFA factor with the provided challenge ID not found' },
+  'MFA.CHALLENGE_EXPIRED': { status: 422, code: 'mfa_challenge_expired' },
+  'MFA.VERIFICATION_FAILED': { status: 422, code: 'mfa_verification_failed' },
+  'MFA.VALIDATION_FAILED': { status: 400, code: 'validation_failed' },
 };
 
 /** The /auth/v1 reply for a domain error; an unknown code is a bug (logged 500). */

@@ -127,3 +127,32 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 export function bearerTokenOf(header: string | string[] | undefined): string {
   return typeof header === 'string' ? (BEARER.exec(header)?.[1] ?? '') : '';
 }
+
+// Second factors (/factors). auth-js sends `{ friendly_name, factor_type, issuer }` to enrol, the
+// whole params object (`{ factorId }`) to challenge, `{ challenge_id, code }` to verify.
+
+export function readEnroll(raw: unknown): { factorType: string; friendlyName?: string; issuer?: string } {
+  const body = asBody(raw);
+  const factorType = optionalString(body, 'factor_type');
+  if (!factorType) throw validationFailed('factor_type needs to be totp');
+  const friendlyName = optionalString(body, 'friendly_name');
+  const issuer = optionalString(body, 'issuer');
+  return { factorType, ...(friendlyName !== undefined ? { friendlyName } : {}), ...(issuer !== undefined ? { issuer } : {}) };
+}
+
+export function readVerifyFactor(raw: unknown): { challengeId: string; code: string } {
+  const body = asBody(raw);
+  const challengeId = optionalString(body, 'challenge_id');
+  const code = optionalString(body, 'code');
+  if (!challengeId) throw validationFailed('challenge_id required');
+  if (!code) throw validationFailed('Code needs to be non-empty');
+  return { challengeId, code };
+}
+
+/** Ids are ours (UUIDs); anything else cannot name a factor or a challenge. */
+const ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+export function readId(raw: unknown, what: string): string {
+  if (typeof raw !== 'string' || !ID.test(raw)) throw validationFailed(`${what} is not a valid id`);
+  return raw;
+}

@@ -31,7 +31,9 @@ describe('GoTrue error mapping', () => {
       extra: { weakPasswordReasons: ['length'] },
     });
     expect(goTrueErrorFor({ code: 'AUTH.SESSION_ENDED', message: 'Session not found' }).message).toBe('Session from session_id claim in JWT does not exist');
-    expect(GOTRUE_MAPPED_CODES).toHaveLength(15);
+    expect(goTrueErrorFor({ code: 'MFA.VERIFICATION_FAILED', message: 'Invalid TOTP code entered' })).toMatchObject({ status: 422, errorCode: 'mfa_verification_failed' });
+    expect(goTrueErrorFor({ code: 'MFA.INSUFFICIENT_AAL', message: 'm' })).toMatchObject({ status: 403, errorCode: 'insufficient_aal' });
+    expect(GOTRUE_MAPPED_CODES).toHaveLength(24);
   });
 
   it('answers an unmapped code as a 500 unexpected_failure', () => {

@@ -1,4 +1,4 @@
-import { AUTH_AUDIENCE, AUTH_ROLE, type AuthUser, type IssuedSession, isConfirmed } from '@kiln/domain';
+import { AUTH_AUDIENCE, AUTH_ROLE, type AuthUser, type Factor, type IssuedSession, isConfirmed } from '@kiln/domain';
 
 /** Dates as GoTrue writes them (RFC 3339, UTC); null stays null. */
 const time = (date: Date | null): string | null => (date === null ? null : date.toISOString());
@@ -14,6 +14,25 @@ export interface GoTrueIdentity {
   readonly updated_at: string;
   readonly email: string;
 }
+
+/** A second factor as GoTrue lists it in the user's `factors` (internal/models/factor.go); the secret never. */
+export interface GoTrueFactor {
+  readonly id: string;
+  readonly friendly_name: string;
+  readonly factor_type: 'totp';
+  readonly status: 'verified' | 'unverified';
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export const factorJson = (factor: Factor): GoTrueFactor => ({
+  id: factor.id,
+  friendly_name: factor.friendlyName,
+  factor_type: factor.factorType,
+  status: factor.status,
+  created_at: factor.createdAt.toISOString(),
+  updated_at: factor.updatedAt.toISOString(),
+});
 
 /** GoTrue's user object (internal/models/user.go), the fields GOTRUE.md lists always present. */
 export interface GoTrueUser {
@@ -33,15 +52,18 @@ export interface GoTrueUser {
   readonly created_at: string;
   readonly updated_at: string;
   readonly is_anonymous: boolean;
+  /** Present when the user has factors (GoTrue: omitempty); auth-js's mfa API reads it. */
+  readonly factors?: readonly GoTrueFactor[];
   readonly new_email?: string;
   readonly email_change_sent_at?: string;
 }
 
 /**
  * A user as /auth/v1 answers it. `identities: 'none'` is the obfuscated user of a repeated
- * sign-up (GoTrue's sanitizeUser: empty identities).
+ * sign-up (GoTrue's sanitizeUser: empty identities). `factors` are the user's second factors.
  */
-export function userJson(user: AuthUser, options: { identities: 'email' | 'none' } = { identities: 'email' }): GoTrueUser {
+export function userJson(user: AuthUser, options: { identities?: 'email' | 'none'; factors?: readonly Factor[] } = {}): GoTrueUser {
+  const factors = options.factors ?? [];
   const identity: GoTrueIdentity = {
     identity_id: user.identityId,
     id: user.id,
@@ -66,10 +88,11 @@ export function userJson(user: AuthUser, options: { identities: 'email' | 'none'
     last_sign_in_at: time(user.lastSignInAt),
     app_metadata: user.appMetadata,
     user_metadata: user.userMetadata,
-    identities: options.identities === 'email' ? [identity] : [],
+    identities: options.identities === 'none' ? [] : [identity],
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
     is_anonymous: false,
+    ...(factors.length > 0 ? { factors: factors.map(factorJson) } : {}),
     ...(user.emailChange !== null ? { new_email: user.emailChange } : {}),
     ...(user.emailChange !== null && user.emailChangeSentAt !== null ? { email_change_sent_at: user.emailChangeSentAt.toISOString() } : {}),
   };
@@ -86,14 +109,15 @@ export interface GoTrueSession {
   readonly weak_password?: { readonly reasons: readonly string[]; readonly message: string };
 }
 
-export function sessionJson(session: IssuedSession): GoTrueSession {
+/** `factors`: the user's second factors (auth-js decides from them whether aal2 is next). */
+export function sessionJson(session: IssuedSession, factors: readonly Factor[] = []): GoTrueSession {
   return {
     access_token: session.accessToken,
     token_type: session.tokenType,
     expires_in: session.expiresIn,
     expires_at: session.expiresAt,
     refresh_token: session.refreshToken,
-    user: userJson(session.user),
+    user: userJson(session.user, { factors }),
     ...(session.weakPassword ? { weak_password: { reasons: session.weakPassword.reasons, message: session.weakPassword.message } } : {}),
   };
 }

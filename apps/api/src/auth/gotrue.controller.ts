@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Post, Put, Query, Req, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { AccessClaims, AccessTokenVerifier, AuthAction, AuthUseCases, JsonWebKeySet } from '@kiln/domain';
+import type { AccessClaims, AccessTokenVerifier, AuthAction, AuthUseCases, IssuedSession, JsonWebKeySet, MfaUseCases } from '@kiln/domain';
 import type { Request } from 'express';
 import { Public } from '../common/public.decorator.js';
-import { AUTH_USE_CASES, BUILT_IN_VERIFIER } from './auth.tokens.js';
+import { AUTH_USE_CASES, BUILT_IN_VERIFIER, MFA_USE_CASES } from './auth.tokens.js';
 import { goTrueErrorFor, orThrow } from './gotrue-errors.js';
 import { GoTrueExceptionFilter } from './gotrue-exception.filter.js';
 import {
@@ -36,6 +36,7 @@ export class GoTrueController {
   constructor(
     @Inject(AUTH_USE_CASES) private readonly auth: AuthUseCases,
     @Inject(BUILT_IN_VERIFIER) private readonly verifier: AccessTokenVerifier,
+    @Inject(MFA_USE_CASES) private readonly mfa: MfaUseCases,
   ) {}
 
   @Post('signup')
@@ -50,7 +51,7 @@ export class GoTrueController {
   @HttpCode(200)
   async verify(@Body() body: unknown, @Req() req: Request): Promise<GoTrueSession> {
     await this.throttle(req, 'verify');
-    return sessionJson(orThrow(await this.auth.verifyOtp.execute(readVerify(body))));
+    return this.sessionReply(orThrow(await this.auth.verifyOtp.execute(readVerify(body))));
   }
 
   @Post('otp')
@@ -83,10 +84,10 @@ export class GoTrueController {
     const grant = readGrantType(grantType);
     if (grant === 'password') {
       await this.throttle(req, 'token_password');
-      return sessionJson(orThrow(await this.auth.signInWithPassword.execute(readPasswordGrant(body))));
+      return this.sessionReply(orThrow(await this.auth.signInWithPassword.execute(readPasswordGrant(body))));
     }
     await this.throttle(req, 'token_refresh');
-    return sessionJson(orThrow(await this.auth.refreshSession.execute(readRefreshGrant(body))));
+    return this.sessionReply(orThrow(await this.auth.refreshSession.execute(readRefreshGrant(body))));
   }
 
   @Post('logout')
@@ -100,14 +101,25 @@ export class GoTrueController {
   @Get('user')
   async user(@Headers('authorization') authorization: string | undefined): Promise<GoTrueUser> {
     const claims = await this.authenticate(authorization);
-    return userJson(orThrow(await this.auth.getUser.execute({ userId: claims.userId })));
+    const user = orThrow(await this.auth.getUser.execute({ userId: claims.userId }));
+    return userJson(user, { factors: await this.mfa.list.execute({ userId: user.id }) });
   }
 
   @Put('user')
   async updateUser(@Body() body: unknown, @Headers('authorization') authorization: string | undefined): Promise<GoTrueUser> {
     const claims = await this.authenticate(authorization);
     const changes = readUserUpdate(body);
-    return userJson(orThrow(await this.auth.updateUser.execute({ userId: claims.userId, sessionId: claims.sessionId, ...changes })));
+    orThrow(
+      await this.mfa.checkCredentialChange.execute({
+        userId: claims.userId,
+        sessionId: claims.sessionId,
+        aal: claims.aal,
+        changesEmail: changes.email !== undefined,
+        changesPassword: changes.password !== undefined,
+      }),
+    );
+    const user = orThrow(await this.auth.updateUser.execute({ userId: claims.userId, sessionId: claims.sessionId, ...changes }));
+    return userJson(user, { factors: await this.mfa.list.execute({ userId: user.id }) });
   }
 
   @Get('.well-known/jwks.json')
@@ -123,6 +135,11 @@ export class GoTrueController {
   @Get('health')
   health(): { version: string; name: string; description: string } {
     return { version: 'kiln', name: 'GoTrue', description: 'Kiln’s built-in auth, GoTrue wire-compatible' };
+  }
+
+  /** A session as GoTrue answers it, with the user's factors (auth-js reads aal2 as next from them). */
+  private async sessionReply(session: IssuedSession): Promise<GoTrueSession> {
+    return sessionJson(session, await this.mfa.list.execute({ userId: session.user.id }));
   }
 
   /** The claims of the bearer token; 401 no_authorization without one, 403 bad_jwt / session_not_found. */

@@ -63,7 +63,12 @@ export class BearerAuthGuard implements CanActivate {
   }
 
   private reject(response: Response, error: AccessTokenError) {
-    const challenge = error.code === 'AUTH.MISSING_TOKEN' ? 'Bearer realm="kiln"' : 'Bearer realm="kiln", error="invalid_token"';
+    const challenge =
+      error.code === 'AUTH.MISSING_TOKEN'
+        ? 'Bearer realm="kiln"'
+        : error.code === 'AUTH.SECOND_FACTOR_REQUIRED'
+          ? 'Bearer realm="kiln", error="insufficient_scope"'
+          : 'Bearer realm="kiln", error="invalid_token"';
     response.setHeader('WWW-Authenticate', challenge);
     return toException(error);
   }

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import type { Clock } from '@kiln/domain';
-import { InMemoryAuthUserRepository, InMemoryOneTimeCodeStore, InMemoryRateLimiter, InMemorySessionStore } from '@kiln/domain/testing';
+import { InMemoryAuthUserRepository, InMemoryFactorStore, InMemoryOneTimeCodeStore, InMemoryRateLimiter, InMemorySessionStore } from '@kiln/domain/testing';
 import type { AuthStores } from '../auth/auth-stores.js';
 import { AUTH_STORES } from '../auth/auth.tokens.js';
 import { CLOCK } from '../tokens.js';
@@ -12,6 +12,7 @@ export function createInMemoryAuthStores(clock: Clock): AuthStores {
     codes: new InMemoryOneTimeCodeStore(),
     sessions: new InMemorySessionStore(),
     rateLimiter: new InMemoryRateLimiter(clock),
+    factors: new InMemoryFactorStore(),
   };
 }
 

@@ -33,6 +33,8 @@ export const TYPES = {
   DatabasesApi: Symbol.for('DatabasesApi'),
   // added with account deletion
   AccountApi: Symbol.for('AccountApi'),
+  // added with the second factor (TOTP)
+  TwoFactor: Symbol.for('TwoFactorService'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */
@@ -77,7 +79,11 @@ export interface SessionUser {
   readonly isSignup: boolean;
   readonly metadata: Readonly<Record<string, unknown>>;
 }
-export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
+/**
+ * 'second-factor': signed in with the password (aal1) on an account with a verified authenticator
+ * app: the code is still owed, so the app treats the visitor as not yet in (the API refuses too).
+ */
+export type SessionStatus = 'loading' | 'signed-in' | 'second-factor' | 'signed-out';
 export interface AuthFailure {
   /** GoTrue's error code (invalid_credentials, otp_expired, weak_password, over_email_send_rate_limit…). */
   readonly code: string;
@@ -275,3 +281,36 @@ export interface ChatPreferencesStore {
 }
 /** Local storage key of the chat's preferences (STORAGE_KEYS holds the older ones). */
 export const CHAT_PREFERENCES_KEY = 'kiln.builder_chat';
+
+// ---------------------------------------------------------------------------------------------
+// Added with the second factor (TOTP, auth-js's mfa API against /auth/v1/factors). Additions only.
+// ---------------------------------------------------------------------------------------------
+
+/** A verified authenticator app of the account. */
+export interface TotpFactorView {
+  readonly id: string;
+  readonly friendlyName: string;
+  /** ISO date. */
+  readonly createdAt: string;
+}
+
+/** An enrolment waiting for its first code: shown once, as a QR code and as a key to type. */
+export interface TotpEnrolment {
+  readonly factorId: string;
+  /** `data:image/svg+xml;…` URL of the QR code. */
+  readonly qrCode: string;
+  /** The base32 key, for typing into the app by hand. */
+  readonly secret: string;
+}
+
+/** Second factors of the signed-in account. */
+export interface TwoFactorService {
+  /** The verified authenticator apps. */
+  list(): Promise<Result<readonly TotpFactorView[], AuthFailure>>;
+  enroll(): Promise<Result<TotpEnrolment, AuthFailure>>;
+  /** The first code from the app: the factor becomes verified and the session aal2. */
+  confirmEnrolment(factorId: string, code: string): Promise<Result<void, AuthFailure>>;
+  remove(factorId: string): Promise<Result<void, AuthFailure>>;
+  /** After a password sign-in ('second-factor'): the code of any verified app raises the session to aal2. */
+  verifySignIn(code: string): Promise<Result<void, AuthFailure>>;
+}

@@ -142,3 +142,23 @@ describe('decideAccess', () => {
     expect(decideAccess(at('/api/docs', 'signed-out'))).toEqual({ kind: 'render' });
   });
 });
+
+describe('decideAccess with a second factor owed (password accepted, authenticator code not yet)', () => {
+  const owing = (path: string, extra: Partial<AccessInput> = {}) => decideAccess(at(path, 'second-factor', { user: ada, ...extra }));
+
+  it('keeps /login open (it asks for the code) and sends the other entry screens there', () => {
+    expect(owing('/login')).toEqual({ kind: 'render' });
+    expect(owing('/get-started')).toEqual({ kind: 'redirect', to: '/login', rememberReturnTo: null });
+    expect(owing('/signup')).toEqual({ kind: 'redirect', to: '/login', rememberReturnTo: null });
+  });
+
+  it('does not let the visitor into protected screens: /login asks for the code, then returns', () => {
+    expect(owing('/settings', { guard: 'auth', search: '?tab=referrals' })).toEqual({ kind: 'redirect', to: '/login', rememberReturnTo: '/settings?tab=referrals' });
+    expect(owing('/builder/p1')).toEqual({ kind: 'redirect', to: '/login', rememberReturnTo: '/builder/p1' });
+  });
+
+  it('leaves public pages public', () => {
+    expect(owing('/pricing')).toEqual({ kind: 'render' });
+    expect(owing('/legal/privacy-policy')).toEqual({ kind: 'render' });
+  });
+});

@@ -5,6 +5,7 @@ export type RouteGuardName = 'auth' | 'checkout';
 
 export const GET_STARTED_PATH = '/get-started';
 export const PRICING_PATH = '/pricing';
+export const LOGIN_PATH = '/login';
 
 /** SPEC §6: paths anyone may open. */
 const PUBLIC_EXACT = ['/', '/get-started', '/pricing', '/verify', '/contact-us', '/pitch-deck-gbm-jh-sss'];
@@ -67,6 +68,8 @@ export function decideAccess(input: AccessInput): AccessDecision {
   if (ENTRY_PATHS.includes(path)) {
     if (input.signInInProgress) return render;
     if (input.status === 'loading') return { kind: 'wait' };
+    // Password accepted, code owed: /login asks for it.
+    if (input.status === 'second-factor') return path === LOGIN_PATH ? render : redirect(LOGIN_PATH);
     if (input.status === 'signed-in' && input.user) return redirect(entryDestination(input.user));
     return render;
   }
@@ -76,6 +79,8 @@ export function decideAccess(input: AccessInput): AccessDecision {
   if (isPublicPath(path) && input.guard === null) return render;
 
   if (input.status === 'loading') return { kind: 'wait' };
-  if (input.status !== 'signed-in') return redirect(GET_STARTED_PATH, `${path}${input.search}${input.hash ?? ''}`);
+  const requested = `${path}${input.search}${input.hash ?? ''}`;
+  if (input.status === 'second-factor') return redirect(LOGIN_PATH, requested);
+  if (input.status !== 'signed-in') return redirect(GET_STARTED_PATH, requested);
   return render;
 }

@@ -22,9 +22,30 @@ export interface SessionState {
  * session (or null): INITIAL_SESSION ends 'loading'; SIGNED_IN, TOKEN_REFRESHED, USER_UPDATED,
  * PASSWORD_RECOVERY and MFA_CHALLENGE_VERIFIED carry a session; SIGNED_OUT carries none.
  */
-export function sessionStateFor(event: AuthChangeEvent, session: Pick<Session, 'user'> | null): SessionState {
+export function sessionStateFor(event: AuthChangeEvent, session: Pick<Session, 'user' | 'access_token'> | null): SessionState {
   if (event === 'SIGNED_OUT' || session === null) return { status: 'signed-out', user: null };
-  return { status: 'signed-in', user: toSessionUser(session.user) };
+  return { status: owesSecondFactor(session) ? 'second-factor' : 'signed-in', user: toSessionUser(session.user) };
+}
+
+/** The `aal` claim of an access token (read, not verified: the server verifies), or null. */
+export function assuranceLevelOf(accessToken: string): string | null {
+  try {
+    const payload = accessToken.split('.')[1] ?? '';
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const aal = (JSON.parse(json) as { aal?: unknown }).aal;
+    return typeof aal === 'string' ? aal : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * auth-js's getAuthenticatorAssuranceLevel, synchronously: the session is aal1 while the user
+ * has a verified factor, so aal2 is next — the code is still owed.
+ */
+export function owesSecondFactor(session: Pick<Session, 'user' | 'access_token'>): boolean {
+  const verified = (session.user.factors ?? []).some((factor) => factor.status === 'verified');
+  return verified && assuranceLevelOf(session.access_token) !== 'aal2';
 }
 
 /** auth-js errors (AuthApiError, AuthWeakPasswordError, AuthRetryableFetchError…) → AuthFailure. */

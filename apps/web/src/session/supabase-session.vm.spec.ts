@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AuthChangeEvent, Session } from '@supabase/auth-js';
 import { autorun } from 'mobx';
-import { sessionStateFor, toAuthFailure, toSessionUser } from './session-mapping';
+import { assuranceLevelOf, sessionStateFor, toAuthFailure, toSessionUser } from './session-mapping';
 import { type AuthGateway, SupabaseSessionService } from './supabase-session.service';
 
 const user = (metadata: Record<string, unknown> = {}) => ({ id: 'u1', email: 'ada@example.com', user_metadata: metadata });
@@ -89,6 +89,17 @@ describe('session mapping', () => {
   it('INITIAL_SESSION without a session and SIGNED_OUT → signed-out', () => {
     expect(sessionStateFor('INITIAL_SESSION', null)).toEqual({ status: 'signed-out', user: null });
     expect(sessionStateFor('SIGNED_OUT', session())).toEqual({ status: 'signed-out', user: null });
+  });
+
+  it('a password session (aal1) of a user with a verified factor owes the second factor; aal2, or no verified factor, is signed in', () => {
+    const token = (claims: Record<string, unknown>) => `h.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.s`;
+    const withFactors = (aal: string, status: 'verified' | 'unverified') =>
+      ({ access_token: token({ aal }), user: { ...user(), factors: [{ id: 'f1', factor_type: 'totp', status }] } }) as unknown as Session;
+    expect(sessionStateFor('SIGNED_IN', withFactors('aal1', 'verified')).status).toBe('second-factor');
+    expect(sessionStateFor('MFA_CHALLENGE_VERIFIED', withFactors('aal2', 'verified')).status).toBe('signed-in');
+    expect(sessionStateFor('SIGNED_IN', withFactors('aal1', 'unverified')).status).toBe('signed-in');
+    expect(assuranceLevelOf(token({ aal: 'aal2', sub: 'ü' }))).toBe('aal2');
+    expect(assuranceLevelOf('not-a-jwt')).toBeNull();
   });
 
   it('maps auth-js errors to codes', () => {

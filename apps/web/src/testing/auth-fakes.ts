@@ -33,6 +33,8 @@ export class ScriptedSession implements SessionService {
   status: SessionStatus;
   user: SessionUser | null;
   readonly calls: Call[] = [];
+  /** The account has a verified authenticator app: a right password leaves the session owing its code. */
+  secondFactorOnSignIn = false;
   private readonly replies = new Map<string, Result<void, AuthFailure>[]>();
 
   constructor(status: SessionStatus = 'signed-out', user: SessionUser | null = null) {
@@ -71,7 +73,7 @@ export class ScriptedSession implements SessionService {
     return this.answer('resendCode', email);
   }
   signIn(input: { email: string; password: string }) {
-    return this.answer('signIn', input, () => this.setState('signed-in', sessionUser({ email: input.email })));
+    return this.answer('signIn', input, () => this.setState(this.secondFactorOnSignIn ? 'second-factor' : 'signed-in', sessionUser({ email: input.email })));
   }
   requestPasswordReset(email: string) {
     return this.answer('requestPasswordReset', email);

@@ -39,6 +39,8 @@ describe('createDataSource and migrate', () => {
     expect(await tablesIn(db.dataSource, db.schema)).toEqual([
       'ai_turn_undo_entries',
       'ai_turns',
+      'auth_mfa_challenges',
+      'auth_mfa_factors',
       'auth_one_time_codes',
       'auth_refresh_tokens',
       'auth_sessions',
@@ -108,7 +110,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(26);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(28);
     } finally {
       await other.drop();
     }

@@ -17,6 +17,7 @@ import { RateLimitBuckets1795930000000 } from './migrations/1795930000000-rate-l
 import { Hosting1796020000000 } from './migrations/1796020000000-hosting.js';
 import { ProjectDatabases1796110000000 } from './migrations/1796110000000-project-databases.js';
 import { Marketing1796200000000 } from './migrations/1796200000000-marketing.js';
+import { MfaFactors1796247000000 } from './migrations/1796247000000-mfa-factors.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   Hosting1796020000000,
   ProjectDatabases1796110000000,
   Marketing1796200000000,
+  MfaFactors1796247000000,
 ];

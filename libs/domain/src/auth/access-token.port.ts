@@ -17,7 +17,9 @@ export interface AccessClaims {
 export type InvalidAccessToken = DomainError<'AUTH.INVALID_TOKEN'>;
 export type MissingAccessToken = DomainError<'AUTH.MISSING_TOKEN'>;
 export type SessionEnded = DomainError<'AUTH.SESSION_ENDED'>;
-export type AccessTokenError = InvalidAccessToken | MissingAccessToken | SessionEnded;
+/** A one-factor (aal1) session of an account that has a verified second factor: the code is still owed. */
+export type SecondFactorRequired = DomainError<'AUTH.SECOND_FACTOR_REQUIRED'>;
+export type AccessTokenError = InvalidAccessToken | MissingAccessToken | SessionEnded | SecondFactorRequired;
 
 export const invalidAccessToken = (message = 'invalid JWT: unable to parse or verify signature'): InvalidAccessToken => ({
   code: 'AUTH.INVALID_TOKEN',
@@ -26,6 +28,10 @@ export const invalidAccessToken = (message = 'invalid JWT: unable to parse or ve
 export const missingAccessToken = (): MissingAccessToken => ({
   code: 'AUTH.MISSING_TOKEN',
   message: 'This endpoint requires a Bearer token',
+});
+export const secondFactorRequired = (): SecondFactorRequired => ({
+  code: 'AUTH.SECOND_FACTOR_REQUIRED',
+  message: 'This account has a second factor: verify it (aal2) before using this session',
 });
 export const sessionEnded = (): SessionEnded => ({ code: 'AUTH.SESSION_ENDED', message: 'Session not found' });
 

@@ -8,7 +8,10 @@ export interface AuthMethodReference {
   readonly timestamp: number;
 }
 
-export type SessionEndReason = 'logout' | 'refresh_token_reused' | 'password_changed' | 'account_deleted';
+/** GoTrue's authenticator assurance levels: aal1 = one factor (password, code), aal2 = a second factor too. */
+export type AuthAssuranceLevel = 'aal1' | 'aal2';
+
+export type SessionEndReason = 'logout' | 'refresh_token_reused' | 'password_changed' | 'account_deleted' | 'mfa_upgraded';
 
 /**
  * A signed-in device. Access tokens carry its id (`session_id`); once it has ended they are
@@ -21,7 +24,8 @@ export interface AuthSession {
   readonly refreshedAt: Date | null;
   readonly endedAt: Date | null;
   readonly endReason: SessionEndReason | null;
-  readonly aal: 'aal1';
+  /** aal2 once a second factor was proved in this session (GoTrue's authenticator assurance level). */
+  readonly aal: AuthAssuranceLevel;
   readonly amr: readonly AuthMethodReference[];
   /**
    * Secret from which each refresh token's successor is derived (see `successorToken`). Never

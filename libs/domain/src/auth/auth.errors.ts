@@ -5,9 +5,11 @@ export {
   type AccessTokenError,
   type InvalidAccessToken,
   type MissingAccessToken,
+  type SecondFactorRequired,
   type SessionEnded,
   invalidAccessToken,
   missingAccessToken,
+  secondFactorRequired,
   sessionEnded,
 } from './access-token.port.js';
 

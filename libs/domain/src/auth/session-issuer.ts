@@ -26,7 +26,13 @@ export interface IssuedSession {
 }
 
 /** How a session started, as GoTrue writes it in `amr`. */
-export type SignInMethod = 'password' | 'otp' | 'magiclink' | 'email/signup' | 'recovery' | 'email_change';
+export type SignInMethod = 'password' | 'otp' | 'magiclink' | 'email/signup' | 'recovery' | 'email_change' | 'totp';
+
+/** A session started after a second factor: aal2, with the first factor's `amr` entries kept. */
+export interface SecondFactorStart {
+  readonly aal: 'aal2';
+  readonly earlierMethods: readonly AuthMethodReference[];
+}
 
 export interface SessionIssuerDeps {
   readonly sessions: SessionStore;
@@ -44,11 +50,14 @@ const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 export class SessionIssuer {
   constructor(private readonly deps: SessionIssuerDeps) {}
 
-  /** A new session for `user` with a random first refresh token. */
-  async start(user: AuthUser, method: SignInMethod): Promise<IssuedSession> {
+  /**
+   * A new session for `user` with a random first refresh token: aal1, or aal2 when it follows
+   * a second factor (`amr` then lists the newest method first, as GoTrue does).
+   */
+  async start(user: AuthUser, method: SignInMethod, secondFactor: SecondFactorStart | null = null): Promise<IssuedSession> {
     const { sessions, hasher, random, ids, clock } = this.deps;
     const now = clock.now();
-    const amr: AuthMethodReference[] = [{ method, timestamp: unixSeconds(now) }];
+    const amr: AuthMethodReference[] = [{ method, timestamp: unixSeconds(now) }, ...(secondFactor?.earlierMethods ?? [])];
     const session: AuthSession = Object.freeze({
       id: ids.next(),
       userId: user.id,
@@ -56,7 +65,7 @@ export class SessionIssuer {
       refreshedAt: null,
       endedAt: null,
       endReason: null,
-      aal: 'aal1',
+      aal: secondFactor?.aal ?? 'aal1',
       amr: Object.freeze(amr),
       tokenSecret: randomHex(random, REFRESH_TOKEN_BYTES),
     });

@@ -24,3 +24,4 @@ export * from './in-memory-hosting-repository.js';
 export * from './hosting-kit.js';
 export * from './in-memory-geo-locator.js';
 export * from './in-memory-marketing.js';
+export * from './mfa/index.js';

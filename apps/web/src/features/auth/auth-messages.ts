@@ -44,6 +44,14 @@ export function authErrorMessage(failure: AuthFailure): string {
     case 'session_not_found':
     case 'bad_jwt':
       return 'Your session has ended. Please log in again.';
+    case 'mfa_verification_failed':
+      return "That code isn't right. Enter the 6-digit code your authenticator app shows now.";
+    case 'mfa_challenge_expired':
+      return 'That took too long. Enter the code your authenticator app shows now.';
+    case 'mfa_factor_not_found':
+      return 'No authenticator app is set up for this account any more. Please log in again.';
+    case 'insufficient_aal':
+      return 'Confirm it is you with your authenticator app first: log out and log in again with your code.';
     case 'network_failure':
       return "We couldn't reach Kiln. Check your connection and try again.";
     case 'validation_failed':

@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../ui/button';
 import { useVm } from '../../use-vm';
 import { AuthForm, AuthLink, AuthScreen, FormError, TextField } from './auth-screen';
+import { CodeInput } from './code-input';
 import { LoginVm } from './login.vm';
 
 export const LoginView = observer(function LoginView() {
@@ -13,6 +14,7 @@ export const LoginView = observer(function LoginView() {
   const email = params.get('email');
   useEffect(() => vm.init(email), [vm, email]);
   useEffect(() => () => vm.dispose(), [vm]);
+  if (vm.step === 'code') return <SecondFactorStep vm={vm} />;
   return (
     <AuthScreen
       title="Log in to Kiln"
@@ -43,6 +45,32 @@ export const LoginView = observer(function LoginView() {
         <FormError message={vm.error} />
         <Button type="submit" variant="brand" size="lg" loading={vm.submitting}>
           Log in
+        </Button>
+      </AuthForm>
+    </AuthScreen>
+  );
+});
+
+/** After the password, on an account with an authenticator app: the app's current code. */
+const SecondFactorStep = observer(function SecondFactorStep({ vm }: { vm: LoginVm }) {
+  return (
+    <AuthScreen
+      title="Two-factor authentication"
+      description="Open your authenticator app and enter the 6-digit code it shows for Kiln."
+      footer={
+        <>
+          Not you?{' '}
+          <Button variant="link" size="sm" className="h-auto px-0" onClick={() => void vm.useAnotherAccount()}>
+            Log in with another account
+          </Button>
+        </>
+      }
+    >
+      <AuthForm onSubmit={() => void vm.submitCode()}>
+        <CodeInput label="Authentication code" code={vm.code} digits={vm.codeDigits} onChange={vm.setCode} readOnly={vm.submitting} invalid={vm.error !== null} autoFocus />
+        <FormError message={vm.error} />
+        <Button type="submit" variant="brand" size="lg" loading={vm.submitting}>
+          Verify
         </Button>
       </AuthForm>
     </AuthScreen>

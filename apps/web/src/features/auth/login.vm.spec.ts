@@ -11,6 +11,7 @@ import {
   ScriptedSession,
   settle,
 } from '../../testing/auth-fakes';
+import { ScriptedTwoFactor } from '../../testing/two-factor-fakes';
 import { FakeToasts } from '../../testing/ui-fakes';
 import { ReferralCapture } from '../referral-capture/referral-capture';
 import { CodeCooldowns } from './code-cooldown';
@@ -27,8 +28,9 @@ function setup(initial: Record<string, string> = {}) {
   const flow = new PostSignInFlow(profiles, storage, new ReferralCapture(storage, toasts), new StoredSavedPrompts(storage));
   const timers = new ManualTimers();
   const cooldowns = new CodeCooldowns(timers);
-  const vm = new LoginVm(session, navigator, analytics, flow, cooldowns);
-  return { session, navigator, analytics, storage, toasts, profiles, flow, cooldowns, timers, vm };
+  const twoFactor = new ScriptedTwoFactor(session);
+  const vm = new LoginVm(session, navigator, analytics, flow, cooldowns, twoFactor);
+  return { session, navigator, analytics, storage, toasts, profiles, flow, cooldowns, timers, twoFactor, vm };
 }
 
 describe('LoginVm', () => {
@@ -113,5 +115,69 @@ describe('LoginVm', () => {
     vm.setEmail('bob@example.com');
     vm.init('ada@example.com');
     expect(vm.email).toBe('bob@example.com');
+  });
+
+  describe('with an authenticator app on the account', () => {
+    /** The password is right but the account owes its second factor (auth-js: aal1, next aal2). */
+    function passwordAccepted() {
+      const t = setup();
+      t.session.secondFactorOnSignIn = true;
+      return t;
+    }
+
+    it('asks for the code after the password, and only an accepted code lets the person in', async () => {
+      const { vm, navigator, profiles, analytics, twoFactor, flow } = passwordAccepted();
+      flow.rememberReturnTo('/settings');
+      vm.setEmail('ada@example.com');
+      vm.setPassword('correct horse');
+      await vm.submit();
+      expect(vm.step).toBe('code');
+      expect(navigator.visits).toEqual([]);
+      expect(profiles.ensured).toEqual([]);
+      expect(analytics.events).toEqual([]);
+      expect(flow.inProgress).toBe(false);
+
+      vm.setCode('123456');
+      await vm.submitCode();
+      expect(twoFactor.callsOf('verifySignIn')).toEqual(['123456']);
+      expect(profiles.ensured).toEqual([null]);
+      expect(analytics.events.map((e) => e.event)).toEqual(['Login']);
+      expect(navigator.visits).toEqual([{ to: '/settings', replace: true }]);
+    });
+
+    it('says a wrong code is wrong, clears it, and stays on the code step', async () => {
+      const { vm, navigator, profiles } = passwordAccepted();
+      vm.setEmail('ada@example.com');
+      vm.setPassword('correct horse');
+      await vm.submit();
+      vm.setCode('000000');
+      await vm.submitCode();
+      expect(vm.error).toBe("That code isn't right. Enter the 6-digit code your authenticator app shows now.");
+      expect(vm.code).toBe('');
+      expect(vm.step).toBe('code');
+      expect(navigator.visits).toEqual([]);
+      expect(profiles.ensured).toEqual([]);
+    });
+
+    it('asks for six digits before sending anything', async () => {
+      const { vm, twoFactor } = passwordAccepted();
+      vm.setEmail('ada@example.com');
+      vm.setPassword('correct horse');
+      await vm.submit();
+      vm.setCode('12a3');
+      await vm.submitCode();
+      expect(vm.error).toBe('Enter the 6-digit code from your authenticator app.');
+      expect(twoFactor.calls).toEqual([]);
+    });
+
+    it('opens on the code step when the session already owes the code, and can go back to the password form', async () => {
+      const { vm, session } = setup();
+      session.setState('second-factor', { id: 'user-1', email: 'ada@example.com', isSignup: false, metadata: {} });
+      vm.init(null);
+      expect(vm.step).toBe('code');
+      await vm.useAnotherAccount();
+      expect(session.status).toBe('signed-out');
+      expect(vm.step).toBe('password');
+    });
   });
 });

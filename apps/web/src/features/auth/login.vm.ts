@@ -1,14 +1,18 @@
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
-import { type Analytics, type Navigator, type SessionService, TYPES } from '../../app/ports';
+import { TOTP_DIGITS } from '@kiln/domain';
+import { type Analytics, type Navigator, type SessionService, type TwoFactorService, TYPES } from '../../app/ports';
 import { authErrorMessage, retryAfterSeconds } from './auth-messages';
 import { CodeCooldowns } from './code-cooldown';
 import { EMAIL_INVALID, isValidEmail, verifyPath } from './credentials';
 import { PostSignInFlow } from './post-sign-in.flow';
+import { extractCode } from './verify.vm';
 
 /**
  * /login: email and password. Success ensures the profile and returns to the remembered path;
- * an unconfirmed email gets a fresh code and goes to /verify.
+ * an unconfirmed email gets a fresh code and goes to /verify. An account with an authenticator
+ * app is not in yet after the password: the screen asks for the app's code (step 'code'), and
+ * only an accepted code finishes the sign-in.
  */
 @injectable()
 export class LoginVm {
@@ -17,6 +21,8 @@ export class LoginVm {
   submitted = false;
   submitting = false;
   error: string | null = null;
+  step: 'password' | 'code' = 'password';
+  code = '';
 
   constructor(
     @inject(TYPES.Session) private readonly session: SessionService,
@@ -24,10 +30,11 @@ export class LoginVm {
     @inject(TYPES.Analytics) private readonly analytics: Analytics,
     @inject(PostSignInFlow) private readonly flow: PostSignInFlow,
     @inject(CodeCooldowns) private readonly cooldowns: CodeCooldowns,
+    @inject(TYPES.TwoFactor) private readonly twoFactor: TwoFactorService,
   ) {
-    makeAutoObservable<LoginVm, 'session' | 'navigator' | 'analytics' | 'flow' | 'cooldowns'>(
+    makeAutoObservable<LoginVm, 'session' | 'navigator' | 'analytics' | 'flow' | 'cooldowns' | 'twoFactor'>(
       this,
-      { session: false, navigator: false, analytics: false, flow: false, cooldowns: false },
+      { session: false, navigator: false, analytics: false, flow: false, cooldowns: false, twoFactor: false },
       { autoBind: true },
     );
   }
@@ -35,6 +42,18 @@ export class LoginVm {
   /** Pre-fills the address (e.g. /login?email=… from another screen). */
   init(email: string | null): void {
     if (email && this.email === '') this.email = email;
+    // Back on /login (a reload, or sent here by the guard) with the password done: ask for the code.
+    if (this.session.status === 'second-factor') this.step = 'code';
+  }
+
+  /** The code field drawn as six boxes. */
+  get codeDigits(): readonly string[] {
+    return Array.from({ length: TOTP_DIGITS }, (_, i) => this.code[i] ?? '');
+  }
+
+  setCode(value: string): void {
+    this.code = extractCode(value);
+    this.error = null;
   }
 
   get emailError(): string | null {
@@ -79,7 +98,54 @@ export class LoginVm {
       });
       return;
     }
+    if (this.session.status === 'second-factor') {
+      runInAction(() => {
+        this.submitting = false;
+        this.step = 'code';
+        this.flow.end();
+      });
+      return;
+    }
     this.analytics.track('Login', { method: 'password' });
+    await this.finish();
+  }
+
+  /** The authenticator app's code, after the password. */
+  async submitCode(): Promise<void> {
+    if (this.submitting) return;
+    if (this.code.length !== TOTP_DIGITS) {
+      this.error = `Enter the ${TOTP_DIGITS}-digit code from your authenticator app.`;
+      return;
+    }
+    this.submitting = true;
+    this.error = null;
+    this.flow.begin();
+    const result = await this.twoFactor.verifySignIn(this.code);
+    if (!result.ok) {
+      runInAction(() => {
+        this.submitting = false;
+        this.flow.end();
+        this.code = '';
+        this.error = authErrorMessage(result.error);
+      });
+      return;
+    }
+    this.analytics.track('Login', { method: 'password+totp' });
+    await this.finish();
+  }
+
+  /** Leaves the code step: the half-done session ends and the password form comes back. */
+  async useAnotherAccount(): Promise<void> {
+    await this.session.signOut();
+    runInAction(() => {
+      this.step = 'password';
+      this.code = '';
+      this.password = '';
+      this.error = null;
+    });
+  }
+
+  private async finish(): Promise<void> {
     await this.flow.completeSignIn();
     // The flow stays "in progress" until this screen is left (dispose), so the entry guard
     // cannot send the now signed-in visitor to '/' before this navigation lands.

@@ -18,6 +18,7 @@ import { AddOnCreditsVm } from '../billing/add-on-credits.vm';
 import { BillingActionsVm } from '../billing/billing-actions.vm';
 import { UpgradeDialogStore } from '../billing/upgrade-dialog.store';
 import { DeleteAccountSection } from './delete-account.view';
+import { TwoFactorSection } from './two-factor.view';
 import { type SectionStatus, type SettingsTab, SettingsVm, tabFromQuery } from './settings.vm';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
@@ -66,6 +67,7 @@ export const SettingsView = observer(function SettingsView() {
         </TabsList>
         <TabsContent value="profile">
           <ProfileTab vm={vm} />
+          <TwoFactorSection />
           <DeleteAccountSection />
         </TabsContent>
         <TabsContent value="plan">

@@ -36,7 +36,7 @@ export function columnsOf(manager: EntityManager, entity: EntityTarget<ObjectLit
   return list;
 }
 
-const END_REASONS: readonly SessionEndReason[] = ['logout', 'refresh_token_reused', 'password_changed', 'account_deleted'];
+const END_REASONS: readonly SessionEndReason[] = ['logout', 'refresh_token_reused', 'password_changed', 'account_deleted', 'mfa_upgraded'];
 
 function oneOf<T extends string>(allowed: readonly T[], value: unknown, column: string): T {
   if (!allowed.includes(value as T)) throw new Error(`${column} holds an unexpected value: ${String(value)}`);
@@ -102,7 +102,7 @@ export function toAuthSession(row: AuthSessionOrmEntity): AuthSession {
     refreshedAt: row.refreshedAt,
     endedAt: row.endedAt,
     endReason: row.endReason === null ? null : oneOf(END_REASONS, row.endReason, 'auth_sessions.end_reason'),
-    aal: oneOf(['aal1'] as const, row.aal, 'auth_sessions.aal'),
+    aal: oneOf(['aal1', 'aal2'] as const, row.aal, 'auth_sessions.aal'),
     amr: methodReferences(row.amr),
     tokenSecret: row.tokenSecret,
   });

@@ -28,3 +28,4 @@ export * from './hosting-repository.contract.js';
 export * from './geo-locator.contract.js';
 export * from './marketing-audience.contract.js';
 export * from './marketing-outbox.contract.js';
+export * from './factor-store.contract.js';
