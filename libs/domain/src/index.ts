@@ -246,3 +246,9 @@ export * from './ai/engine/recover-interrupted-turns.use-case.js';
 
 // databases: the data API's PostgREST grammar (docs/databases.md)
 export * from './databases/rest/index.js';
+export * from './analytics/recorded-event.js';
+export * from './analytics/analytics-event-store.port.js';
+export * from './analytics/record-tracking-events.use-case.js';
+export * from './analytics/counted-prompt-credit.js';
+export * from './analytics/daily-activity.js';
+export * from './analytics/read-daily-activity.use-case.js';

@@ -23,3 +23,4 @@ export * from './in-memory-hosting.js';
 export * from './in-memory-hosting-repository.js';
 export * from './hosting-kit.js';
 export * from './in-memory-geo-locator.js';
+export * from './in-memory-analytics-event-store.js';

@@ -26,3 +26,4 @@ export * from './project-database-repository.contract.js';
 export * from './hosting-provider.contract.js';
 export * from './hosting-repository.contract.js';
 export * from './geo-locator.contract.js';
+export * from './analytics-event-store.contract.js';
