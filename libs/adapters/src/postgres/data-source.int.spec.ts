@@ -39,6 +39,7 @@ describe('createDataSource and migrate', () => {
     expect(await tablesIn(db.dataSource, db.schema)).toEqual([
       'ai_turn_undo_entries',
       'ai_turns',
+      'analytics_events',
       'auth_one_time_codes',
       'auth_refresh_tokens',
       'auth_sessions',
