@@ -106,7 +106,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(23);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(24);
     } finally {
       await other.drop();
     }
