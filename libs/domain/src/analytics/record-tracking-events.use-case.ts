@@ -1,3 +1,5 @@
+import type { RateLimiter } from '../auth/rate-limiter.port.js';
+import type { BucketRule } from '../auth/token-bucket.js';
 import type { Clock } from '../shared/clock.port.js';
 import type { DomainError } from '../shared/domain-error.js';
 import { type Result, err, ok } from '../shared/result.js';
@@ -11,10 +13,23 @@ export const reservedEventName = (name: string): ReservedEventName => ({
   message: `The event name '${name}' is recorded by Kiln itself`,
 });
 
+export type AnalyticsRateLimited = DomainError<'ANALYTICS.RATE_LIMITED'> & { readonly retryAfterSeconds: number };
+
+/**
+ * Batches one client address may send: a burst for a busy session, then one a second. The web
+ * sends one batch per second at most, so only a script flooding the table is slowed down.
+ */
+export const ANALYTICS_BATCH_RULE: BucketRule = { burst: 60, refillPerSecond: 1 };
+
+/** The most events one batch may carry (the API's DTO refuses more). */
+export const MAX_EVENTS_PER_BATCH = 25;
+
 export interface RecordTrackingEventsInput {
   readonly events: readonly TrackingEventInput[];
   /** The signed-in sender, or null: anonymous page views are welcome. */
   readonly userId: string | null;
+  /** The sender's address: the rate limit's key. */
+  readonly clientAddress: string;
 }
 
 /**
@@ -25,10 +40,16 @@ export interface RecordTrackingEventsInput {
 export class RecordTrackingEvents {
   constructor(
     private readonly store: AnalyticsEventStore,
+    private readonly limiter: RateLimiter,
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: RecordTrackingEventsInput): Promise<Result<{ readonly recorded: number }, TrackingEventError | ReservedEventName>> {
+  async execute(input: RecordTrackingEventsInput): Promise<Result<{ readonly recorded: number }, TrackingEventError | ReservedEventName | AnalyticsRateLimited>> {
+    const allowed = await this.limiter.take(`analytics:${input.clientAddress}`, ANALYTICS_BATCH_RULE);
+    if (!allowed.allowed) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(allowed.retryAfterMs / 1000));
+      return err({ code: 'ANALYTICS.RATE_LIMITED', message: `Too many analytics events. Please wait ${retryAfterSeconds} s.`, retryAfterSeconds });
+    }
     const at = this.clock.now();
     const events: RecordedEvent[] = [];
     for (const raw of input.events) {
