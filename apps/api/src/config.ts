@@ -1,5 +1,6 @@
 import { DEFAULT_SANDBOX_LIMITS } from '@kiln/adapters';
 import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
+import { type AnalyticsConfig, parseAnalyticsConfig } from './analytics/analytics-config.js';
 import { LOG_FORMATS, type LogFormat } from './common/log-format.js';
 import { type DatabasesConfig, parseDatabasesConfig } from './databases/databases-config.js';
 import { type GeoConfig, parseGeoConfig } from './geo/geo-config.js';
@@ -127,6 +128,8 @@ export interface AppConfig {
   readonly aiContextChars: number;
   /** The IP lookup that picks the checkout currency: GEOLOCATION_URL, GEOLOCATION_TIMEOUT_MS (geo/geo-config.ts). */
   readonly geo: GeoConfig;
+  /** Analytics: OPERATOR_EMAILS, GA4_MEASUREMENT_ID, GA4_SCRIPT_ORIGIN, ANALYTICS_ON_LOCALHOST (analytics/analytics-config.ts). */
+  readonly analytics: AnalyticsConfig;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -214,6 +217,7 @@ export function loadConfig(env: Env): AppConfig {
   );
 
   const geo = read((report) => parseGeoConfig(env, report));
+  const analytics = read((report) => parseAnalyticsConfig(env, report));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -244,6 +248,7 @@ export function loadConfig(env: Env): AppConfig {
     aiRateLimitPerMinute,
     aiContextChars,
     geo,
+    analytics,
   };
 }
 

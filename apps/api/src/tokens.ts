@@ -113,3 +113,6 @@ export const DATA_ORIGIN = Symbol('DATA_ORIGIN');
 
 /** GeoLocator: the IP lookup that picks the checkout currency (IpWhoIsGeoLocator with GEOLOCATION_URL, else none). */
 export const GEO_LOCATOR = Symbol('GeoLocator');
+
+/** AnalyticsEventStore: first-party page views and events (PgAnalyticsEventStore, or memory in tests). */
+export const ANALYTICS_EVENT_STORE = Symbol('AnalyticsEventStore');

@@ -17,6 +17,7 @@ import {
   PgLocalCheckoutStore,
   PgAdvisoryTurnLock,
   PgRateLimiter,
+  PgAnalyticsEventStore,
   type PostgresOptions,
   SmtpMailer,
   createDataSource,
@@ -45,6 +46,7 @@ import {
   HOSTING_REPOSITORY,
   APP_CONFIG,
   PROJECT_DATABASE_REPOSITORY,
+  ANALYTICS_EVENT_STORE,
 } from '../tokens.js';
 import type { AppConfig } from '../config.js';
 
@@ -123,6 +125,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: RATE_LIMITER, useFactory: (ds: DataSource, clock: Clock) => new PgRateLimiter(ds, clock), inject: [POSTGRES_DATA_SOURCE, CLOCK] },
       { provide: TURN_LOCK, useFactory: () => new PgAdvisoryTurnLock(connection) },
       { provide: HOSTING_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgHostingRepository(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: ANALYTICS_EVENT_STORE, useFactory: (tx: PgUnitOfWork) => new PgAnalyticsEventStore(tx), inject: [PG_UNIT_OF_WORK] },
       {
         // Passwords and JWT secrets sealed with DATABASE_SECRETS_KEY (or the key generated under DATA_DIR/secrets).
         provide: PROJECT_DATABASE_REPOSITORY,
@@ -177,6 +180,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         TURN_LOCK,
         HOSTING_REPOSITORY,
         PROJECT_DATABASE_REPOSITORY,
+        ANALYTICS_EVENT_STORE,
       ],
     };
   }

@@ -14,6 +14,7 @@ import {
   InMemoryVectorIndex,
   InMemoryHostingRepository,
   InMemoryProjectDatabaseRepository,
+  InMemoryAnalyticsEventStore,
 } from '@kiln/domain/testing';
 import {
   CLOCK,
@@ -35,6 +36,7 @@ import {
   TURN_LOCK,
   HOSTING_REPOSITORY,
   PROJECT_DATABASE_REPOSITORY,
+  ANALYTICS_EVENT_STORE,
 } from '../tokens.js';
 import { InMemoryLocalCheckoutStore } from '@kiln/adapters';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
@@ -65,6 +67,7 @@ export const PERSISTENCE_TOKENS = [
   TURN_LOCK,
   HOSTING_REPOSITORY,
   PROJECT_DATABASE_REPOSITORY,
+  ANALYTICS_EVENT_STORE,
 ] as const;
 
 /**
@@ -107,6 +110,7 @@ export class InMemoryPersistenceModule {
         { provide: TURN_LOCK, useFactory: () => new InProcessTurnLock() },
         { provide: HOSTING_REPOSITORY, useFactory: () => new InMemoryHostingRepository() },
         { provide: PROJECT_DATABASE_REPOSITORY, useFactory: () => new InMemoryProjectDatabaseRepository() },
+        { provide: ANALYTICS_EVENT_STORE, useFactory: () => new InMemoryAnalyticsEventStore() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };
