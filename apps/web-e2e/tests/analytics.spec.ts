@@ -53,5 +53,5 @@ test('page views and SPEC §7 events reach Kiln and GA4 (gtag.js loaded, collect
   // The operators' chart is not for a new account: the API says 403 and the page says so.
   await continueProfileSetup(page);
   await page.goto('/operators/activity');
-  await expect(page.getByRole('alert')).toContainText('This page is for Kiln operators.');
+  await expect(page.getByRole('alert').filter({ hasText: 'This page is for Kiln operators.' })).toBeVisible();
 });
