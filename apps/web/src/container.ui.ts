@@ -10,6 +10,7 @@ import {
   CryptoIds,
   FetchUrlProbe,
   MatchMediaColorScheme,
+  DocumentPageExit,
   WindowGtagHost,
   WindowMessageSource,
   WindowNavigation,
@@ -68,6 +69,7 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   // Analytics: Kiln's own store always, GA4 too when the API names a measurement id.
   container.bind(UI_TYPES.AnalyticsApi).to(HttpAnalyticsApi).inSingletonScope();
   container.bind(UI_TYPES.Gtag).to(WindowGtagHost).inSingletonScope();
+  container.bind(UI_TYPES.PageExit).to(DocumentPageExit).inSingletonScope();
   container.bind(AnalyticsSettings).toSelf().inSingletonScope();
   container.bind(FirstPartyAnalyticsSink).toSelf().inSingletonScope();
   container.bind(Ga4AnalyticsSink).toSelf().inSingletonScope();

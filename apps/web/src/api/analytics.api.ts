@@ -22,8 +22,8 @@ export interface DailyActivityDto {
 
 export interface AnalyticsApi {
   settings(): Promise<AnalyticsSettingsDto>;
-  /** One batch (at most MAX_EVENTS_PER_BATCH) of validated events. */
-  send(events: readonly TrackingEvent[]): Promise<void>;
+  /** One batch (at most MAX_EVENTS_PER_BATCH) of validated events; `leaving`: the page is being left (keepalive). */
+  send(events: readonly TrackingEvent[], options?: { readonly leaving?: boolean }): Promise<void>;
   /** Operators only (403 otherwise): the last `days` UTC days, oldest first. */
   dailyActivity(days: number): Promise<readonly DailyActivityDto[]>;
 }
@@ -36,9 +36,9 @@ export class HttpAnalyticsApi implements AnalyticsApi {
     return this.http.get<AnalyticsSettingsDto>('/api/analytics/config', { anonymous: true });
   }
 
-  async send(events: readonly TrackingEvent[]): Promise<void> {
+  async send(events: readonly TrackingEvent[], options: { readonly leaving?: boolean } = {}): Promise<void> {
     // The bearer token (when signed in) names the sender; analytics are never retried (SPEC §8: only logged).
-    await this.http.post('/api/analytics/events', { events }, { retry: false });
+    await this.http.post('/api/analytics/events', { events }, { retry: false, ...(options.leaving ? { keepalive: true } : {}) });
   }
 
   async dailyActivity(days: number): Promise<readonly DailyActivityDto[]> {

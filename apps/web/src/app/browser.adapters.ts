@@ -4,6 +4,7 @@ import type {
   BrowserEnvironment,
   Clipboard,
   GtagHost,
+  PageExit,
   ColorSchemeMedia,
   Ids,
   Logger,
@@ -135,5 +136,22 @@ export class WindowGtagHost implements GtagHost {
     script.async = true;
     script.src = src;
     document.head.appendChild(script);
+  }
+}
+
+/** pagehide, and visibilitychange to hidden (the last event mobile browsers reliably fire). */
+@injectable()
+export class DocumentPageExit implements PageExit {
+  onLeave(listener: () => void): () => void {
+    if (typeof window === 'undefined' || typeof document === 'undefined') return () => undefined;
+    const onHide = () => {
+      if (document.visibilityState === 'hidden') listener();
+    };
+    window.addEventListener('pagehide', listener);
+    document.addEventListener('visibilitychange', onHide);
+    return () => {
+      window.removeEventListener('pagehide', listener);
+      document.removeEventListener('visibilitychange', onHide);
+    };
   }
 }

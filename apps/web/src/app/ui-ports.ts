@@ -16,6 +16,7 @@ export const UI_TYPES = {
   // added with first-party analytics and GA4
   AnalyticsApi: Symbol.for('AnalyticsApi'),
   Gtag: Symbol.for('GtagHost'),
+  PageExit: Symbol.for('PageExit'),
 } as const;
 
 /** Writes text to the system clipboard; rejects when the browser refuses. */
@@ -95,4 +96,10 @@ export interface GtagHost {
   gtag(...args: unknown[]): void;
   /** Adds `<script async src>` to the page. */
   loadScript(src: string): void;
+}
+
+/** The page being left or hidden (pagehide, visibilitychange to hidden): the last chance to send. */
+export interface PageExit {
+  /** Calls `listener` each time; returns the unsubscribe function. */
+  onLeave(listener: () => void): () => void;
 }

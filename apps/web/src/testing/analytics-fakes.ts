@@ -2,12 +2,14 @@
 import type { TrackingEvent } from '@kiln/domain';
 import type { AnalyticsApi, AnalyticsSettingsDto, DailyActivityDto } from '../api/analytics.api';
 import { ApiError } from '../app/ports';
-import type { GtagHost } from '../app/ui-ports';
+import type { GtagHost, PageExit } from '../app/ui-ports';
 
 export class FakeAnalyticsApi implements AnalyticsApi {
   settingsDto: AnalyticsSettingsDto = { ga4_measurement_id: null, ga4_script_origin: null, enabled_on_localhost: false };
   settingsCalls = 0;
   readonly batches: (readonly TrackingEvent[])[] = [];
+  /** The batches sent as the page was left (keepalive). */
+  readonly leavingBatches: (readonly TrackingEvent[])[] = [];
   failSending = false;
   /** What dailyActivity answers per range, or an error to throw. */
   activity: (days: number) => Promise<readonly DailyActivityDto[]> = async () => [];
@@ -18,9 +20,9 @@ export class FakeAnalyticsApi implements AnalyticsApi {
     return this.settingsDto;
   }
 
-  async send(events: readonly TrackingEvent[]): Promise<void> {
+  async send(events: readonly TrackingEvent[], options: { readonly leaving?: boolean } = {}): Promise<void> {
     if (this.failSending) throw new ApiError('Request failed', 503, null, null);
-    this.batches.push([...events]);
+    (options.leaving ? this.leavingBatches : this.batches).push([...events]);
   }
 
   dailyActivity(days: number): Promise<readonly DailyActivityDto[]> {
@@ -42,3 +44,15 @@ export class RecordingGtag implements GtagHost {
 }
 
 export const activityDay = (day: string, page_views = 0, signups = 0, prompts = 0): DailyActivityDto => ({ day, page_views, signups, prompts });
+
+/** A page the test leaves by hand. */
+export class ManualPageExit implements PageExit {
+  private readonly listeners = new Set<() => void>();
+  onLeave(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  leave(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

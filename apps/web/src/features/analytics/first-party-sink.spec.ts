@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TrackingEvent } from '@kiln/domain';
-import { FakeAnalyticsApi } from '../../testing/analytics-fakes';
+import { FakeAnalyticsApi, ManualPageExit } from '../../testing/analytics-fakes';
 import { SteppedTimers } from '../../testing/billing-fakes';
 import { RecordingLogger } from '../../testing/ui-fakes';
 import { FIRST_PARTY_BATCH_MS, FirstPartyAnalyticsSink } from './first-party-sink';
@@ -11,7 +11,8 @@ function setup() {
   const api = new FakeAnalyticsApi();
   const timers = new SteppedTimers();
   const logger = new RecordingLogger();
-  return { api, timers, logger, sink: new FirstPartyAnalyticsSink(api, timers, logger) };
+  const page = new ManualPageExit();
+  return { api, timers, logger, page, sink: new FirstPartyAnalyticsSink(api, timers, logger, page) };
 }
 
 describe('FirstPartyAnalyticsSink (POST /api/analytics/events)', () => {
@@ -40,5 +41,16 @@ describe('FirstPartyAnalyticsSink (POST /api/analytics/events)', () => {
     await sink.track(view('/'));
     await timers.advance(FIRST_PARTY_BATCH_MS);
     expect(logger.lines).toEqual(['warn: Analytics events could not be sent']);
+  });
+
+  it('sends what waits when the page is left (keepalive), not twice', async () => {
+    const { api, timers, page, sink } = setup();
+    await sink.track({ kind: 'custom', name: 'Subscription ChangePlan', properties: { plan_id: 'pro_monthly' } });
+    page.leave();
+    await timers.advance(FIRST_PARTY_BATCH_MS);
+    expect(api.leavingBatches).toEqual([[{ kind: 'custom', name: 'Subscription ChangePlan', properties: { plan_id: 'pro_monthly' } }]]);
+    expect(api.batches).toEqual([]);
+    page.leave();
+    expect(api.leavingBatches).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TrackingEvent } from '@kiln/domain';
-import { FakeAnalyticsApi, RecordingGtag } from '../../testing/analytics-fakes';
+import { FakeAnalyticsApi, ManualPageExit, RecordingGtag } from '../../testing/analytics-fakes';
 import { SteppedTimers } from '../../testing/billing-fakes';
 import { RecordingLogger, environment } from '../../testing/ui-fakes';
 import { AnalyticsSettings } from './analytics-settings';
@@ -16,7 +16,7 @@ function setup() {
   const timers = new SteppedTimers();
   const logger = new RecordingLogger();
   const settings = new AnalyticsSettings(api, logger);
-  const sink = new KilnAnalyticsSink(settings, new FirstPartyAnalyticsSink(api, timers, logger), new Ga4AnalyticsSink(gtag, timers), environment());
+  const sink = new KilnAnalyticsSink(settings, new FirstPartyAnalyticsSink(api, timers, logger, new ManualPageExit()), new Ga4AnalyticsSink(gtag, timers), environment());
   return { api, gtag, timers, logger, sink };
 }
 
