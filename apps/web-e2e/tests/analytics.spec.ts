@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { FakeGa4Server } from './fake-ga4-server';
 import { continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
@@ -54,4 +56,44 @@ test('page views and SPEC §7 events reach Kiln and GA4 (gtag.js loaded, collect
   await continueProfileSetup(page);
   await page.goto('/operators/activity');
   await expect(page.getByRole('alert').filter({ hasText: 'This page is for Kiln operators.' })).toBeVisible();
+});
+
+// The operators' chart screen at 1280 px and 375 px. The shared e2e server has no OPERATOR_EMAILS,
+// so the daily counts are served here (GET /api/analytics/daily-activity itself is proven in the
+// API's e2e); the page, its view-model and the SVG are the real ones.
+test('the operators’ activity chart: totals, three lines, ranges, nothing cut off at 375 px', async ({ page, request }) => {
+  const asked: string[] = [];
+  await page.route('**/api/analytics/daily-activity?*', (route) => {
+    const days = Number(new URL(route.request().url()).searchParams.get('days'));
+    asked.push(String(days));
+    const rows = Array.from({ length: days }, (_, i) => ({
+      day: new Date(Date.UTC(2026, 10, 26) - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+      page_views: 10 + i,
+      signups: i % 3,
+      prompts: 2 * (i % 5),
+    }));
+    return route.fulfill({ json: { days: rows } });
+  });
+  await signUpAndVerify(page, request, newEmail('operator'), 'correct horse battery');
+  await continueProfileSetup(page);
+
+  for (const size of [
+    { width: 1280, height: 860 },
+    { width: 375, height: 812 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.goto('/operators/activity');
+    await expect(page.getByRole('heading', { name: 'Site activity' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Last 30 days' })).toBeVisible();
+    // 30 days of 10…39 page views: 735 in all.
+    await expect(page.getByTestId('total-page_views')).toHaveText('735');
+    await expect(page.getByRole('img', { name: /Daily activity chart/ }).locator('polyline')).toHaveCount(3);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+    await page.screenshot({ path: path.join(tmpdir(), 'kiln-screens', `operators-activity-${size.width}.png`), fullPage: true });
+  }
+
+  await page.getByRole('radiogroup', { name: 'Range' }).getByText('7 days').click();
+  await expect(page.getByRole('heading', { name: 'Last 7 days' })).toBeVisible();
+  await expect(page.getByTestId('total-page_views')).toHaveText('91');
+  expect(asked).toEqual(['30', '30', '7']);
 });
