@@ -32,14 +32,14 @@ export const SiteActivityView = observer(function SiteActivityView() {
         {vm.status === 'forbidden' && <Alert tone="destructive" title="This page is for Kiln operators." />}
         {vm.status === 'error' && <Alert tone="destructive" title="Site activity could not be loaded. Please try again." action={<Button variant="outline" onClick={() => void vm.load()}>Retry</Button>} />}
         {vm.status === 'loading' && <Skeleton className="h-72 w-full" />}
-        {vm.status === 'ready' && <ActivityCard />}
+        {vm.status === 'ready' && <ActivityCard vm={vm} />}
       </div>
     </div>
   );
 });
 
-const ActivityCard = observer(function ActivityCard() {
-  const vm = useVm(SiteActivityVm);
+/** The loaded numbers; gets the page's view-model (view-models are transient: useVm here would make a new, empty one). */
+const ActivityCard = observer(function ActivityCard({ vm }: { vm: SiteActivityVm }) {
   const { chart, days, totals } = vm;
   const first = days[0]?.day ?? '';
   const last = days.at(-1)?.day ?? '';
