@@ -64,9 +64,9 @@ const ActivityCard = observer(function ActivityCard({ vm }: { vm: SiteActivityVm
           ))}
         </ul>
         <figure>
-          <svg viewBox={`-8 -8 ${chart.width + 16} ${chart.height + 16}`} className="h-56 w-full" role="img" aria-label={`Daily activity chart, top of scale ${chart.top}`}>
-            <line x1={0} y1={chart.height} x2={chart.width} y2={chart.height} className="stroke-border" strokeWidth={1} />
-            <line x1={0} y1={0} x2={chart.width} y2={0} className="stroke-border" strokeDasharray="4 4" strokeWidth={1} />
+          <svg viewBox={`-8 -8 ${chart.width + 16} ${chart.height + 16}`} className="h-56 w-full" preserveAspectRatio="none" role="img" aria-label={`Daily activity chart, top of scale ${chart.top}`}>
+            <line x1={0} y1={chart.height} x2={chart.width} y2={chart.height} className="stroke-border" strokeWidth={1} vectorEffect="non-scaling-stroke" />
+            <line x1={0} y1={0} x2={chart.width} y2={0} className="stroke-border" strokeDasharray="4 4" strokeWidth={1} vectorEffect="non-scaling-stroke" />
             {chart.lines.map((line) => (
               <polyline
                 key={line.key}
