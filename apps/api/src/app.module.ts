@@ -6,6 +6,7 @@ import type { AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/doma
 import { LoggerModule } from 'nestjs-pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AiModule } from './ai/ai.module.js';
+import { AnalyticsModule } from './analytics/analytics.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
 import { CoreModule } from './common/core.module.js';
@@ -149,6 +150,7 @@ export class AppModule {
         ...(options.accountDeletion ? [AccountsModule.forRoot(payments)] : []),
         GeoModule.forRoot(config),
         MarketingModule.forRoot(config),
+        AnalyticsModule.forRoot(config),
         ...(config.nodeEnv === 'production' ? [] : [DevModule]),
       ],
       providers: [

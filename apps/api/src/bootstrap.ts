@@ -25,7 +25,8 @@ import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
 import type { SandboxIsolation } from './sandbox/sandbox-isolation.js';
 import { ACCESS_TOKEN_VERIFIER, DATA_ORIGIN } from './tokens.js';
-import { resolveWebDistDir, serveWebApp } from './web/web-app.js';
+import { analyticsSources, resolveWebDistDir, serveWebApp } from './web/web-app.js';
+import { DEFAULT_GA4_SCRIPT_ORIGIN } from './analytics/analytics-config.js';
 
 /**
  * What createApp is built from. The caller chooses the adapters: main.ts the real ones, the tests
@@ -145,8 +146,10 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
       : config.nodeEnv === 'test' && config.webDistDir === null
         ? null
         : resolveWebDistDir(config.webDistDir, process.cwd());
-  // Frames: the live previews (builder) and the published sites (/project-preview/{slug}).
-  if (webDist !== null) serveWebApp(app, webDist, `${previewUrls(config).frameSource} ${publishedFrameSource(config.hosting)}`);
+  // Frames: the live previews (builder) and the published sites (/project-preview/{slug}); scripts: the GA4 tag when configured.
+  if (webDist !== null) {
+    serveWebApp(app, webDist, `${previewUrls(config).frameSource} ${publishedFrameSource(config.hosting)}`, analyticsSources(config.analytics.ga4, DEFAULT_GA4_SCRIPT_ORIGIN));
+  }
   else if (config.webDistDir !== null) app.get(Logger).warn(`WEB_DIST_DIR ${config.webDistDir} has no index.html: the web app is not served`);
   app.enableShutdownHooks();
   setUpOpenApi(app);

@@ -1,5 +1,6 @@
 import { DEFAULT_SANDBOX_LIMITS } from '@kiln/adapters';
 import { PlanCatalog, type UpperTierConfig } from '@kiln/domain';
+import { type AnalyticsConfig, parseAnalyticsConfig } from './analytics/analytics-config.js';
 import { LOG_FORMATS, type LogFormat } from './common/log-format.js';
 import { type DatabasesConfig, parseDatabasesConfig } from './databases/databases-config.js';
 import { type GeoConfig, parseGeoConfig } from './geo/geo-config.js';
@@ -130,6 +131,8 @@ export interface AppConfig {
   readonly geo: GeoConfig;
   /** Marketing contacts: BREVO_API_KEY, BREVO_BASE_URL, BREVO_TIMEOUT_MS, MARKETING_DELIVERY_INTERVAL_MS (marketing/marketing-config.ts). */
   readonly marketing: MarketingConfig;
+  /** Analytics: OPERATOR_EMAILS, GA4_MEASUREMENT_ID, GA4_SCRIPT_ORIGIN, ANALYTICS_ON_LOCALHOST (analytics/analytics-config.ts). */
+  readonly analytics: AnalyticsConfig;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -218,6 +221,7 @@ export function loadConfig(env: Env): AppConfig {
 
   const geo = read((report) => parseGeoConfig(env, report));
   const marketing = read((report) => parseMarketingConfig(env, nodeEnv, report));
+  const analytics = read((report) => parseAnalyticsConfig(env, report));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -249,6 +253,7 @@ export function loadConfig(env: Env): AppConfig {
     aiContextChars,
     geo,
     marketing,
+    analytics,
   };
 }
 

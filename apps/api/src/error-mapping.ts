@@ -78,6 +78,17 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'PUBLISHING.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },
   'PUBLISHING.CHECK_FAILED': { status: HttpStatus.SERVICE_UNAVAILABLE },
+  // First-party analytics (SPEC §5 tracking rules; the operators' chart)
+  'ANALYTICS.EVENT_NAME_REQUIRED': { status: HttpStatus.BAD_REQUEST },
+  'ANALYTICS.PAGE_CATEGORY_REQUIRED': { status: HttpStatus.BAD_REQUEST },
+  'ANALYTICS.PAGE_ACTION_REQUIRED': { status: HttpStatus.BAD_REQUEST },
+  'ANALYTICS.PLAN_ID_REQUIRED': { status: HttpStatus.BAD_REQUEST },
+  'ANALYTICS.PLAN_NAME_REQUIRED': { status: HttpStatus.BAD_REQUEST },
+  'ANALYTICS.INVALID_PLAN_PRICE': { status: HttpStatus.BAD_REQUEST },
+  'ANALYTICS.RESERVED_EVENT_NAME': { status: HttpStatus.BAD_REQUEST },
+  'ANALYTICS.RATE_LIMITED': { status: HttpStatus.TOO_MANY_REQUESTS },
+  'ANALYTICS.NOT_AN_OPERATOR': { status: HttpStatus.FORBIDDEN },
+  'ANALYTICS.INVALID_DAYS': { status: HttpStatus.BAD_REQUEST },
   // Hosting (docs/hosting.md)
   // Project databases (docs/databases.md)
   'DATABASES.NOT_CONNECTED': { status: HttpStatus.NOT_FOUND },

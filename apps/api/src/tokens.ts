@@ -128,3 +128,5 @@ export interface LocalMarketingView {
   contacts(email?: string): Promise<readonly { email: string; attributes: object; createdAt: Date; updatedAt: Date }[]>;
   events(email?: string): Promise<readonly { email: string | null; eventName: string; identifiers: object; properties: object; occurredAt: Date }[]>;
 }
+/** AnalyticsEventStore: first-party page views and events (PgAnalyticsEventStore, or memory in tests). */
+export const ANALYTICS_EVENT_STORE = Symbol('AnalyticsEventStore');

@@ -10,12 +10,15 @@ import {
   CryptoIds,
   FetchUrlProbe,
   MatchMediaColorScheme,
+  DocumentPageExit,
+  WindowGtagHost,
   WindowMessageSource,
   WindowNavigation,
   readBrowserEnvironment,
 } from './app/browser.adapters';
 import { type BrowserEnvironment, UI_TYPES } from './app/ui-ports';
 import { HttpAccountApi } from './api/account.api';
+import { HttpAnalyticsApi } from './api/analytics.api';
 import { HttpCurrencyApi } from './api/currency.api';
 import { HttpPaymentsApi } from './api/payments.api';
 import { HttpPlansApi } from './api/plans.api';
@@ -28,7 +31,12 @@ import { CheckoutIntent } from './features/billing/checkout-intent';
 import { IntentionalExit } from './features/billing/intentional-exit';
 import { SubscriptionStore } from './features/billing/subscription.store';
 import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
-import { AnalyticsService, ConsoleAnalyticsSink, NullAnalyticsSink, PageViews } from './features/analytics/analytics.service';
+import { AnalyticsService, PageViews } from './features/analytics/analytics.service';
+import { AnalyticsSettings } from './features/analytics/analytics-settings';
+import { FirstPartyAnalyticsSink } from './features/analytics/first-party-sink';
+import { Ga4AnalyticsSink } from './features/analytics/ga4-sink';
+import { KilnAnalyticsSink } from './features/analytics/kiln-analytics-sink';
+import { SiteActivityVm } from './features/analytics/site-activity.vm';
 import { ColorModeStore } from './features/color-mode/color-mode.store';
 import { HomeVm } from './features/home/home.vm';
 import { PricingVm } from './features/pricing/pricing.vm';
@@ -59,7 +67,14 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   container.bind(ToastStore).toSelf().inSingletonScope();
   container.bind(TYPES.Toasts).toService(ToastStore);
   container.bind(ColorModeStore).toSelf().inSingletonScope();
-  container.bind(UI_TYPES.AnalyticsSink).to(environment.isDevelopment ? ConsoleAnalyticsSink : NullAnalyticsSink).inSingletonScope();
+  // Analytics: Kiln's own store always, GA4 too when the API names a measurement id.
+  container.bind(UI_TYPES.AnalyticsApi).to(HttpAnalyticsApi).inSingletonScope();
+  container.bind(UI_TYPES.Gtag).to(WindowGtagHost).inSingletonScope();
+  container.bind(UI_TYPES.PageExit).to(DocumentPageExit).inSingletonScope();
+  container.bind(AnalyticsSettings).toSelf().inSingletonScope();
+  container.bind(FirstPartyAnalyticsSink).toSelf().inSingletonScope();
+  container.bind(Ga4AnalyticsSink).toSelf().inSingletonScope();
+  container.bind(UI_TYPES.AnalyticsSink).to(KilnAnalyticsSink).inSingletonScope();
   container.bind<Analytics>(TYPES.Analytics).to(AnalyticsService).inSingletonScope();
   container.bind(PageViews).toSelf().inSingletonScope();
 
@@ -86,4 +101,5 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   container.bind(SettingsVm).toSelf();
   container.bind(DeleteAccountVm).toSelf();
   container.bind(TwoFactorVm).toSelf();
+  container.bind(SiteActivityVm).toSelf();
 }

@@ -19,6 +19,7 @@ import {
   PgLocalCheckoutStore,
   PgAdvisoryTurnLock,
   PgRateLimiter,
+  PgAnalyticsEventStore,
   type PostgresOptions,
   SmtpMailer,
   createDataSource,
@@ -49,6 +50,7 @@ import {
   PROJECT_DATABASE_REPOSITORY,
   MARKETING_OUTBOX,
   LOCAL_MARKETING_AUDIENCE,
+  ANALYTICS_EVENT_STORE,
 } from '../tokens.js';
 import type { AppConfig } from '../config.js';
 
@@ -129,6 +131,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: HOSTING_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgHostingRepository(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: MARKETING_OUTBOX, useFactory: (tx: PgUnitOfWork) => new PgMarketingOutbox(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: LOCAL_MARKETING_AUDIENCE, useFactory: (tx: PgUnitOfWork) => new PgMarketingAudience(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: ANALYTICS_EVENT_STORE, useFactory: (tx: PgUnitOfWork) => new PgAnalyticsEventStore(tx), inject: [PG_UNIT_OF_WORK] },
       {
         // Passwords and JWT secrets sealed with DATABASE_SECRETS_KEY (or the key generated under DATA_DIR/secrets).
         provide: PROJECT_DATABASE_REPOSITORY,
@@ -185,6 +188,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         PROJECT_DATABASE_REPOSITORY,
         MARKETING_OUTBOX,
         LOCAL_MARKETING_AUDIENCE,
+        ANALYTICS_EVENT_STORE,
       ],
     };
   }

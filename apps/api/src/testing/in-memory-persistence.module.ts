@@ -15,6 +15,7 @@ import {
   InMemoryHostingRepository,
   InMemoryProjectDatabaseRepository,
   InMemoryMarketingOutbox,
+  InMemoryAnalyticsEventStore,
 } from '@kiln/domain/testing';
 import {
   CLOCK,
@@ -38,6 +39,7 @@ import {
   PROJECT_DATABASE_REPOSITORY,
   MARKETING_OUTBOX,
   LOCAL_MARKETING_AUDIENCE,
+  ANALYTICS_EVENT_STORE,
 } from '../tokens.js';
 import { InMemoryLocalCheckoutStore } from '@kiln/adapters';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
@@ -71,6 +73,7 @@ export const PERSISTENCE_TOKENS = [
   PROJECT_DATABASE_REPOSITORY,
   MARKETING_OUTBOX,
   LOCAL_MARKETING_AUDIENCE,
+  ANALYTICS_EVENT_STORE,
 ] as const;
 
 /**
@@ -115,6 +118,7 @@ export class InMemoryPersistenceModule {
         { provide: TURN_LOCK, useFactory: () => new InProcessTurnLock() },
         { provide: HOSTING_REPOSITORY, useFactory: () => new InMemoryHostingRepository() },
         { provide: PROJECT_DATABASE_REPOSITORY, useFactory: () => new InMemoryProjectDatabaseRepository() },
+        { provide: ANALYTICS_EVENT_STORE, useFactory: () => new InMemoryAnalyticsEventStore() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

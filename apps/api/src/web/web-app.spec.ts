@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { inlineScriptHashes, isApiPath, resolveWebDistDir, wantsSpaFallback, webAppCsp } from './web-app.js';
+import { analyticsSources, inlineScriptHashes, isApiPath, resolveWebDistDir, wantsSpaFallback, webAppCsp } from './web-app.js';
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -63,6 +63,18 @@ describe('CSP of the app pages', () => {
   it('lets the builder frame project previews, and nothing else from other origins', () => {
     expect(webAppCsp([], 'http://*.preview.localhost:3000')).toContain("frame-src 'self' http://*.preview.localhost:3000;");
     expect(webAppCsp([])).toContain("frame-src 'self';");
+  });
+
+  it('allows the GA4 tag and its hits only when GA4 is configured (Google’s hosts, or the configured stand-in)', () => {
+    const google = 'https://www.googletagmanager.com';
+    expect(webAppCsp([], null, analyticsSources(null, google))).toContain("script-src 'self';");
+    expect(webAppCsp([], null, analyticsSources(null, google))).toContain("connect-src 'self';");
+    const withGoogle = webAppCsp([], null, analyticsSources({ scriptOrigin: google }, google));
+    expect(withGoogle).toContain("script-src 'self' https://*.googletagmanager.com;");
+    expect(withGoogle).toContain("connect-src 'self' https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com;");
+    const withFake = webAppCsp([], null, analyticsSources({ scriptOrigin: 'http://127.0.0.1:3323' }, google));
+    expect(withFake).toContain("script-src 'self' http://127.0.0.1:3323;");
+    expect(withFake).toContain("connect-src 'self' http://127.0.0.1:3323;");
   });
 });
 

@@ -54,23 +54,44 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
+/** Where an analytics script is loaded from and sends to (none without GA4). */
+export interface AnalyticsSources {
+  readonly script: readonly string[];
+  readonly connect: readonly string[];
+}
+export const NO_ANALYTICS_SOURCES: AnalyticsSources = { script: [], connect: [] };
+
+/**
+ * GA4_MEASUREMENT_ID set: the Google tag's hosts (Google's CSP guide for GA4: the tag from
+ * *.googletagmanager.com, hits to *.google-analytics.com and *.analytics.google.com), or the
+ * one GA4_SCRIPT_ORIGIN that stands in for them.
+ */
+export function analyticsSources(ga4: { readonly scriptOrigin: string } | null, googleOrigin: string): AnalyticsSources {
+  if (ga4 === null) return NO_ANALYTICS_SOURCES;
+  if (ga4.scriptOrigin !== googleOrigin) return { script: [ga4.scriptOrigin], connect: [ga4.scriptOrigin] };
+  return {
+    script: ['https://*.googletagmanager.com'],
+    connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
+  };
+}
+
 /**
  * The Content-Security-Policy of the web app's pages: helmet's defaults plus the inline scripts,
  * and the project previews and published sites (their own origins, e.g. `http://*.preview.localhost:3000
- * http://*.apps.localhost:3000`) as frames.
+ * http://*.apps.localhost:3000`) as frames, and the GA4 tag when configured.
  */
-export function webAppCsp(scriptHashes: readonly string[], previewFrameSource: string | null = null): string {
+export function webAppCsp(scriptHashes: readonly string[], previewFrameSource: string | null = null, analytics: AnalyticsSources = NO_ANALYTICS_SOURCES): string {
   return [
     "default-src 'self'",
     "base-uri 'self'",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...analytics.connect].join(' '),
     "font-src 'self' https: data:",
     "form-action 'self'",
     "frame-ancestors 'self'",
     previewFrameSource === null ? "frame-src 'self'" : `frame-src 'self' ${previewFrameSource}`,
     "img-src 'self' data: https:",
     "object-src 'none'",
-    ["script-src 'self'", ...scriptHashes].join(' '),
+    ["script-src 'self'", ...analytics.script, ...scriptHashes].join(' '),
     "script-src-attr 'none'",
     "style-src 'self' https: 'unsafe-inline'",
   ].join('; ');
@@ -81,9 +102,9 @@ export function webAppCsp(scriptHashes: readonly string[], previewFrameSource: s
  * assets with a year of caching, anything else as is, and index.html for page loads of any
  * other path (client-side routing).
  */
-export function serveWebApp(app: NestExpressApplication, dir: string, previewFrameSource: string | null = null): void {
+export function serveWebApp(app: NestExpressApplication, dir: string, previewFrameSource: string | null = null, analytics: AnalyticsSources = NO_ANALYTICS_SOURCES): void {
   const indexFile = path.join(dir, 'index.html');
-  const csp = webAppCsp(inlineScriptHashes(readFileSync(indexFile, 'utf8')), previewFrameSource);
+  const csp = webAppCsp(inlineScriptHashes(readFileSync(indexFile, 'utf8')), previewFrameSource, analytics);
   app.useStaticAssets(dir, {
     index: false,
     setHeaders: (res, file) => {

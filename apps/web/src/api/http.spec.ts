@@ -37,6 +37,15 @@ function client(fetch: FetchFn, token: string | null = 'tok') {
 }
 
 describe('FetchHttpClient', () => {
+  it('asks fetch to outlive the page only when told (keepalive: analytics sent as the page is left)', async () => {
+    const { fetch, requests } = scriptedFetch(json(202, { recorded: 1 }), json(202, { recorded: 1 }));
+    const { http } = client(fetch);
+    await http.post('/api/analytics/events', { events: [] }, { keepalive: true });
+    await http.post('/api/analytics/events', { events: [] });
+    expect(requests.map((r) => r.init.keepalive)).toEqual([true, undefined]);
+    expect((requests[0]?.init.headers as Record<string, string>)['Authorization']).toBe('Bearer tok');
+  });
+
   it('sends JSON with the bearer token and returns the parsed reply', async () => {
     const { fetch, requests } = scriptedFetch(json(200, { ok: 1 }));
     const { http } = client(fetch);

@@ -118,6 +118,7 @@ export class FetchHttpClient implements HttpClient, StreamingHttpClient {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: options.signal,
       credentials: 'same-origin',
+      ...(options.keepalive ? { keepalive: true } : {}),
     };
   }
 }

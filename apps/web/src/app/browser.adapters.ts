@@ -3,6 +3,8 @@ import { injectable } from 'inversify';
 import type {
   BrowserEnvironment,
   Clipboard,
+  GtagHost,
+  PageExit,
   ColorSchemeMedia,
   Ids,
   Logger,
@@ -108,5 +110,48 @@ export class CryptoIds implements Ids {
     if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
     this.sequence += 1;
     return `id-${Date.now().toString(36)}-${this.sequence}`;
+  }
+}
+
+type GtagWindow = Window & { dataLayer?: unknown[]; gtag?: (...args: unknown[]) => void };
+
+/** The real Google tag on this page. */
+@injectable()
+export class WindowGtagHost implements GtagHost {
+  gtag(...args: unknown[]): void {
+    const w = window as GtagWindow;
+    w.dataLayer = w.dataLayer ?? [];
+    // gtag.js only understands `arguments` objects in the data layer, not arrays.
+    w.gtag =
+      w.gtag ??
+      function gtag() {
+        // eslint-disable-next-line prefer-rest-params -- gtag.js reads Arguments objects
+        (w.dataLayer as unknown[]).push(arguments);
+      };
+    w.gtag(...args);
+  }
+
+  loadScript(src: string): void {
+    const script = document.createElement('script');
+    script.async = true;
+    script.src = src;
+    document.head.appendChild(script);
+  }
+}
+
+/** pagehide, and visibilitychange to hidden (the last event mobile browsers reliably fire). */
+@injectable()
+export class DocumentPageExit implements PageExit {
+  onLeave(listener: () => void): () => void {
+    if (typeof window === 'undefined' || typeof document === 'undefined') return () => undefined;
+    const onHide = () => {
+      if (document.visibilityState === 'hidden') listener();
+    };
+    window.addEventListener('pagehide', listener);
+    document.addEventListener('visibilitychange', onHide);
+    return () => {
+      window.removeEventListener('pagehide', listener);
+      document.removeEventListener('visibilitychange', onHide);
+    };
   }
 }

@@ -55,6 +55,8 @@ export interface RequestOptions {
    * must not run twice, like an AI turn). Default true (SPEC §7: 3 tries in total).
    */
   readonly retry?: boolean;
+  /** The request outlives the page (fetch keepalive): analytics sent as the page is left. */
+  readonly keepalive?: boolean;
 }
 export interface DeleteOptions extends RequestOptions {
   readonly body?: unknown;

@@ -13,6 +13,10 @@ export const UI_TYPES = {
   WindowMessages: Symbol.for('WindowMessages'),
   UrlProbe: Symbol.for('UrlProbe'),
   Ids: Symbol.for('Ids'),
+  // added with first-party analytics and GA4
+  AnalyticsApi: Symbol.for('AnalyticsApi'),
+  Gtag: Symbol.for('GtagHost'),
+  PageExit: Symbol.for('PageExit'),
 } as const;
 
 /** Writes text to the system clipboard; rejects when the browser refuses. */
@@ -80,4 +84,22 @@ export interface UrlProbe {
 /** Fresh unique ids (command ids of the terminal). */
 export interface Ids {
   next(): string;
+}
+
+/**
+ * The page's Google tag (gtag.js): `window.dataLayer`, the `gtag()` function that queues into
+ * it, and the script tag that processes the queue. Behind a port so the GA4 sink is tested
+ * without a browser.
+ */
+export interface GtagHost {
+  /** Queues one gtag command (defines window.dataLayer and window.gtag on first use). */
+  gtag(...args: unknown[]): void;
+  /** Adds `<script async src>` to the page. */
+  loadScript(src: string): void;
+}
+
+/** The page being left or hidden (pagehide, visibilitychange to hidden): the last chance to send. */
+export interface PageExit {
+  /** Calls `listener` each time; returns the unsubscribe function. */
+  onLeave(listener: () => void): () => void;
 }

@@ -23,6 +23,7 @@ import {
 import { ProjectPreviewView } from '../features/hosting/project-preview.view';
 import { PricingView } from '../features/pricing/pricing.view';
 import { SettingsView } from '../features/settings/settings.view';
+import { SiteActivityView } from '../features/analytics/site-activity.view';
 import { AuthLayout, BuilderLayout, DefaultLayout, EmptyLayout, GradientLayout, GuestLayout, PreviewLayout } from '../layouts';
 import { AppShell } from './app-shell';
 import { RouteGuard, type RouteHandle } from './route-guard.view';
@@ -74,6 +75,8 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'pricing', element: <PricingView /> },
               { path: 'settings', handle: auth, element: <SettingsView /> },
+              // Operators only (OPERATOR_EMAILS): the API answers 403 to anyone else, and the page says so.
+              { path: 'operators/activity', handle: auth, element: <SiteActivityView /> },
               { path: 'contact-us', element: <ContactUsPage /> },
               { path: 'legal/terms-of-service', element: <TermsOfServicePage /> },
               { path: 'legal/privacy-policy', element: <PrivacyPolicyPage /> },

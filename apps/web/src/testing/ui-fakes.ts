@@ -2,6 +2,7 @@
 // what happened from their fields.
 import type { TrackingEvent } from '@kiln/domain';
 import { makeAutoObservable } from 'mobx';
+import { type AnalyticsRuntimeSettings, type AnalyticsSettings, DEFAULT_ANALYTICS_SETTINGS } from '../features/analytics/analytics-settings';
 import type {
   KeyValueStorage,
   SessionService,
@@ -142,4 +143,9 @@ async function notUsed(): Promise<never> {
 /** Lets pending promise callbacks (and runInAction blocks after awaits) run. */
 export async function flush(): Promise<void> {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
+}
+
+/** The API's analytics settings as a test fixes them (default: Kiln only, not from localhost). */
+export function analyticsSettings(settings: Partial<AnalyticsRuntimeSettings> = {}): Pick<AnalyticsSettings, 'load'> {
+  return { load: async () => ({ ...DEFAULT_ANALYTICS_SETTINGS, ...settings }) };
 }

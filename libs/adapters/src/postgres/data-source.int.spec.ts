@@ -39,6 +39,7 @@ describe('createDataSource and migrate', () => {
     expect(await tablesIn(db.dataSource, db.schema)).toEqual([
       'ai_turn_undo_entries',
       'ai_turns',
+      'analytics_events',
       'auth_mfa_challenges',
       'auth_mfa_factors',
       'auth_one_time_codes',
@@ -110,7 +111,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(28);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(29);
     } finally {
       await other.drop();
     }

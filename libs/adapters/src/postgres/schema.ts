@@ -18,6 +18,7 @@ import { Hosting1796020000000 } from './migrations/1796020000000-hosting.js';
 import { ProjectDatabases1796110000000 } from './migrations/1796110000000-project-databases.js';
 import { Marketing1796200000000 } from './migrations/1796200000000-marketing.js';
 import { MfaFactors1796247000000 } from './migrations/1796247000000-mfa-factors.js';
+import { AnalyticsEvents1796250000000 } from './migrations/1796250000000-analytics-events.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   ProjectDatabases1796110000000,
   Marketing1796200000000,
   MfaFactors1796247000000,
+  AnalyticsEvents1796250000000,
 ];

@@ -10,3 +10,6 @@ export function isLocalHost(hostname: string): boolean {
 export function shouldSendAnalytics(hostname: string, options: { readonly enabledOnLocalhost: boolean }): boolean {
   return options.enabledOnLocalhost || !isLocalHost(hostname);
 }
+
+/** SPEC §9 timers: the analytics script is loaded this long after the app starts sending. */
+export const ANALYTICS_INIT_DELAY_MS = 1000;

@@ -25,3 +25,4 @@ export * from './hosting-kit.js';
 export * from './in-memory-geo-locator.js';
 export * from './in-memory-marketing.js';
 export * from './mfa/index.js';
+export * from './in-memory-analytics-event-store.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Analytics } from '../../app/ports';
-import { RecordingLogger, RecordingSink, environment, flush } from '../../testing/ui-fakes';
+import { RecordingLogger, RecordingSink, analyticsSettings, environment, flush } from '../../testing/ui-fakes';
 import { AnalyticsService, PageViews } from './analytics.service';
 
-function setup(env = environment(), sink = new RecordingSink()) {
+function setup(env = environment(), sink = new RecordingSink(), settings = analyticsSettings()) {
   const logger = new RecordingLogger();
-  return { sink, logger, analytics: new AnalyticsService(sink, env, logger) };
+  return { sink, logger, analytics: new AnalyticsService(sink, env, logger, settings) };
 }
 
 describe('AnalyticsService (SPEC §5, §7)', () => {
@@ -32,6 +32,15 @@ describe('AnalyticsService (SPEC §5, §7)', () => {
     analytics.track('Signup');
     await flush();
     expect(sink.events.map((e) => e.name)).toEqual(['Signup']);
+  });
+
+  it('sends from localhost when the API enables it at run time (ANALYTICS_ON_LOCALHOST)', async () => {
+    const { analytics, sink } = setup(environment({ hostname: 'localhost' }), new RecordingSink(), analyticsSettings({ enabledOnLocalhost: true }));
+    analytics.pageView('/');
+    analytics.track('Login');
+    await flush();
+    expect(analytics.enabled).toBe(true);
+    expect(sink.events.map((e) => e.name)).toEqual(['page_view', 'Login']);
   });
 
   it('refuses an event without a name and logs why', async () => {

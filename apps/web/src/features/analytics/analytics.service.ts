@@ -1,7 +1,6 @@
 import {
   type Analytics as AnalyticsSink,
   PAGE_VIEW_EVENT_NAME,
-  type TrackingEvent,
   type TrackingEventInput,
   type TrackingProperties,
   type TrackingValue,
@@ -11,20 +10,26 @@ import {
 import { inject, injectable } from 'inversify';
 import { type Analytics, type PurchaseInput, TYPES } from '../../app/ports';
 import { type BrowserEnvironment, type Logger, UI_TYPES } from '../../app/ui-ports';
+import { AnalyticsSettings } from './analytics-settings';
 
 /**
  * The web's Analytics port. Every event is validated (SPEC §5 tracking rules), nothing is sent
- * from localhost unless VITE_ANALYTICS_ON_LOCALHOST=true, and a failing service is only logged
- * (SPEC §8). Where events go is the sink's business (console in development).
+ * from localhost unless enabled (VITE_ANALYTICS_ON_LOCALHOST=true at build time, or the API's
+ * ANALYTICS_ON_LOCALHOST=true at run time), and a failing service is only logged (SPEC §8).
+ * Where events go is the sink's business (KilnAnalyticsSink: Kiln's store, and GA4 when configured).
  */
 @injectable()
 export class AnalyticsService implements Analytics {
-  readonly enabled: boolean;
+  /** Whether events are sent from here; settled once the API's settings are known. */
+  enabled: boolean;
+  /** The API's settings, asked with the first event (not at construction: nothing is fetched before there is something to send). */
+  private ready: Promise<void> | null = null;
 
   constructor(
     @inject(UI_TYPES.AnalyticsSink) private readonly sink: AnalyticsSink,
-    @inject(UI_TYPES.Environment) env: BrowserEnvironment,
+    @inject(UI_TYPES.Environment) private readonly env: BrowserEnvironment,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
+    @inject(AnalyticsSettings) private readonly settings: Pick<AnalyticsSettings, 'load'>,
   ) {
     this.enabled = shouldSendAnalytics(env.hostname, { enabledOnLocalhost: env.analyticsOnLocalhost });
   }
@@ -42,6 +47,14 @@ export class AnalyticsService implements Analytics {
   }
 
   private send(input: TrackingEventInput): void {
+    // Events wait for the settings in the order they were made (one shared promise).
+    this.ready ??= this.settings.load().then((s) => {
+      this.enabled = shouldSendAnalytics(this.env.hostname, { enabledOnLocalhost: this.env.analyticsOnLocalhost || s.enabledOnLocalhost });
+    });
+    void this.ready.then(() => this.deliver(input));
+  }
+
+  private deliver(input: TrackingEventInput): void {
     if (!this.enabled) return;
     const event = validateTrackingEvent(input);
     if (!event.ok) {
@@ -60,20 +73,6 @@ function trackingProperties(properties: Readonly<Record<string, unknown>>): Trac
     else if (typeof value === 'number' && Number.isFinite(value)) kept[key] = value;
   }
   return kept;
-}
-
-/** Development: events are printed to the console. */
-@injectable()
-export class ConsoleAnalyticsSink implements AnalyticsSink {
-  async track(event: TrackingEvent): Promise<void> {
-    console.info('[analytics]', event.name, event);
-  }
-}
-
-/** Production until an analytics service is configured: events go nowhere. */
-@injectable()
-export class NullAnalyticsSink implements AnalyticsSink {
-  async track(): Promise<void> {}
 }
 
 /**

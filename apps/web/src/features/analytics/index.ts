@@ -1,2 +1,4 @@
-export { AnalyticsService, ConsoleAnalyticsSink, NullAnalyticsSink, PageViews } from './analytics.service';
+export { AnalyticsService, PageViews } from './analytics.service';
+export { AnalyticsSettings } from './analytics-settings';
+export { KilnAnalyticsSink } from './kiln-analytics-sink';
 export { PageViewTracker } from './page-view-tracker.view';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
-import { ManualTimers } from '../../testing/auth-fakes';
+import { ManualTimers, RecordingAnalytics } from '../../testing/auth-fakes';
 import { FakeNavigation, FakeToasts, RecordingLogger } from '../../testing/ui-fakes';
 import {
   FakeFeed,
@@ -33,6 +33,7 @@ function setUp(options: { projects?: Partial<ProjectsApi>; probe?: FakeUrlProbe;
   const navigation = new FakeNavigation();
   const preferences = options.preferences ?? new MemoryPreferences();
   const logger = new RecordingLogger();
+  const analytics = new RecordingAnalytics();
   const projects = { create: async () => project('p1'), get: async (id: string) => project(id), ...options.projects } as ProjectsApi;
   const vm = new BuilderVm(
     api,
@@ -46,8 +47,9 @@ function setUp(options: { projects?: Partial<ProjectsApi>; probe?: FakeUrlProbe;
     navigation,
     new SequentialIds(),
     logger,
+    analytics,
   );
-  return { vm, api, feed, toasts, timers, messages, navigation, preferences };
+  return { vm, api, feed, toasts, timers, messages, navigation, preferences, analytics };
 }
 
 async function started(options: Parameters<typeof setUp>[0] = {}) {
@@ -58,6 +60,19 @@ async function started(options: Parameters<typeof setUp>[0] = {}) {
 }
 
 describe('BuilderVm start', () => {
+  it("sends SPEC §7 'Project Opened' from the builder once per project, not on a retry", async () => {
+    const t = await started();
+    expect(t.analytics.events).toEqual([{ event: 'Project Opened', properties: { project_id: 'p1', source: 'builder' } }]);
+    await t.vm.retry();
+    await settle();
+    expect(t.analytics.events).toHaveLength(1);
+  });
+
+  it("sends no 'Project Opened' for a project that is not there", async () => {
+    const t = await started({ projects: { get: async () => Promise.reject(new ApiError('Not found', 404, 'PROJECTS.NOT_FOUND', null)) } });
+    expect(t.analytics.events).toEqual([]);
+  });
+
   it('starts the sandbox, then loads the name, tree and history and listens to the feed', async () => {
     const t = await started();
 

@@ -1,7 +1,7 @@
 import type { ErrorScan, SelectedElement } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
-import { ApiError, type BuilderPreferencesStore, type Timers, type Toasts, TYPES } from '../../app/ports';
+import { type Analytics, ApiError, type BuilderPreferencesStore, type Timers, type Toasts, TYPES } from '../../app/ports';
 import { type Ids, type Logger, type Navigation, UI_TYPES, type WindowMessages } from '../../app/ui-ports';
 import type { ProjectsApi } from '../../api/projects.api';
 import type { SandboxApi, SandboxInfoDto } from '../../api/sandbox.api';
@@ -86,6 +86,8 @@ export class BuilderVm implements ChatHost {
   private connection: FeedConnection | null = null;
   private previewUrlAt = 0;
   private authRefreshAt = Number.NEGATIVE_INFINITY;
+  /** The project whose 'Project Opened' was sent (a retry or a second start does not send it again). */
+  private openedReported: string | null = null;
 
   constructor(
     @inject(TYPES.SandboxApi) private readonly api: SandboxApi,
@@ -99,6 +101,7 @@ export class BuilderVm implements ChatHost {
     @inject(UI_TYPES.Navigation) private readonly navigation: Navigation,
     @inject(UI_TYPES.Ids) ids: Ids,
     @inject(UI_TYPES.Logger) logger: Logger,
+    @inject(TYPES.Analytics) private readonly analytics: Analytics,
   ) {
     this.files = new FilesVm(api, toasts, logger);
     this.terminal = new TerminalVm(api, ids, timers);
@@ -111,7 +114,7 @@ export class BuilderVm implements ChatHost {
     this.console.onAuthRequired = () => void this.renewPreviewAccess();
     makeAutoObservable<
       BuilderVm,
-      'api' | 'feed' | 'projects' | 'setup' | 'timers' | 'navigation' | 'generation' | 'connection' | 'previewUrlAt' | 'authRefreshAt'
+      'api' | 'feed' | 'projects' | 'setup' | 'timers' | 'navigation' | 'generation' | 'connection' | 'previewUrlAt' | 'authRefreshAt' | 'analytics' | 'openedReported'
     >(
       this,
       {
@@ -125,6 +128,8 @@ export class BuilderVm implements ChatHost {
         connection: false,
         previewUrlAt: false,
         authRefreshAt: false,
+        analytics: false,
+        openedReported: false,
         files: false,
         terminal: false,
         versions: false,
@@ -175,8 +180,14 @@ export class BuilderVm implements ChatHost {
   private async loadProjectName(projectId: string, generation: number): Promise<void> {
     try {
       const project = await this.projects.get(projectId);
+      if (generation !== this.generation) return;
+      // SPEC §7 'Project Opened', from the builder too (issue #17); once per project, not per retry.
+      if (this.openedReported !== project.id) {
+        this.openedReported = project.id;
+        this.analytics.track('Project Opened', { project_id: project.id, source: 'builder' });
+      }
       runInAction(() => {
-        if (generation === this.generation) this.projectName = project.name;
+        this.projectName = project.name;
       });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {

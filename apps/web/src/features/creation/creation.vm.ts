@@ -69,7 +69,7 @@ export class CreationVm {
     this.state = { kind: 'loading' };
     try {
       const project = await this.projects.get(projectId);
-      this.analytics.track('Project Opened', { project_id: project.id });
+      this.analytics.track('Project Opened', { project_id: project.id, source: 'creation' });
       runInAction(() => (this.state = { kind: 'ready', projectId: project.id, name: project.name, prompt: this.prompts.get(project.id) }));
     } catch (error) {
       runInAction(() => (this.state = { kind: 'error', message: describe(error) }));

@@ -4,7 +4,7 @@ import { ApiError } from '../../app/ports';
 import type { SiteStatusDto } from '../../api/hosting.api';
 import { ManualTimers } from '../../testing/auth-fakes';
 import type { BrowserEnvironment } from '../../app/ui-ports';
-import { FakeClipboard, FakeToasts, RecordingLogger, RecordingSink, environment, flush } from '../../testing/ui-fakes';
+import { FakeClipboard, FakeToasts, RecordingLogger, RecordingSink, analyticsSettings, environment, flush } from '../../testing/ui-fakes';
 import { AnalyticsService } from '../analytics/analytics.service';
 import { FakeDatabasesApi } from '../../testing/databases-fakes';
 import { ProjectDatabaseStore } from '../databases/project-database.store';
@@ -19,7 +19,7 @@ async function setup(site = liveSite(), env: BrowserEnvironment = environment())
   const toasts = new FakeToasts();
   // The real Analytics port over a recording sink: its sending rules (no events from localhost unless enabled) apply.
   const sink = new RecordingSink();
-  const vm = new PublishVm(api, upgrade, clipboard, toasts, new ManualTimers(NOW), new RecordingLogger(), new AnalyticsService(sink, env, new RecordingLogger()), new ProjectDatabaseStore(new FakeDatabasesApi(), new RecordingLogger()));
+  const vm = new PublishVm(api, upgrade, clipboard, toasts, new ManualTimers(NOW), new RecordingLogger(), new AnalyticsService(sink, env, new RecordingLogger(), analyticsSettings()), new ProjectDatabaseStore(new FakeDatabasesApi(), new RecordingLogger()));
   vm.setProject('p1');
   await flush();
   return { api, upgrade, clipboard, toasts, sink, vm, domains: vm.domains };

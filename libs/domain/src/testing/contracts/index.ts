@@ -29,3 +29,4 @@ export * from './geo-locator.contract.js';
 export * from './marketing-audience.contract.js';
 export * from './marketing-outbox.contract.js';
 export * from './factor-store.contract.js';
+export * from './analytics-event-store.contract.js';
