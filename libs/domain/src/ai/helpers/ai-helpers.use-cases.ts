@@ -8,6 +8,8 @@ import { type ProblemLog, problemText } from '../../shared/problem-log.port.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import type { AiAssistant, AiFailure, AiMessage, AiPlan, PlannedModule, PlannedTask, ProjectFile } from '../ai-assistant.port.js';
 import { drainAssistantStream, failureFromThrown, UNFINISHED_ANSWER, UNFINISHED_PLAN } from '../assistant-stream.js';
+import type { TemplateCatalog } from '../../templates/project-template.js';
+import { promptForTemplate } from '../../templates/template-prompt.js';
 import { CONTEXT_RESERVE_CHARS, fitTree, TREE_SHARE } from '../context/turn-context.js';
 
 /** A chat message as the helper routes take it: 'system' messages are instructions, not turns. */
@@ -39,12 +41,21 @@ async function attempt<T>(work: () => Promise<T>): Promise<Result<T, AiFailure>>
   }
 }
 
-/** Rewrites a prompt into a clearer, more complete one (SPEC §7 enhance-prompt; free). */
+/**
+ * Rewrites a prompt into a clearer, more complete one (SPEC §7 enhance-prompt; free). With the
+ * `template_id` of a catalog template, the answer is shaped around it (promptForTemplate); any
+ * other template id (a project's, a provider's own) is only passed on to the assistant.
+ */
 export class EnhancePrompt {
-  constructor(private readonly assistant: AiAssistant) {}
+  constructor(
+    private readonly assistant: AiAssistant,
+    private readonly templates?: Pick<TemplateCatalog, 'find'>,
+  ) {}
 
-  execute(prompt: string, templateId?: string, signal?: AbortSignalLike): Promise<Result<string, AiFailure>> {
-    return attempt(() => this.assistant.enhancePrompt(prompt, templateId, signal));
+  async execute(prompt: string, templateId?: string, signal?: AbortSignalLike): Promise<Result<string, AiFailure>> {
+    const enhanced = await attempt(() => this.assistant.enhancePrompt(prompt, templateId, signal));
+    const template = templateId === undefined ? undefined : this.templates?.find(templateId);
+    return enhanced.ok && template?.ok ? ok(promptForTemplate(enhanced.value, template.value)) : enhanced;
   }
 }
 
