@@ -33,6 +33,8 @@ export const TYPES = {
   DatabasesApi: Symbol.for('DatabasesApi'),
   // added with account deletion
   AccountApi: Symbol.for('AccountApi'),
+  // added with the templates and the wizard
+  TemplatesApi: Symbol.for('TemplatesApi'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */
