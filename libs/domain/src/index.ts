@@ -222,6 +222,7 @@ export * from './billing/processed-payment-events.port.js';
 export * from './billing/payment-webhook.port.js';
 export * from './billing/handle-payment-event.use-case.js';
 export * from './billing/start-checkout.use-case.js';
+export * from './billing/checkout-price.js';
 export * from './billing/buy-add-on-credits.use-case.js';
 export * from './billing/open-customer-portal.use-case.js';
 export * from './billing/cancel-subscription.use-case.js';
