@@ -1,5 +1,7 @@
+import type { TemplatePromptShaper } from '../ai/helpers/ai-helpers.use-cases.js';
 import type { DomainError } from '../shared/domain-error.js';
 import { err, ok, type Result } from '../shared/result.js';
+import { promptForTemplate } from './template-prompt.js';
 
 /** The starters a project can begin from (issue #17 item 6), in the order the wizard offers them. */
 export const TEMPLATE_IDS = ['blank', 'landing', 'dashboard', 'store', 'blog'] as const;
@@ -59,8 +61,13 @@ export function isTemplateId(value: string): value is TemplateId {
 }
 
 /** The catalog: every template's description with its files producer. */
-export class TemplateCatalog {
+export class TemplateCatalog implements TemplatePromptShaper {
   constructor(private readonly producer: TemplateFiles) {}
+
+  /** enhance-prompt's answer shaped around a catalog template (promptForTemplate); null for another id. */
+  shapeEnhancedPrompt(enhanced: string, templateId: string): string | null {
+    return isTemplateId(templateId) ? promptForTemplate(enhanced, TEMPLATE_INFO[templateId]) : null;
+  }
 
   list(): readonly ProjectTemplate[] {
     return TEMPLATE_IDS.map((id) => this.template(id));

@@ -8,8 +8,6 @@ import { type ProblemLog, problemText } from '../../shared/problem-log.port.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import type { AiAssistant, AiFailure, AiMessage, AiPlan, PlannedModule, PlannedTask, ProjectFile } from '../ai-assistant.port.js';
 import { drainAssistantStream, failureFromThrown, UNFINISHED_ANSWER, UNFINISHED_PLAN } from '../assistant-stream.js';
-import type { TemplateCatalog } from '../../templates/project-template.js';
-import { promptForTemplate } from '../../templates/template-prompt.js';
 import { CONTEXT_RESERVE_CHARS, fitTree, TREE_SHARE } from '../context/turn-context.js';
 
 /** A chat message as the helper routes take it: 'system' messages are instructions, not turns. */
@@ -42,20 +40,28 @@ async function attempt<T>(work: () => Promise<T>): Promise<Result<T, AiFailure>>
 }
 
 /**
+ * Shapes an enhanced prompt around a template it knows (the template catalog does); null for an
+ * id it does not know. Declared here so the templates room depends on this one, not the reverse.
+ */
+export interface TemplatePromptShaper {
+  shapeEnhancedPrompt(enhanced: string, templateId: string): string | null;
+}
+
+/**
  * Rewrites a prompt into a clearer, more complete one (SPEC §7 enhance-prompt; free). With the
- * `template_id` of a catalog template, the answer is shaped around it (promptForTemplate); any
- * other template id (a project's, a provider's own) is only passed on to the assistant.
+ * `template_id` of a template the shaper knows, the answer is shaped around it; any other
+ * template id (a project's, a provider's own) is only passed on to the assistant.
  */
 export class EnhancePrompt {
   constructor(
     private readonly assistant: AiAssistant,
-    private readonly templates?: Pick<TemplateCatalog, 'find'>,
+    private readonly templates?: TemplatePromptShaper,
   ) {}
 
   async execute(prompt: string, templateId?: string, signal?: AbortSignalLike): Promise<Result<string, AiFailure>> {
     const enhanced = await attempt(() => this.assistant.enhancePrompt(prompt, templateId, signal));
-    const template = templateId === undefined ? undefined : this.templates?.find(templateId);
-    return enhanced.ok && template?.ok ? ok(promptForTemplate(enhanced.value, template.value)) : enhanced;
+    if (!enhanced.ok || templateId === undefined || this.templates === undefined) return enhanced;
+    return ok(this.templates.shapeEnhancedPrompt(enhanced.value, templateId) ?? enhanced.value);
   }
 }
 
