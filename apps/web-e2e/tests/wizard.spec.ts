@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { accessToken, continueProfileSetup, newEmail, signUpAndVerify } from './helpers';
 
@@ -25,6 +27,12 @@ test('the wizard takes a new project from a template to its first build', async 
   // 2. Template: the catalog's five, landing chosen (its files are written into the sandbox).
   await expect(page.getByRole('heading', { name: 'Choose a template' })).toBeVisible();
   for (const name of ['Blank', 'Landing page', 'Dashboard', 'Online store', 'Blog']) await expect(page.getByRole('radio', { name })).toBeVisible();
+  // The step fits a 375 px phone (no sideways scrolling) and a 1280 px desktop (STYLE.md).
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 860 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: path.join(tmpdir(), 'kiln-screens', `wizard-template-${width}.png`), fullPage: true });
+  }
   await page.getByRole('radio', { name: 'Landing page' }).check();
   await page.getByRole('button', { name: 'Next' }).click();
 
