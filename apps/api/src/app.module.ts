@@ -28,6 +28,7 @@ import { ProjectsModule } from './projects/projects.module.js';
 import { ReferralsModule } from './referrals/referrals.module.js';
 import type { SandboxIsolation } from './sandbox/sandbox-isolation.js';
 import { SandboxHostModule, SandboxModule } from './sandbox/sandbox.module.js';
+import { TemplatesModule } from './templates/templates.module.js';
 import { VectorModule } from './vector/vector.module.js';
 
 export type ModuleImport = Type<unknown> | DynamicModule;
@@ -144,6 +145,7 @@ export class AppModule {
           ...(options.turnRepository ? { turns: options.turnRepository } : {}),
         }),
         VectorModule,
+        TemplatesModule.forRoot(sandbox),
         HostingModule.forRoot(options.hosting),
         DatabasesModule.forRoot(options.databases),
         payments,

@@ -74,6 +74,8 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'PROJECTS.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   // The project's turn lock is taken (an AI turn runs or waits): apply-theme does not wait for it
   'PROJECTS.BUSY': { status: HttpStatus.CONFLICT },
+  // A template id the catalog does not have (apply-template)
+  'TEMPLATES.NOT_FOUND': { status: HttpStatus.NOT_FOUND },
   'PUBLISHING.NOT_INCLUDED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.LIMIT_REACHED': { status: HttpStatus.PAYMENT_REQUIRED },
   'PUBLISHING.PLAN_UNDETERMINED': { status: HttpStatus.CONFLICT },

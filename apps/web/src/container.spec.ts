@@ -16,6 +16,7 @@ import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
 import { SubscriptionStore } from './features/billing/subscription.store';
 import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
 import { CreationVm } from './features/creation/creation.vm';
+import { WizardVm } from './features/wizard/wizard.vm';
 import { DatabaseVm } from './features/databases/database.vm';
 import { ProjectDatabaseStore } from './features/databases/project-database.store';
 import { BuilderVm } from './features/builder/builder.vm';
@@ -64,6 +65,7 @@ describe('createContainer', () => {
     ['TwoFactorVm', TwoFactorVm],
     ['DeleteAccountVm', DeleteAccountVm],
     ['CreationVm', CreationVm],
+    ['WizardVm', WizardVm],
     ['BuilderVm', BuilderVm],
     ['ChatVm', ChatVm],
     ['BillingActionsVm', BillingActionsVm],

@@ -35,6 +35,8 @@ import { LoginVm } from './features/auth/login.vm';
 import { SignOutVm } from './features/auth/sign-out.vm';
 import { CreationVm } from './features/creation/creation.vm';
 import { HttpProjectsApi } from './api/projects.api';
+import { HttpTemplatesApi } from './api/templates.api';
+import { WizardVm } from './features/wizard/wizard.vm';
 import { PostSignInFlow } from './features/auth/post-sign-in.flow';
 import { ProfileSetupVm } from './features/auth/profile-setup.vm';
 import { ResetPasswordVm } from './features/auth/reset-password.vm';
@@ -101,6 +103,9 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind(TYPES.ProfileApi).to(HttpProfileApi).inSingletonScope();
   container.bind(TYPES.ProjectsApi).to(HttpProjectsApi).inSingletonScope();
   container.bind(CreationVm).toSelf();
+  // The template catalog and the setup wizard (/wizard/{projectId}).
+  container.bind(TYPES.TemplatesApi).to(HttpTemplatesApi).inSingletonScope();
+  container.bind(WizardVm).toSelf();
 
   // ── Builder: the sandbox API, its realtime feed, stored layout preferences ──────────────
   container.bind(TYPES.SandboxApi).to(HttpSandboxApi).inSingletonScope();

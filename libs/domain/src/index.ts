@@ -128,6 +128,11 @@ export * from './theme/theme.js';
 export * from './theme/theme.errors.js';
 export * from './theme/apply-project-theme.use-case.js';
 export * from './theme/theme-reading.js';
+
+// templates: the starters a project begins from (issue #17 item 6)
+export * from './templates/project-template.js';
+export * from './templates/template-prompt.js';
+export * from './templates/apply-project-template.use-case.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/sandbox-lifecycle.port.js';
 export * from './sandbox/sandbox-files.port.js';
@@ -218,6 +223,7 @@ export * from './billing/processed-payment-events.port.js';
 export * from './billing/payment-webhook.port.js';
 export * from './billing/handle-payment-event.use-case.js';
 export * from './billing/start-checkout.use-case.js';
+export * from './billing/checkout-price.js';
 export * from './billing/buy-add-on-credits.use-case.js';
 export * from './billing/open-customer-portal.use-case.js';
 export * from './billing/cancel-subscription.use-case.js';

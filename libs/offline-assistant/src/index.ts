@@ -3,3 +3,4 @@
 export * from './offline-assistant.adapter.js';
 export { DATA_TABLES, MIGRATION_PATH, migrationSql, dataTableFor, type DataTable, type DataTableName } from './data/data-tables.js';
 export { SUPABASE_PACKAGE } from './data/data-app.js';
+export { OfflineTemplateFiles } from './templates.js';

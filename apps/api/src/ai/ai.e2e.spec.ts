@@ -34,9 +34,12 @@ describe('AI helper routes (HTTP)', () => {
 
   describe('enhance-prompt', () => {
     it('answers { prompt }', async () => {
-      const response = await t.http().post('/api/ai/enhance-prompt').set(user.auth).send({ prompt: 'a todo app', template_id: 'blank' });
+      const response = await t.http().post('/api/ai/enhance-prompt').set(user.auth).send({ prompt: 'a todo app', template_id: 'my-own-template' });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ prompt: 'Enhanced for blank: a todo app' });
+      expect(response.body).toEqual({ prompt: 'Enhanced for my-own-template: a todo app' });
+      // A catalog template shapes the answer around it (templates.e2e.spec.ts has the others).
+      const blank = await t.http().post('/api/ai/enhance-prompt').set(user.auth).send({ prompt: 'a todo app', template_id: 'blank' });
+      expect(blank.body).toEqual({ prompt: 'Start from the Blank template (an empty page) and build the whole app. Enhanced for blank: a todo app' });
     });
 
     it('with the offline assistant, rewrites a request into a fuller one', async () => {

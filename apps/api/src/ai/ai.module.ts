@@ -31,12 +31,14 @@ import {
   type TurnRepository,
   type TurnUndoJournal,
   type ProjectFilesChanged,
+  TemplateCatalog,
 } from '@kiln/domain';
 import type { ModuleImport } from '../app.module.js';
 import { useCase } from '../common/use-case.provider.js';
 import { CreditsModule } from '../credits/credits.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { ProjectIndexer } from '../vector/project-indexer.js';
+import { TemplateCatalogModule } from '../templates/template-catalog.module.js';
 import { VectorModule } from '../vector/vector.module.js';
 import {
   AI_ASSISTANT,
@@ -91,7 +93,7 @@ export class AiModule implements OnApplicationBootstrap {
   static forRoot(options: AiModuleOptions): DynamicModule {
     return {
       module: AiModule,
-      imports: [CreditsModule, ProjectsModule, VectorModule, options.sandbox],
+      imports: [CreditsModule, ProjectsModule, VectorModule, TemplateCatalogModule, options.sandbox],
       controllers: [TurnsController, AiController],
       providers: [
         { provide: AI_ASSISTANT, useValue: options.assistant },
@@ -102,7 +104,8 @@ export class AiModule implements OnApplicationBootstrap {
         // The persistence module's buckets (PostgreSQL, or memory in tests), as the auth rate limits'.
         useCase(ThrottleAiRequest, [RATE_LIMITER, AI_REQUEST_RULE]),
         AiRateLimitGuard,
-        useCase(EnhancePrompt, [AI_ASSISTANT]),
+        // A catalog template's id shapes the enhanced prompt around the template.
+        useCase(EnhancePrompt, [AI_ASSISTANT, TemplateCatalog]),
         useCase(SummarizeConversation, [AI_ASSISTANT]),
         useCase(AskModel, [AI_ASSISTANT]),
         // Plan previews read the project's files through its vector index (ProjectIndexer.contextFor).

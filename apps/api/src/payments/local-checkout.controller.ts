@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, Inject, NotFoundException, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { LocalPaymentGateway } from '@kiln/adapters';
-import { ADDON_PACK_CREDITS, ADDON_PACK_PRICE_MINOR, type Clock, HandlePaymentEvent, type PlanCatalog, formatMoney, moneyOf } from '@kiln/domain';
+import { ADDON_PACK_CREDITS, ADDON_PACK_PRICE_MINOR, type Clock, HandlePaymentEvent, type PlanCatalog, checkoutPrice, formatMoney, moneyOf } from '@kiln/domain';
 import type { Response } from 'express';
 import { Public } from '../common/public.decorator.js';
 import { APP_CONFIG, CLOCK, PLAN_CATALOG } from '../tokens.js';
@@ -73,8 +73,11 @@ export class LocalCheckoutController {
       return checkoutPage(session, { product: `${ADDON_PACK_CREDITS} add-on credits`, amount: formatMoney(price) }, token as string);
     }
     const plan = this.plans.resolve(session.planId);
-    const amount = formatMoney(moneyOf(plan.prices[session.currency], session.currency));
-    return checkoutPage(session, { product: plan.name, amount: `${amount} / ${plan.interval === 'annual' ? 'year' : 'month'}` }, token as string);
+    const multiplier = session.multiplier ?? 1;
+    // The price charged is the multiplied one (checkoutPrice), as a provider shows the quantity's total.
+    const amount = formatMoney(checkoutPrice(plan, session.currency, multiplier));
+    const product = multiplier === 1 ? plan.name : `${plan.name} ${multiplier}x`;
+    return checkoutPage(session, { product, amount: `${amount} / ${plan.interval === 'annual' ? 'year' : 'month'}` }, token as string);
   }
 
   @Post(':id/complete')

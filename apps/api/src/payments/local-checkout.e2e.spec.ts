@@ -80,6 +80,24 @@ describe('local test checkout (PostgreSQL)', () => {
     expect(await profile(user)).toMatchObject({ subscription_plan: 'free', subscription_id: null, credits: 5, extra_credits: 500 });
   });
 
+  it('the 1x/2x/3x multiplier chosen at checkout: the multiplied price is charged, the profile gets the multiplier and its prompts', async () => {
+    const user = newUser();
+    await signIn(t, user);
+    const checkout = await t.http().post('/api/payment/create-checkout-session').set(user.auth).send({ plan_id: 'pro_monthly', multiplier: 3 });
+    expect(checkout.status).toBe(200);
+    const page = await t.http().get(pageOf(checkout.body.url as string));
+    expect(page.text).toContain('Pro Monthly 3x');
+    expect(page.text).toContain('$75 / month');
+    await press(checkout.body.url as string, 'complete');
+    expect(await profile(user)).toMatchObject({ subscription_plan: 'pro_monthly', pro_multiplier: 3, credits: 75 });
+    // Only 1, 2 or 3, refused before anything is opened.
+    for (const multiplier of [0, 4, 2.5, '2']) {
+      const refused = await t.http().post('/api/payment/create-checkout-session').set(user.auth).send({ plan_id: 'pro_monthly', multiplier });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED', detail: expect.stringMatching(/multiplier: must be 1, 2 or 3/) });
+    }
+  });
+
   it('renewal resets the monthly allowance once', async () => {
     const user = newUser();
     await signIn(t, user);

@@ -31,12 +31,19 @@ export class PaymentsController {
 
   @Post('payment/create-checkout-session')
   @HttpCode(200)
-  @ApiOperation({ summary: 'A hosted checkout URL for a paid plan, in the profile currency' })
+  @ApiOperation({ summary: 'A hosted checkout URL for a paid plan at 1x, 2x or 3x (the price charged is multiplied), in the profile currency' })
   @ApiOkResponse({ type: UrlResponse })
   @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED / PLANS.UNKNOWN / BILLING.NOT_PURCHASABLE' })
   @ApiResponse({ status: 409, type: ErrorResponse, description: 'BILLING.CURRENCY_CHANGED: the profile is charged in another currency than the one shown' })
   async checkout(@CurrentUser() user: AccessClaims, @Body() body: CreateCheckoutSessionRequest): Promise<UrlResponse> {
-    return unwrap(await this.startCheckout.execute({ userId: user.userId, planId: body.plan_id, ...(body.currency ? { shownCurrency: body.currency } : {}) }));
+    return unwrap(
+      await this.startCheckout.execute({
+        userId: user.userId,
+        planId: body.plan_id,
+        ...(body.currency ? { shownCurrency: body.currency } : {}),
+        ...(body.multiplier === undefined ? {} : { multiplier: body.multiplier }),
+      }),
+    );
   }
 
   @Post('cancel-subscription')

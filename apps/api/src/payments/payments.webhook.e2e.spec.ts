@@ -19,7 +19,7 @@ const stripe = new Stripe('sk_test_e2e');
 const nowS = () => Math.floor(Date.now() / 1000);
 const DAY = 86_400;
 
-function subscriptionObject(userId: string, over: { price?: string; start?: number; status?: string; interval?: 'month' | 'year' } = {}) {
+function subscriptionObject(userId: string, over: { price?: string; start?: number; status?: string; interval?: 'month' | 'year'; quantity?: number } = {}) {
   // Periods start just after sign-in: a period that began before the user's current free cycle
   // would be an older cycle than the current one (the ledger ignores those).
   const start = over.start ?? nowS() + 1;
@@ -37,6 +37,7 @@ function subscriptionObject(userId: string, over: { price?: string; start?: numb
           id: 'si_1',
           object: 'subscription_item',
           price: { id: over.price ?? 'price_pm_usd', object: 'price', recurring: { interval: over.interval ?? 'month' } },
+          quantity: over.quantity ?? 1,
           current_period_start: start,
           current_period_end: start + (over.interval === 'year' ? 365 : 30) * DAY,
         },
@@ -69,6 +70,13 @@ describe('POST /api/payment/webhook (Stripe mode, PostgreSQL)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ received: true });
     expect(await profile(user)).toMatchObject({ subscription_plan: 'pro_monthly', subscription_status: 'active', customer_id: `cus_${user.id.slice(0, 8)}`, credits: 25 });
+  });
+
+  it('a subscription bought at 3x (its quantity) gives the profile that multiplier and 75 credits', async () => {
+    const user = newUser();
+    await signIn(t, user);
+    expect((await deliver(event(`evt_q_${user.id}`, 'customer.subscription.created', subscriptionObject(user.id, { quantity: 3 })))).status).toBe(200);
+    expect(await profile(user)).toMatchObject({ subscription_plan: 'pro_monthly', pro_multiplier: 3, credits: 75 });
   });
 
   it.each([

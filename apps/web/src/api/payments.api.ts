@@ -1,5 +1,5 @@
 // SPEC §7 payment calls, all five.
-import type { Currency } from '@kiln/domain';
+import type { Currency, ProMultiplier } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { type HttpClient, TYPES } from '../app/ports';
 
@@ -21,8 +21,9 @@ export interface PaymentsApi {
   /**
    * POST /api/payment/create-checkout-session {plan_id, currency} → the checkout page's URL.
    * `currency`: the one the page showed; the server refuses (409) to charge another.
+   * `multiplier`: 1x (default), 2x or 3x the plan (SPEC §3); the price charged is multiplied.
    */
-  createCheckoutSession(planId: string, currency?: Currency): Promise<string>;
+  createCheckoutSession(planId: string, currency?: Currency, multiplier?: ProMultiplier): Promise<string>;
   /** POST /api/payment/create-customer-portal → the portal's URL ({link:{link}}). */
   createCustomerPortal(): Promise<string>;
   /** POST /api/payment/create-payment-link → the add-on credit pack's payment link. */
@@ -40,8 +41,9 @@ export const PORTAL_NO_LINK = 'Unable to access subscription management portal.'
 export class HttpPaymentsApi implements PaymentsApi {
   constructor(@inject(TYPES.Http) private readonly http: HttpClient) {}
 
-  async createCheckoutSession(planId: string, currency?: Currency): Promise<string> {
-    const reply = await this.http.post<{ url?: unknown }>('/api/payment/create-checkout-session', currency === undefined ? { plan_id: planId } : { plan_id: planId, currency });
+  async createCheckoutSession(planId: string, currency?: Currency, multiplier?: ProMultiplier): Promise<string> {
+    const body = { plan_id: planId, ...(currency === undefined ? {} : { currency }), ...(multiplier === undefined || multiplier === 1 ? {} : { multiplier }) };
+    const reply = await this.http.post<{ url?: unknown }>('/api/payment/create-checkout-session', body);
     return requireUrl(reply?.url);
   }
 

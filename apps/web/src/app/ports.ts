@@ -35,6 +35,8 @@ export const TYPES = {
   AccountApi: Symbol.for('AccountApi'),
   // added with the second factor (TOTP)
   TwoFactor: Symbol.for('TwoFactorService'),
+  // added with the templates and the wizard
+  TemplatesApi: Symbol.for('TemplatesApi'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */

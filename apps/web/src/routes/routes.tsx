@@ -18,7 +18,6 @@ import {
   PitchDeckPage,
   PrivacyPolicyPage,
   TermsOfServicePage,
-  WizardPage,
 } from '../features/pages';
 import { ProjectPreviewView } from '../features/hosting/project-preview.view';
 import { PricingView } from '../features/pricing/pricing.view';
@@ -28,6 +27,7 @@ import { AuthLayout, BuilderLayout, DefaultLayout, EmptyLayout, GradientLayout, 
 import { AppShell } from './app-shell';
 import { RouteGuard, type RouteHandle } from './route-guard.view';
 import { CreationView } from '../features/creation/creation.view';
+import { WizardView } from '../features/wizard/wizard.view';
 import { ThankYouView } from '../features/billing/thank-you.view';
 
 const auth: RouteHandle = { guard: 'auth' };
@@ -62,7 +62,7 @@ export const routes: RouteObject[] = [
               { path: 'profile-setup', element: <ProfileSetupView /> },
               { path: 'auth/callback', element: <AuthCallbackView /> },
               { path: 'creation/:projectId', element: <CreationView /> },
-              { path: 'wizard/:projectId', element: <WizardPage /> },
+              { path: 'wizard/:projectId', element: <WizardView /> },
               { path: 'thank-you', handle: checkout, element: <ThankYouView /> },
             ],
           },

@@ -1,4 +1,4 @@
-import type { Currency, PaymentEvent, PlanId, SubscriptionSnapshot } from '@kiln/domain';
+import type { Currency, PaymentEvent, PlanId, ProMultiplier, SubscriptionSnapshot } from '@kiln/domain';
 
 /** A checkout started through the local gateway, shown by the API's test checkout page. */
 export interface LocalCheckoutSession {
@@ -8,6 +8,8 @@ export interface LocalCheckoutSession {
   readonly email: string;
   readonly planId: PlanId | null;
   readonly currency: Currency;
+  /** The plan multiplier bought (1x, 2x, 3x); absent on add-on sessions and on sessions stored before it existed (1x). */
+  readonly multiplier?: ProMultiplier;
   readonly customerId: string;
   /** Set once paid: the events the payment produced (replayed as is if completed again). */
   readonly completed: readonly PaymentEvent[] | null;

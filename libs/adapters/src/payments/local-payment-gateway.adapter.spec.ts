@@ -17,9 +17,9 @@ const customer = { userId: 'ana', email: 'ana@example.com', customerId: null };
 describe('LocalPaymentGateway', () => {
   it('checkout → test page URL; paying yields events that make the user pro_monthly with 25 credits', async () => {
     const { kit, gateway, feed } = await setup();
-    const url = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1' });
+    const url = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1', multiplier: 1 });
     expect(url).toMatch(/^http:\/\/api\.test\/local-checkout\/cs_local_/);
-    expect(await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1' })).toBe(url);
+    expect(await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1', multiplier: 1 })).toBe(url);
     const id = url.split('/').pop() ?? '';
     const paid = await gateway.complete(id);
     expect(paid?.returnUrl).toBe('http://app.test/pricing?success=true');
@@ -32,7 +32,7 @@ describe('LocalPaymentGateway', () => {
 
   it('add-on +500; cancel then end of period → free with the add-on credits kept', async () => {
     const { kit, gateway, feed } = await setup();
-    const checkout = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1' });
+    const checkout = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1', multiplier: 1 });
     await feed((await gateway.complete(checkout.split('/').pop() ?? ''))?.events ?? []);
     const addOn = await gateway.createAddOnPayment({ currency: 'USD', customer, idempotencyKey: 'k2' });
     await feed((await gateway.complete(addOn.split('/').pop() ?? ''))?.events ?? []);
@@ -46,9 +46,19 @@ describe('LocalPaymentGateway', () => {
     expect((await kit.ledger.summary('ana')).balances).toEqual({ monthly: 5, referral: 0, addon: 500 });
   });
 
+  it('a 2x checkout makes a subscription with that multiplier: the profile gets twice the prompts', async () => {
+    const { kit, gateway, feed } = await setup();
+    const url = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer, idempotencyKey: 'k1', multiplier: 2 });
+    const id = url.split('/').pop() ?? '';
+    expect((await gateway.session(id))?.multiplier).toBe(2);
+    await feed((await gateway.complete(id))?.events ?? []);
+    expect(await kit.profiles.findById('ana')).toMatchObject({ subscriptionPlan: 'pro_monthly', proMultiplier: 2 });
+    expect((await kit.ledger.summary('ana')).balances.monthly).toBe(50);
+  });
+
   it('a canceled checkout returns to the canceled URL and cannot be paid', async () => {
     const { gateway } = await setup();
-    const id = (await gateway.createCheckoutSession({ planId: 'pro_annual', currency: 'INR', customer, idempotencyKey: 'k1' })).split('/').pop() ?? '';
+    const id = (await gateway.createCheckoutSession({ planId: 'pro_annual', currency: 'INR', customer, idempotencyKey: 'k1', multiplier: 1 })).split('/').pop() ?? '';
     expect(await gateway.cancel(id)).toBe('http://app.test/pricing?canceled=true');
     expect(await gateway.complete(id)).toBeNull();
   });

@@ -9,6 +9,7 @@ import {
   type PaymentEvent,
   type PaymentGateway,
   type PlanId,
+  type ProMultiplier,
   type SubscriptionSnapshot,
   addMonthsClamped,
 } from '@kiln/domain';
@@ -37,7 +38,7 @@ export class LocalPaymentGateway implements PaymentGateway {
   ) {}
 
   async createCheckoutSession(request: CheckoutRequest): Promise<string> {
-    return this.open(request.idempotencyKey, 'subscription', request.customer, request.planId, request.currency);
+    return this.open(request.idempotencyKey, 'subscription', request.customer, request.planId, request.currency, request.multiplier);
   }
 
   async createAddOnPayment(request: AddOnPaymentRequest): Promise<string> {
@@ -143,6 +144,8 @@ export class LocalPaymentGateway implements PaymentGateway {
       currentPeriodStart: now,
       currentPeriodEnd: addMonthsClamped(now, interval === 'annual' ? 12 : 1),
       cancelAtPeriodEnd: false,
+      // The quantity bought, as a provider's subscription carries it.
+      multiplier: session.multiplier ?? 1,
     };
     return {
       events: [
@@ -154,7 +157,14 @@ export class LocalPaymentGateway implements PaymentGateway {
     };
   }
 
-  private async open(key: string, kind: LocalCheckoutSession['kind'], customer: CheckoutRequest['customer'], planId: PlanId | null, currency: Currency): Promise<string> {
+  private async open(
+    key: string,
+    kind: LocalCheckoutSession['kind'],
+    customer: CheckoutRequest['customer'],
+    planId: PlanId | null,
+    currency: Currency,
+    multiplier?: ProMultiplier,
+  ): Promise<string> {
     const session = await this.store.openSession(key, {
       id: `cs_local_${this.ids.next()}`,
       kind,
@@ -162,6 +172,7 @@ export class LocalPaymentGateway implements PaymentGateway {
       email: customer.email,
       planId,
       currency,
+      ...(multiplier === undefined ? {} : { multiplier }),
       customerId: customer.customerId ?? `cus_local_${customer.userId}`,
       completed: null,
       canceled: false,

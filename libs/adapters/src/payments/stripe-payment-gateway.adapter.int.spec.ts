@@ -30,7 +30,7 @@ const subscription = (over: Record<string, unknown> = {}) => ({
   metadata: { user_id: 'user-1' },
   items: {
     object: 'list',
-    data: [{ id: 'si_1', object: 'subscription_item', price: { id: 'price_pa_inr', object: 'price', recurring: { interval: 'year' } }, current_period_start: START, current_period_end: START + 365 * 86400 }],
+    data: [{ id: 'si_1', object: 'subscription_item', price: { id: 'price_pa_inr', object: 'price', recurring: { interval: 'year' } }, quantity: 2, current_period_start: START, current_period_end: START + 365 * 86400 }],
   },
   ...over,
 });
@@ -93,7 +93,7 @@ describe('StripePaymentGateway against a local stand-in for the Stripe API', () 
   const customer = { userId: 'user-1', email: 'ana@example.com', customerId: null };
 
   it('creates a subscription checkout with the configured price, the user as client_reference_id and the idempotency key', async () => {
-    const url = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'INR', customer, idempotencyKey: 'checkout:user-1:1' });
+    const url = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'INR', customer, idempotencyKey: 'checkout:user-1:1', multiplier: 3 });
     expect(url).toBe('https://checkout.test/cs_1');
     expect(seen).toHaveLength(1);
     const [req] = seen;
@@ -103,6 +103,8 @@ describe('StripePaymentGateway against a local stand-in for the Stripe API', () 
     expect(req?.body.get('client_reference_id')).toBe('user-1');
     expect(req?.body.get('customer_email')).toBe('ana@example.com');
     expect(req?.body.get('line_items[0][price]')).toBe('price_pm_inr');
+    // 3x is the quantity: Stripe charges three times the price.
+    expect(req?.body.get('line_items[0][quantity]')).toBe('3');
     expect(req?.body.get('subscription_data[metadata][user_id]')).toBe('user-1');
     expect(req?.body.get('success_url')).toBe('http://app.test/pricing?success=true');
     expect(req?.body.get('cancel_url')).toBe('http://app.test/pricing?canceled=true');
@@ -110,7 +112,7 @@ describe('StripePaymentGateway against a local stand-in for the Stripe API', () 
 
   it('a retried call (the stand-in fails the first attempt) carries the same Idempotency-Key', async () => {
     failNext = 1;
-    const url = await gateway.createCheckoutSession({ planId: 'pro_annual', currency: 'USD', customer: { ...customer, customerId: 'cus_1' }, idempotencyKey: 'checkout:user-1:2' });
+    const url = await gateway.createCheckoutSession({ planId: 'pro_annual', currency: 'USD', customer: { ...customer, customerId: 'cus_1' }, idempotencyKey: 'checkout:user-1:2', multiplier: 1 });
     expect(url).toBe('https://checkout.test/cs_1');
     expect(seen).toHaveLength(2);
     expect(seen.map((s) => s.idempotencyKey)).toEqual(['checkout:user-1:2', 'checkout:user-1:2']);
@@ -147,6 +149,8 @@ describe('StripePaymentGateway against a local stand-in for the Stripe API', () 
       currentPeriodStart: new Date(START * 1000),
       currentPeriodEnd: new Date((START + 365 * 86400) * 1000),
       cancelAtPeriodEnd: false,
+      // The item's quantity is the multiplier bought.
+      multiplier: 2,
     });
     expect(seen[1]?.method).toBe('GET');
   });

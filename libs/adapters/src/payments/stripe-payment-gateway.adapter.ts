@@ -9,6 +9,7 @@ import type {
   SubscriptionSnapshot,
   SubscriptionSnapshotStatus,
 } from '@kiln/domain';
+import { isProMultiplier } from '@kiln/domain';
 import Stripe from 'stripe';
 
 /** Stripe price ids per purchasable thing and currency (STRIPE_PRICE_* variables). */
@@ -58,7 +59,8 @@ export class StripePaymentGateway implements PaymentGateway {
         mode: 'subscription',
         client_reference_id: userId,
         ...(request.customer.customerId ? { customer: request.customer.customerId } : { customer_email: request.customer.email }),
-        line_items: [{ price, quantity: 1 }],
+        // The plan multiplier is the quantity: Stripe charges the price times it (integers, SPEC §3 1x/2x/3x).
+        line_items: [{ price, quantity: request.multiplier }],
         metadata: { user_id: userId, kind: 'subscription' },
         subscription_data: { metadata: { user_id: userId } },
         success_url: `${this.config.appUrl}/pricing?success=true`,
@@ -149,5 +151,7 @@ export function toSnapshot(sub: Stripe.Subscription, prices: StripePriceIds): Su
     currentPeriodStart: new Date(item.current_period_start * 1000),
     currentPeriodEnd: new Date(item.current_period_end * 1000),
     cancelAtPeriodEnd: sub.cancel_at_period_end,
+    // The quantity is the multiplier bought; one Kiln never sells (changed in Stripe's dashboard) is left unsaid.
+    ...(isProMultiplier(item.quantity) ? { multiplier: item.quantity } : {}),
   };
 }

@@ -16,7 +16,7 @@ describe('LocalPaymentGateway on PostgreSQL', () => {
     const config = { apiUrl: 'http://api.test', appUrl: 'http://app.test' };
     const clock = new FixedClock('2026-11-24T10:00:00.000Z');
     const before = new LocalPaymentGateway(config, clock, new SequentialIds('before'), new PgLocalCheckoutStore(new PgUnitOfWork(db.dataSource)));
-    const url = await before.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer: { userId: 'ana', email: 'ana@example.com', customerId: null }, idempotencyKey: 'k1' });
+    const url = await before.createCheckoutSession({ planId: 'pro_monthly', currency: 'USD', customer: { userId: 'ana', email: 'ana@example.com', customerId: null }, idempotencyKey: 'k1', multiplier: 1 });
     const paid = await before.complete(url.split('/').pop() ?? '');
     const created = paid?.events.find((e) => e.type === 'subscription.created');
     const subscriptionId = created?.type === 'subscription.created' ? created.subscription.id : '';

@@ -1,4 +1,4 @@
-import { cp, symlink } from 'node:fs/promises';
+import { cp, readdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -9,4 +9,19 @@ export async function writeStarterFiles(templateDir: string, dir: string, nodeMo
   const templateModules = path.join(templateDir, 'node_modules');
   await cp(templateDir, dir, { recursive: true, errorOnExist: true, force: false, filter: (src) => src !== templateModules });
   if (nodeModules !== undefined) await symlink(nodeModules, path.join(dir, 'node_modules'), 'dir');
+}
+
+/** The starter template's files as text, by path (node_modules and dist left out): what a new project holds. */
+export async function readStarterFiles(templateDir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile()) files.set(path.relative(templateDir, full).split(path.sep).join('/'), await readFile(full, 'utf8'));
+    }
+  };
+  await walk(templateDir);
+  return files;
 }

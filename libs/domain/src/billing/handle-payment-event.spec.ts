@@ -3,6 +3,8 @@ import { DAY_MS } from '../testing/fixed-clock.js';
 import { InMemorySubscriptionStateVersions } from '../testing/in-memory-payments.js';
 import { createTestKit, signUp } from '../testing/test-kit.js';
 import { HandlePaymentEvent } from './handle-payment-event.use-case.js';
+import { checkoutPrice } from './checkout-price.js';
+import { FREE_PLAN, PRO_ANNUAL_PLAN as PRO_ANNUAL, PRO_MONTHLY_PLAN as PRO_MONTHLY } from '../plans/plan.entity.js';
 import type { PaymentEvent } from './payment-event.js';
 import { addOnCheckout, invoicePaid, snapshot, subscriptionEvent } from '../testing/payment-event-builders.js';
 
@@ -139,6 +141,37 @@ describe('endpoint use cases', () => {
     const changed = await kit.startCheckout.execute({ userId: 'ana', planId: 'pro_monthly', shownCurrency: 'INR' });
     expect(!changed.ok && changed.error).toEqual({ code: 'BILLING.CURRENCY_CHANGED', currency: 'USD', message: 'Prices are now shown in USD. Please review the price and try again.' });
     expect((await kit.startCheckout.execute({ userId: 'ana', planId: 'pro_monthly', shownCurrency: 'USD' })).ok).toBe(true);
+  });
+
+  it('StartCheckout charges the chosen multiplier (1x default, 2x, 3x) and refuses any other', async () => {
+    const kit = createTestKit();
+    await signUp(kit, 'ana');
+    await kit.startCheckout.execute({ userId: 'ana', planId: 'pro_monthly' });
+    await kit.startCheckout.execute({ userId: 'ana', planId: 'pro_monthly', multiplier: 3 });
+    const asked = kit.payments.calls.filter((c) => c.method === 'createCheckoutSession').map((c) => (c.request as { multiplier: number }).multiplier);
+    expect(asked).toEqual([1, 3]);
+    for (const multiplier of [0, 4, 1.5, -1]) {
+      expect(await kit.startCheckout.execute({ userId: 'ana', planId: 'pro_monthly', multiplier })).toEqual({ ok: false, error: { code: 'VALIDATION_FAILED', message: 'multiplier: must be 1, 2 or 3' } });
+    }
+    expect(kit.payments.calls.filter((c) => c.method === 'createCheckoutSession')).toHaveLength(2);
+  });
+
+  it('checkoutPrice is the plan price times the multiplier, in integer minor units; free is never multiplied', () => {
+    expect(checkoutPrice(PRO_MONTHLY, 'USD', 2)).toEqual({ amountMinor: 50_00, currency: 'USD' });
+    expect(checkoutPrice(PRO_MONTHLY, 'INR', 3)).toEqual({ amountMinor: 7497_00, currency: 'INR' });
+    expect(checkoutPrice(PRO_ANNUAL, 'USD', 1)).toEqual({ amountMinor: 240_00, currency: 'USD' });
+    expect(checkoutPrice(FREE_PLAN, 'USD', 3)).toEqual({ amountMinor: 0, currency: 'USD' });
+  });
+
+  it('a subscription bought at 2x gives the profile that multiplier and twice the monthly prompts', async () => {
+    const kit = createTestKit();
+    kit.clock.set(T0);
+    await signUp(kit, 'ana');
+    const sub = snapshot({ currentPeriodStart: T0, multiplier: 2 });
+    kit.payments.subscriptions.set(sub.id, sub);
+    expect(await kit.handlePaymentEvent.execute(subscriptionEvent('evt_m', 'subscription.created', 'ana', T0, sub))).toEqual({ ok: true, value: 'applied' });
+    expect((await kit.profiles.findById('ana'))?.proMultiplier).toBe(2);
+    expect((await kit.ledger.summary('ana')).balances.monthly).toBe(50);
   });
 
   it('OpenCustomerPortal needs a customer id', async () => {

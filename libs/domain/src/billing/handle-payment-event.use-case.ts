@@ -97,6 +97,8 @@ export class HandlePaymentEvent {
       subscriptionStatus: subscription.status,
       customerId: subscription.customerId,
       subscriptionEndDate: subscription.cancelAtPeriodEnd ? subscription.currentPeriodEnd : null,
+      // The multiplier bought scales the allowance (monthlyAllowance); unknown: the profile's stays.
+      ...(subscription.multiplier === undefined ? {} : { proMultiplier: subscription.multiplier }),
     });
     return r.ok ? ok('applied') : r;
   }

@@ -1,4 +1,5 @@
 import type { BillingInterval, PlanId } from '../plans/plan.entity.js';
+import type { ProMultiplier } from '../profiles/profile.entity.js';
 import type { Currency } from '../shared/money.js';
 
 /** Who is paying. `customerId` is the provider's customer, once one exists (profile customer_id). */
@@ -30,6 +31,8 @@ export interface SubscriptionSnapshot {
   readonly currentPeriodEnd: Date;
   /** Cancelled by the customer: stays active until currentPeriodEnd, then ends. */
   readonly cancelAtPeriodEnd: boolean;
+  /** The plan multiplier bought (the subscription's quantity); absent when the provider does not say. */
+  readonly multiplier?: ProMultiplier;
 }
 
 /**
@@ -44,6 +47,8 @@ export interface IdempotentPaymentCall {
 export interface CheckoutRequest extends IdempotentPaymentCall {
   readonly planId: PlanId;
   readonly currency: Currency;
+  /** 1x, 2x or 3x: the quantity charged (the price per period is the plan's times this, checkoutPrice). */
+  readonly multiplier: ProMultiplier;
   readonly customer: PaymentCustomer;
 }
 

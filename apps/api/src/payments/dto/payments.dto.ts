@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CURRENCIES, type Currency } from '@kiln/domain';
+import { CURRENCIES, type Currency, PRO_MULTIPLIERS, type ProMultiplier } from '@kiln/domain';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class CreateCheckoutSessionRequest {
@@ -15,6 +15,12 @@ export class CreateCheckoutSessionRequest {
   @IsOptional()
   @IsIn(CURRENCIES, { message: 'must be one of USD, INR' })
   currency?: Currency;
+
+  /** SPEC §3 "Multiplier options 1x, 2x, 3x": the plan bought that many times (price and prompts). */
+  @ApiProperty({ enum: PRO_MULTIPLIERS, required: false, default: 1, description: 'Charged as the quantity: the price per period is the plan price times this' })
+  @IsOptional()
+  @IsIn(PRO_MULTIPLIERS, { message: 'must be 1, 2 or 3' })
+  multiplier?: ProMultiplier;
 }
 
 export class CancelSubscriptionRequest {

@@ -1,7 +1,7 @@
-import { AlertCircle, Check, Circle, Hammer, LoaderCircle, RotateCw, Sparkles, X } from 'lucide-react';
+import { AlertCircle, Check, Circle, Hammer, LoaderCircle, RotateCw, Sparkles, Wand2, X } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
-import { useParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { Button, ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { cn } from '../../ui/cn';
@@ -13,11 +13,13 @@ import { CreationVm, NEW_PROJECT_ID } from './creation.vm';
 /** /creation/:projectId (empty layout): the landing idea becomes a project here. */
 export const CreationView = observer(function CreationView() {
   const { projectId = NEW_PROJECT_ID } = useParams();
+  const [search] = useSearchParams();
+  const wizard = search.has('wizard');
   const vm = useVm(CreationVm);
   useEffect(() => {
-    void vm.init(projectId);
+    void vm.init(projectId, wizard);
     return () => vm.dispose();
-  }, [vm, projectId]);
+  }, [vm, projectId, wizard]);
   const { state } = vm;
 
   return (
@@ -130,9 +132,14 @@ const SetupProgressList = observer(function SetupProgressList({ vm }: { vm: Crea
             {done ? 'Opening the builder…' : 'The builder opens as soon as your sandbox is ready.'}
           </p>
           {!done && state.kind === 'ready' && (
-            <ButtonLink to={`/builder/${state.projectId}`} variant="ghost" size="sm">
-              <Hammer className="size-4" aria-hidden /> Open builder
-            </ButtonLink>
+            <div className="flex flex-wrap justify-center gap-2">
+              <ButtonLink to={`/builder/${state.projectId}`} variant="ghost" size="sm">
+                <Hammer className="size-4" aria-hidden /> Open builder
+              </ButtonLink>
+              <ButtonLink to={`/wizard/${state.projectId}`} variant="ghost" size="sm">
+                <Wand2 className="size-4" aria-hidden /> Set up step by step
+              </ButtonLink>
+            </div>
           )}
         </div>
       )}

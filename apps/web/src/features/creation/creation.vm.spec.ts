@@ -52,6 +52,20 @@ describe('CreationVm', () => {
     expect(t.events).toEqual(['Project Created']);
   });
 
+  it('with the wizard: creates the project (named from the idea, else untitled) and goes on to /wizard/{id}', async () => {
+    const created: string[] = [];
+    const t = setUp({ create: async (name) => (created.push(name), project('p1', name)) });
+    await t.vm.init('new', true);
+    expect(created).toEqual(['Untitled project']);
+    expect(t.navigations).toEqual(['/wizard/p1']);
+    expect(t.prompts.get('p1')).toBeNull();
+    const withIdea = setUp({ create: async (name) => project('p2', name) });
+    withIdea.prompts.set(HOME_PROMPT_KEY, 'A blog about hiking');
+    await withIdea.vm.init('new', true);
+    expect(withIdea.prompts.get('p2')).toBe('A blog about hiking');
+    expect(withIdea.navigations).toEqual(['/wizard/p2']);
+  });
+
   it('says so when there is no idea to start from', async () => {
     const t = setUp({});
     await t.vm.init('new');

@@ -7,6 +7,7 @@ import { UpgradeDialogStore } from '../billing/upgrade-dialog.store';
 import { SandboxSetup, type SetupStage } from '../builder/sandbox-setup';
 
 export const NEW_PROJECT_ID = 'new';
+const UNTITLED_PROJECT = 'Untitled project';
 
 /** A project name from the idea: the app's name when the idea gives one (the domain's rule), else its first words (at most 60 characters). */
 export function projectNameFrom(prompt: string): string {
@@ -63,8 +64,9 @@ export class CreationVm {
     );
   }
 
-  async init(projectId: string): Promise<void> {
-    if (projectId === NEW_PROJECT_ID) return this.createFromIdea();
+  /** `wizard`: a new project goes on to the setup wizard (/wizard/{id}) rather than straight to its sandbox. */
+  async init(projectId: string, wizard = false): Promise<void> {
+    if (projectId === NEW_PROJECT_ID) return this.createFromIdea(wizard);
     const generation = this.generation;
     this.state = { kind: 'loading' };
     try {
@@ -125,21 +127,22 @@ export class CreationVm {
     return this.state.kind === 'ready' ? this.initialiseSandbox(this.state.projectId) : Promise.resolve();
   }
 
-  private async createFromIdea(): Promise<void> {
+  private async createFromIdea(wizard: boolean): Promise<void> {
     // React StrictMode mounts twice in development: create the project once.
     if (this.started) return;
     this.started = true;
     const idea = this.prompts.get(HOME_PROMPT_KEY);
-    if (!idea) {
+    // The wizard asks for the name and the first prompt itself: it needs no idea to start.
+    if (!idea && !wizard) {
       this.state = { kind: 'no-idea' };
       return;
     }
     try {
-      const project = await this.projects.create(projectNameFrom(idea));
-      this.prompts.set(project.id, idea);
+      const project = await this.projects.create(idea ? projectNameFrom(idea) : UNTITLED_PROJECT);
+      if (idea) this.prompts.set(project.id, idea);
       this.prompts.remove(HOME_PROMPT_KEY);
       this.analytics.track('Project Created', { project_id: project.id });
-      this.navigator.navigate(`/creation/${project.id}`, { replace: true });
+      this.navigator.navigate(wizard ? `/wizard/${project.id}` : `/creation/${project.id}`, { replace: true });
     } catch (error) {
       // SPEC §4: a plan limit opens the upgrade dialog (private project limit unless the API names another).
       this.upgrade.openFor(error, 'project');

@@ -9,6 +9,7 @@ import {
   MonitorSmartphone,
   Palette,
   Sparkles,
+  Wand2,
 } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import type { FormEvent, KeyboardEvent } from 'react';
@@ -98,6 +99,10 @@ export const HomeView = observer(function HomeView() {
             </div>
           </div>
         </form>
+
+        <Button type="button" variant="ghost" size="sm" className="mt-3" onClick={() => vm.startWizard()}>
+          <Wand2 aria-hidden /> Set up step by step
+        </Button>
 
         <div className="mt-6 flex w-full flex-col items-center gap-3">
           <p className="text-xs font-medium text-muted-foreground" id={`${promptId}-examples`}>

@@ -83,6 +83,20 @@ describe('HomeVm', () => {
     expect(navigator.last).toBe('/creation/new');
   });
 
+  it('signed in: "Set up step by step" starts a new project in the wizard, the idea (if any) kept as its draft', () => {
+    const empty = setup({ status: 'signed-in' });
+    empty.vm.startWizard();
+    expect(stored(empty.storage)).toBeNull();
+    expect(empty.navigator.last).toBe('/creation/new?wizard=1');
+    const withIdea = setup({ status: 'signed-in' });
+    withIdea.vm.setPrompt(' a bakery ');
+    withIdea.vm.startWizard();
+    expect(stored(withIdea.storage)).toEqual({ home: { prompt: 'a bakery' } });
+    const out = setup({ status: 'signed-out' });
+    out.vm.startWizard();
+    expect(out.navigator.last).toBe('/get-started');
+  });
+
   it('keeps the saved prompts of projects when saving the home one', () => {
     const { vm, storage } = setup({ stored: { p1: { prompt: 'project idea' } } });
     vm.setPrompt('home idea');

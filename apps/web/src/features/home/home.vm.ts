@@ -9,6 +9,8 @@ export const EXAMPLE_IDEAS = LANDING_EXAMPLES;
 /** Where the builder starts a new project (the builder issue completes that screen). */
 export const NEW_PROJECT_PATH = '/creation/new';
 export const GET_STARTED_PATH = '/get-started';
+/** A new project set up step by step (CreationVm goes on to /wizard/{id}). */
+export const NEW_PROJECT_WIZARD_PATH = '/creation/new?wizard=1';
 
 /** The landing page: the app idea a visitor is about to build, kept across the sign-up detour. */
 @injectable()
@@ -58,5 +60,11 @@ export class HomeVm {
     if (!this.canSubmit) return;
     this.savedPrompts.set(HOME_PROMPT_KEY, this.prompt.trim());
     this.navigator.navigate(this.session.status === 'signed-in' ? NEW_PROJECT_PATH : GET_STARTED_PATH);
+  }
+
+  /** A new project through the setup wizard (an idea typed here becomes its first prompt's draft). */
+  startWizard(): void {
+    if (this.canSubmit) this.savedPrompts.set(HOME_PROMPT_KEY, this.prompt.trim());
+    this.navigator.navigate(this.session.status === 'signed-in' ? NEW_PROJECT_WIZARD_PATH : GET_STARTED_PATH);
   }
 }

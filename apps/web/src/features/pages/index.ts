@@ -1,5 +1,4 @@
 // First versions of the product's other screens (SPEC §2). The router picks their layouts.
-export { WizardPage } from './app-pages';
 export { CancellationRefundPolicyPage, CookiesPolicyPage, PrivacyPolicyPage, TermsOfServicePage } from './legal-pages';
 export { BetaPage, ContactUsPage, PitchDeckPage } from './marketing-pages';
 export { ErrorPage, NotFoundPage, errorPageTitle } from './status-pages';

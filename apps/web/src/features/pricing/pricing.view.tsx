@@ -1,4 +1,4 @@
-import { ADDON_PACK_CREDITS, REFERRAL_BONUS_CREDITS } from '@kiln/domain';
+import { ADDON_PACK_CREDITS, type ProMultiplier, REFERRAL_BONUS_CREDITS } from '@kiln/domain';
 import { Check, ChevronDown, Minus, Plus } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import { useEffect } from 'react';
@@ -10,7 +10,7 @@ import { cn } from '../../ui/cn';
 import { SegmentedControl } from '../../ui/segmented-control';
 import { Skeleton } from '../../ui/skeleton';
 import { useVm } from '../../use-vm';
-import { type PlanCard, type PricingInterval, PricingVm } from './pricing.vm';
+import { MULTIPLIER_OPTIONS, type PlanCard, type PricingInterval, PricingVm } from './pricing.vm';
 
 const FAQ = [
   {
@@ -70,6 +70,13 @@ export const PricingView = observer(function PricingView() {
               },
             ]}
           />
+          <SegmentedControl<`${ProMultiplier}`>
+            label="Plan multiplier"
+            value={`${vm.multiplier}`}
+            onChange={(value) => vm.setMultiplier(Number(value) as ProMultiplier)}
+            options={MULTIPLIER_OPTIONS.map((m) => ({ value: `${m}` as const, label: `${m}x` }))}
+          />
+          <p className="text-xs text-muted-foreground">2x and 3x give that many times the prompts, at that many times the price.</p>
         </div>
       ) : null}
 

@@ -32,10 +32,12 @@ class FakePlansApi implements PlansApi {
 class FakePayments implements PaymentsApi {
   readonly checkouts: string[] = [];
   readonly currencies: (string | undefined)[] = [];
+  readonly multipliers: (number | undefined)[] = [];
   constructor(private readonly reply: string | Error = 'https://pay.example/session/1') {}
-  async createCheckoutSession(planId: string, currency?: string): Promise<string> {
+  async createCheckoutSession(planId: string, currency?: string, multiplier?: number): Promise<string> {
     this.checkouts.push(planId);
     this.currencies.push(currency);
+    this.multipliers.push(multiplier);
     if (this.reply instanceof Error) throw this.reply;
     return this.reply;
   }
@@ -130,6 +132,19 @@ describe('PricingVm: currency (SPEC §9)', () => {
     const { vm, payments } = await loaded({ geo: located('IN'), status: 'signed-in' });
     await vm.checkout('pro_monthly');
     expect(payments.currencies).toEqual(['INR']);
+  });
+
+  it('the 1x/2x/3x multiplier multiplies the paid price shown (never free) and is sent with checkout', async () => {
+    const { vm, payments } = await loaded({ geo: located('IN'), status: 'signed-in' });
+    expect(vm.multiplier).toBe(1);
+    vm.setMultiplier(3);
+    expect(vm.cards.map((c) => c.price)).toEqual(['₹0', '₹7,497']);
+    vm.setInterval('annual');
+    expect(vm.cards.map((c) => c.price)).toEqual(['₹0', '₹72,000']);
+    vm.setInterval('monthly');
+    vm.setMultiplier(2);
+    await vm.checkout('pro_monthly');
+    expect(payments.multipliers).toEqual([2]);
   });
 
   it('does not wait for detection: plans show in USD while it is pending', async () => {

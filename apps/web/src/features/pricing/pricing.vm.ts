@@ -1,4 +1,4 @@
-import { type Currency, billingIntervalLabel, displayLimit, formatMoney, moneyFromMajor } from '@kiln/domain';
+import { type Currency, billingIntervalLabel, displayLimit, formatMoney, moneyFromMajor, moneyOf, PRO_MULTIPLIERS, type ProMultiplier } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type Analytics, ApiError, type SessionService, type Toasts, TYPES } from '../../app/ports';
@@ -65,11 +65,19 @@ export function planFeatureLines(plan: PlanDto): PlanFeatureLine[] {
   return lines;
 }
 
-/** A plan's price in the checkout currency (SPEC §9: ₹ with Indian grouping, $ otherwise). */
-export function planPrice(plan: PlanDto, currency: Currency): string {
+/**
+ * A plan's price in the checkout currency (SPEC §9: ₹ with Indian grouping, $ otherwise), times
+ * the multiplier for a paid plan (what checkout charges; integer minor units, as the server's checkoutPrice).
+ */
+export function planPrice(plan: PlanDto, currency: Currency, multiplier: ProMultiplier = 1): string {
   const money = moneyFromMajor(currency === 'INR' ? plan.price_inr : plan.price, currency);
-  return money.ok ? formatMoney(money.value) : '—';
+  if (!money.ok) return '—';
+  const times = plan.billing_interval === null ? 1 : multiplier;
+  return formatMoney(moneyOf(money.value.amountMinor * times, money.value.currency));
 }
+
+/** SPEC §3 "Multiplier options 1x, 2x, 3x". */
+export const MULTIPLIER_OPTIONS: readonly ProMultiplier[] = PRO_MULTIPLIERS;
 
 /** /pricing: the plans in the visitor's currency, monthly or annual, the current one marked. */
 @injectable()
@@ -81,6 +89,8 @@ export class PricingVm {
   currency: Currency = 'USD';
   countryCode: string | null = null;
   interval: PricingInterval = 'monthly';
+  /** How many times the paid plan (price and prompts), chosen before checkout. */
+  multiplier: ProMultiplier = 1;
   checkingOutPlanId: string | null = null;
 
   constructor(
@@ -169,6 +179,10 @@ export class PricingVm {
     await this.subscription.loadCurrentPlan();
   }
 
+  setMultiplier(multiplier: ProMultiplier): void {
+    this.multiplier = multiplier;
+  }
+
   setInterval(interval: PricingInterval): void {
     this.interval = interval;
   }
@@ -203,7 +217,7 @@ export class PricingVm {
         id: plan.id,
         name: plan.name,
         description: plan.description,
-        price: planPrice(plan, this.currency),
+        price: planPrice(plan, this.currency, this.multiplier),
         per: `/${billingIntervalLabel(plan.billing_interval)}`,
         note: plan.billing_interval === null ? 'Free forever' : plan.billing_interval === 'annual' ? 'Billed yearly' : 'Billed monthly',
         features: planFeatureLines(plan),
@@ -230,9 +244,9 @@ export class PricingVm {
     if (this.checkingOutPlanId !== null) return;
     this.checkingOutPlanId = planId;
     this.subscription.setUpgrading(true);
-    this.analytics.track('Subscription ChangePlan', { plan_id: planId, currency: this.currency });
+    this.analytics.track('Subscription ChangePlan', { plan_id: planId, currency: this.currency, multiplier: this.multiplier });
     try {
-      const url = await this.payments.createCheckoutSession(planId, this.currency);
+      const url = await this.payments.createCheckoutSession(planId, this.currency, this.multiplier);
       // From the pricing page the default return applies (to Settings).
       this.intent.remember('plan', null);
       // The button stays busy while the browser leaves for the payment page.

@@ -6,6 +6,8 @@ import { createTestKit, signUp } from '../../testing/test-kit.js';
 import { type AiFailure, aiFailure, type CompletionEvent, type CompletionInput, type SummarizeOptions, type AiMessage } from '../ai-assistant.port.js';
 import { CONTEXT_RESERVE_CHARS, TREE_SHARE } from '../context/turn-context.js';
 import { planOf, ScriptedAiAssistant } from '../engine/testing/scripted-ai-assistant.js';
+import { TEMPLATE_INFO, TemplateCatalog } from '../../templates/project-template.js';
+import { promptForTemplate } from '../../templates/template-prompt.js';
 import { AskModel, conversationOf, EnhancePrompt, type PlanContextSource, type PlanStep, PreviewPlan, SummarizeConversation } from './ai-helpers.use-cases.js';
 
 /** An assistant that records what the helpers hand it, and fails when told to. */
@@ -69,6 +71,21 @@ describe('AI helper use cases', () => {
     assistant.failWith = failure;
     expect(await new EnhancePrompt(assistant).execute('a shop')).toEqual({ ok: false, error: failure });
     expect(await new SummarizeConversation(assistant).execute({ messages: [] })).toEqual({ ok: false, error: failure });
+  });
+
+  it('enhance shapes the answer around a catalog template; another template id is only passed on', async () => {
+    const assistant = new RecordingAssistant();
+    const templates = new TemplateCatalog({ filesFor: () => new Map() });
+    const enhance = new EnhancePrompt(assistant, templates);
+    const landing = await enhance.execute('a bakery called Crumbs', 'landing');
+    expect(landing).toEqual({ ok: true, value: `${promptForTemplate('', TEMPLATE_INFO.landing)} Enhanced: a bakery called Crumbs` });
+    expect(landing.ok && landing.value).toMatch(/^Start from the Landing page template, which already has a hero, features/);
+    const dashboard = await enhance.execute('sales for my shop', 'dashboard');
+    expect(dashboard.ok && dashboard.value).toMatch(/^Start from the Dashboard template, which already has stat cards/);
+    expect(await enhance.execute('a shop', 'some-project-template')).toEqual({ ok: true, value: 'Enhanced: a shop' });
+    expect(await enhance.execute('a shop')).toEqual({ ok: true, value: 'Enhanced: a shop' });
+    assistant.failWith = failure;
+    expect(await enhance.execute('a shop', 'landing')).toEqual({ ok: false, error: failure });
   });
 
   it('ask refuses another model before anything is asked, and reads the answer as it streams', async () => {

@@ -39,12 +39,29 @@ async function attempt<T>(work: () => Promise<T>): Promise<Result<T, AiFailure>>
   }
 }
 
-/** Rewrites a prompt into a clearer, more complete one (SPEC §7 enhance-prompt; free). */
-export class EnhancePrompt {
-  constructor(private readonly assistant: AiAssistant) {}
+/**
+ * Shapes an enhanced prompt around a template it knows (the template catalog does); null for an
+ * id it does not know. Declared here so the templates room depends on this one, not the reverse.
+ */
+export interface TemplatePromptShaper {
+  shapeEnhancedPrompt(enhanced: string, templateId: string): string | null;
+}
 
-  execute(prompt: string, templateId?: string, signal?: AbortSignalLike): Promise<Result<string, AiFailure>> {
-    return attempt(() => this.assistant.enhancePrompt(prompt, templateId, signal));
+/**
+ * Rewrites a prompt into a clearer, more complete one (SPEC §7 enhance-prompt; free). With the
+ * `template_id` of a template the shaper knows, the answer is shaped around it; any other
+ * template id (a project's, a provider's own) is only passed on to the assistant.
+ */
+export class EnhancePrompt {
+  constructor(
+    private readonly assistant: AiAssistant,
+    private readonly templates?: TemplatePromptShaper,
+  ) {}
+
+  async execute(prompt: string, templateId?: string, signal?: AbortSignalLike): Promise<Result<string, AiFailure>> {
+    const enhanced = await attempt(() => this.assistant.enhancePrompt(prompt, templateId, signal));
+    if (!enhanced.ok || templateId === undefined || this.templates === undefined) return enhanced;
+    return ok(this.templates.shapeEnhancedPrompt(enhanced.value, templateId) ?? enhanced.value);
   }
 }
 
