@@ -16,6 +16,7 @@ import { LocalCheckout1795840000000 } from './migrations/1795840000000-local-che
 import { RateLimitBuckets1795930000000 } from './migrations/1795930000000-rate-limit-buckets.js';
 import { Hosting1796020000000 } from './migrations/1796020000000-hosting.js';
 import { ProjectDatabases1796110000000 } from './migrations/1796110000000-project-databases.js';
+import { ProfilesDeletedAt1796217000000 } from './migrations/1796217000000-profiles-deleted-at.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   RateLimitBuckets1795930000000,
   Hosting1796020000000,
   ProjectDatabases1796110000000,
+  ProfilesDeletedAt1796217000000,
 ];
