@@ -12,6 +12,7 @@ import { SignupVm } from './features/auth/signup.vm';
 import { VerifyVm } from './features/auth/verify.vm';
 import { AddOnCreditsVm } from './features/billing/add-on-credits.vm';
 import { BillingActionsVm } from './features/billing/billing-actions.vm';
+import { PlanUsageVm } from './features/billing/plan-usage.vm';
 import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
 import { SubscriptionStore } from './features/billing/subscription.store';
 import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
@@ -62,6 +63,7 @@ describe('createContainer', () => {
     ['BuilderVm', BuilderVm],
     ['ChatVm', ChatVm],
     ['BillingActionsVm', BillingActionsVm],
+    ['PlanUsageVm', PlanUsageVm],
     ['CheckoutReturnFlow', CheckoutReturnFlow],
     ['PublishVm', PublishVm],
     ['ProjectPreviewVm', ProjectPreviewVm],

@@ -36,6 +36,8 @@
  *   ../hosting/publish.view.tsx)
  * - toolbar button "Database" opens the dialog "Database" (names at the top of
  *   ../databases/database.view.tsx)
+ * - toolbar button "Plan & usage" opens the dialog "Plan & usage": the usage-limits panel and the
+ *   SPEC §2 billing buttons (names at the top of ../billing/plan-usage.panel.tsx)
  */
 import { ChevronDown, ChevronUp, Code2, Eye, PanelLeftOpen, PanelRightOpen, SquareTerminal, TerminalSquare, Trash2 } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
@@ -47,6 +49,8 @@ import { Spinner } from '../../ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { Tooltip } from '../../ui/tooltip';
 import { useVm } from '../../use-vm';
+import { PlanUsageButton, PlanUsageDialog } from '../billing/plan-usage.dialog';
+import { PlanUsageVm } from '../billing/plan-usage.vm';
 import { ColorModeStore } from '../color-mode/color-mode.store';
 import { DatabaseButton, DatabaseDialog } from '../databases/database.view';
 import { DatabaseVm } from '../databases/database.vm';
@@ -77,6 +81,7 @@ export const BuilderView = observer(function BuilderView() {
   const colorMode = useVm(ColorModeStore);
   const publish = useVm(PublishVm);
   const database = useVm(DatabaseVm);
+  const billing = useVm(PlanUsageVm);
   const dark = colorMode.resolved === 'dark';
 
   useEffect(() => {
@@ -128,7 +133,7 @@ export const BuilderView = observer(function BuilderView() {
   const prefs = vm.preferences;
   return (
     <Tabs value={vm.activeTab} onValueChange={(value) => vm.setTab(value as BuilderTab)} className="flex h-full min-h-0 flex-col">
-      <Toolbar vm={vm} chat={chat} publish={publish} database={database} />
+      <Toolbar vm={vm} chat={chat} publish={publish} database={database} billing={billing} />
       {vm.isolationWarning !== null && (
         <div role="alert" aria-label="Sandbox not isolated" className="shrink-0 border-b border-destructive/40 bg-destructive/10 px-3 py-1.5 text-sm text-destructive">
           {vm.isolationWarning}
@@ -150,11 +155,24 @@ export const BuilderView = observer(function BuilderView() {
       <ThemeBuilderDialog vm={vm.theme} />
       <PublishDialog vm={publish} />
       <DatabaseDialog vm={database} />
+      <PlanUsageDialog vm={billing} />
     </Tabs>
   );
 });
 
-const Toolbar = observer(function Toolbar({ vm, chat, publish, database }: { vm: BuilderVm; chat: ChatVm; publish: PublishVm; database: DatabaseVm }) {
+const Toolbar = observer(function Toolbar({
+  vm,
+  chat,
+  publish,
+  database,
+  billing,
+}: {
+  vm: BuilderVm;
+  chat: ChatVm;
+  publish: PublishVm;
+  database: DatabaseVm;
+  billing: PlanUsageVm;
+}) {
   const prefs = vm.preferences;
   const SidebarIcon = prefs.sidebarPosition === 'left' ? PanelLeftOpen : PanelRightOpen;
   return (
@@ -199,6 +217,7 @@ const Toolbar = observer(function Toolbar({ vm, chat, publish, database }: { vm:
         {vm.activeTab === 'preview' && <PreviewActions vm={vm} />}
         <DatabaseButton vm={database} />
         <ThemeButton vm={vm.theme} />
+        <PlanUsageButton vm={billing} />
         <Tooltip content={prefs.sidebarVisible ? 'Hide sidebar' : 'Show sidebar'}>
           <button
             type="button"
