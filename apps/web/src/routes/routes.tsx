@@ -19,6 +19,7 @@ import {
   PrivacyPolicyPage,
   TermsOfServicePage,
   WizardPage,
+  requireProjectIdParam,
 } from '../features/pages';
 import { ProjectPreviewView } from '../features/hosting/project-preview.view';
 import { PricingView } from '../features/pricing/pricing.view';
@@ -35,8 +36,9 @@ const checkout: RouteHandle = { guard: 'checkout' };
 /**
  * Every route of SPEC §2 with its layout. Access (public paths, the global auth redirect, the
  * 'auth' and checkout guards) is decided by RouteGuard from routes/access.ts; a route declares
- * its guard in `handle`. Unmatched paths are a 404 for everyone; errors thrown while rendering
- * show the error page (SPEC §2).
+ * its guard in `handle`. Unmatched paths are a 404 for everyone; a project page whose id cannot
+ * be one is a 404 'Page Not Found: {path}' (SPEC §8); errors thrown while rendering show the error
+ * page (SPEC §2).
  */
 export const routes: RouteObject[] = [
   {
@@ -60,8 +62,8 @@ export const routes: RouteObject[] = [
               { path: 'confirm', element: <ConfirmView /> },
               { path: 'profile-setup', element: <ProfileSetupView /> },
               { path: 'auth/callback', element: <AuthCallbackView /> },
-              { path: 'creation/:projectId', element: <CreationView /> },
-              { path: 'wizard/:projectId', element: <WizardPage /> },
+              { path: 'creation/:projectId', loader: requireProjectIdParam, element: <CreationView /> },
+              { path: 'wizard/:projectId', loader: requireProjectIdParam, element: <WizardPage /> },
               { path: 'thank-you', handle: checkout, element: <ThankYouView /> },
             ],
           },
@@ -89,7 +91,13 @@ export const routes: RouteObject[] = [
             element: <BuilderLayout />,
             // The builder (preview, chat, file tree, panels) is its own chunk: the landing and auth
             // pages do not download it.
-            children: [{ path: 'builder/:projectId', lazy: async () => ({ Component: (await import('../features/builder/builder.view')).BuilderView }) }],
+            children: [
+              {
+                path: 'builder/:projectId',
+                loader: requireProjectIdParam,
+                lazy: async () => ({ Component: (await import('../features/builder/builder.view')).BuilderView }),
+              },
+            ],
           },
           {
             element: <PreviewLayout />,

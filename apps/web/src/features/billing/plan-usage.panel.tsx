@@ -3,9 +3,10 @@
  * and in the builder's "Plan & usage" dialog. Accessible names the end-to-end tests rely on:
  * buttons "Sync subscription", "Manage Subscription", "View Plans" (a link), "View Pricing Plans"
  * (a link), "Get More Credits", "Earn More Credits", "Refer to Friends"; headings "Usage limits",
- * "Credits remaining"; alert "Plan and usage could not be loaded" carrying the SPEC §8 message.
+ * "Credits remaining", "Billing history" (a list of the same name, each item with "View invoice"
+ * when the provider has a page); alert "Plan and usage could not be loaded" carrying the SPEC §8 message.
  */
-import { CalendarClock, ExternalLink, Gift, RefreshCw, Sparkles, Users } from 'lucide-react';
+import { CalendarClock, ExternalLink, Gift, Receipt, RefreshCw, Sparkles, Users } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
@@ -183,8 +184,53 @@ export const PlanUsagePanel = observer(function PlanUsagePanel({ vm, onEarnMoreC
             </CardFooter>
           </Card>
         </div>
+        <BillingHistory vm={vm} />
       </div>
     </SectionLoading>
+  );
+});
+
+const BillingHistory = observer(function BillingHistory({ vm }: { vm: PlanUsageVm }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Billing history</CardTitle>
+        <CardDescription>Invoices from the payment provider, newest first.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {vm.invoicesStatus === 'error' ? (
+          <SectionError title="Billing history could not be loaded" onRetry={() => void vm.loadInvoices()} />
+        ) : vm.invoicesStatus === 'loading' ? (
+          <p className="text-sm text-muted-foreground">Loading invoices…</p>
+        ) : vm.invoiceRows.length === 0 ? (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <Receipt className="size-4" aria-hidden />
+            No invoices yet.
+          </p>
+        ) : (
+          <ul aria-label="Billing history" className="divide-y divide-border">
+            {vm.invoiceRows.map((row) => (
+              <li key={row.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3 text-sm">
+                <div className="grid min-w-0 gap-0.5">
+                  <span className="truncate font-medium">{row.description}</span>
+                  <span className="text-xs text-muted-foreground">{formatDate(row.date)}</span>
+                </div>
+                <div className="flex items-center gap-3">
+                  <span className="font-medium tabular-nums">{row.amount}</span>
+                  <Badge tone={row.status === 'paid' ? 'success' : 'outline'}>{row.status}</Badge>
+                  {row.url === null ? null : (
+                    <a href={row.url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-brand hover:underline">
+                      View invoice
+                      <ExternalLink className="size-3.5" aria-hidden />
+                    </a>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
   );
 });
 

@@ -42,7 +42,8 @@ describe('PlanUsageVm: manual "Sync subscription" (SPEC §4)', () => {
     await s.vm.sync(); // a second click while syncing does nothing
     await syncing;
 
-    expect(s.payments.calls).toEqual(['force-update']);
+    // the panel's own load read the history once; the sync re-reads it after the provider
+    expect(s.payments.calls).toEqual(['invoices', 'force-update', 'invoices']);
     expect(s.vm.syncing).toBe(false);
     expect(s.vm.planName).toBe('Pro Monthly');
     expect(s.vm.buttons).toMatchObject({ getMoreCredits: true, manageSubscription: true, earnMoreCredits: true, referToFriends: false });
@@ -93,5 +94,34 @@ describe('PlanUsageVm: the builder opens the referrals tab in a new window', () 
     const s = setup();
     s.vm.referToFriends();
     expect(s.navigation.opened).toEqual(['/settings?tab=referrals']);
+  });
+});
+
+describe('PlanUsageVm: billing history', () => {
+  it('loads the invoices with the panel and shows each amount in its currency', async () => {
+    const s = setup();
+    s.payments.invoicesReply = [
+      { id: 'in_2', number: null, status: 'paid', amount_minor: 49900, currency: 'INR', description: '500 add-on credits', created_at: '2026-03-02T10:00:00.000Z', url: null },
+      { id: 'in_1', number: 'K-1', status: 'open', amount_minor: 2500, currency: 'usd', description: 'Pro Monthly', created_at: '2026-03-01T10:00:00.000Z', url: 'https://pay.test/in_1' },
+      { id: 'in_0', number: 'K-0', status: 'paid', amount_minor: 1250, currency: 'EUR', description: 'Old', created_at: '2026-02-01T10:00:00.000Z', url: null },
+    ];
+    await s.vm.load();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(s.vm.invoicesStatus).toBe('ready');
+    expect(s.vm.invoiceRows).toEqual([
+      { id: 'in_2', date: '2026-03-02T10:00:00.000Z', description: '500 add-on credits', amount: '₹499', status: 'paid', url: null },
+      { id: 'in_1', date: '2026-03-01T10:00:00.000Z', description: 'Pro Monthly', amount: '$25', status: 'open', url: 'https://pay.test/in_1' },
+      { id: 'in_0', date: '2026-02-01T10:00:00.000Z', description: 'Old', amount: '12.50 EUR', status: 'paid', url: null },
+    ]);
+  });
+
+  it('a failed history load is logged and leaves the rest of the panel working', async () => {
+    const s = setup();
+    s.payments.invoicesReply = new ApiError('The payment provider could not be reached. Please try again in a moment.', 503, 'BILLING.PROVIDER_UNAVAILABLE', null);
+    await s.vm.load();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(s.vm.invoicesStatus).toBe('error');
+    expect(s.vm.status).toBe('ready');
+    expect(s.logger.lines).toEqual(['warn: Error loading billing history']);
   });
 });

@@ -1,10 +1,10 @@
-import { billingIntervalLabel, clampProgress, displayLimit, formatMoney, moneyFromMajor, percentUsed } from '@kiln/domain';
+import { billingIntervalLabel, clampProgress, displayLimit, formatMoney, isCurrency, moneyFromMajor, moneyOf, percentUsed } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { ApiError, type ProfileDto, type Toasts, TYPES } from '../../app/ports';
 import { errorText } from '../../app/error-text';
 import { type Logger, type Navigation, UI_TYPES } from '../../app/ui-ports';
-import type { PaymentsApi } from '../../api/payments.api';
+import type { InvoiceDto, PaymentsApi } from '../../api/payments.api';
 import type { CurrentPlanDto, PlansApi, WireLimit } from '../../api/plans.api';
 import type { UsageApi, UsageStatsDto } from '../../api/usage.api';
 import { PORTAL_NO_SUBSCRIPTION, SUBSCRIPTION_UPDATED_TOAST, SYNC_ERROR_TOAST, SYNC_FAILED, subscriptionDataError } from './billing-messages';
@@ -51,6 +51,25 @@ export interface PlanButtons {
   readonly referToFriends: boolean;
 }
 
+/** A line of the billing history as shown. */
+export interface InvoiceRow {
+  readonly id: string;
+  /** ISO text (the view formats it). */
+  readonly date: string;
+  readonly description: string;
+  /** '$25', '₹499', or '12.50 EUR' for a currency Kiln does not price in. */
+  readonly amount: string;
+  readonly status: string;
+  readonly url: string | null;
+}
+
+/** Integer minor units in the currency's own format. */
+export function invoiceAmount(amountMinor: number, currency: string): string {
+  const code = currency.toUpperCase();
+  if (isCurrency(code)) return formatMoney(moneyOf(amountMinor, code));
+  return `${(amountMinor / 100).toFixed(2)} ${code}`;
+}
+
 const WARNING_AT = 80;
 const FULL_AT = 100;
 
@@ -77,6 +96,8 @@ export class PlanUsageVm {
   /** SPEC §8 'Error loading subscription data: {error}', with the reason. */
   loadError: string | null = null;
   syncing = false;
+  invoices: readonly InvoiceDto[] = [];
+  invoicesStatus: SectionStatus = 'loading';
   /** The builder shows the panel in a dialog. */
   dialogOpen = false;
 
@@ -118,8 +139,9 @@ export class PlanUsageVm {
     this.dialogOpen = false;
   }
 
-  /** Usage stats and the current plan: the panel needs both. */
+  /** Usage stats and the current plan (the panel needs both); the billing history beside them. */
   async load(): Promise<void> {
+    void this.loadInvoices();
     this.status = 'loading';
     this.loadError = null;
     try {
@@ -139,6 +161,32 @@ export class PlanUsageVm {
     }
   }
 
+  /** The billing history; a failure is shown in its own section and offers a retry. */
+  async loadInvoices(): Promise<void> {
+    this.invoicesStatus = 'loading';
+    try {
+      const invoices = await this.payments.listInvoices();
+      runInAction(() => {
+        this.invoices = invoices;
+        this.invoicesStatus = 'ready';
+      });
+    } catch (error) {
+      this.logger.warn('Error loading billing history', error);
+      runInAction(() => (this.invoicesStatus = 'error'));
+    }
+  }
+
+  get invoiceRows(): readonly InvoiceRow[] {
+    return this.invoices.map((i) => ({
+      id: i.id,
+      date: i.created_at,
+      description: i.description,
+      amount: invoiceAmount(i.amount_minor, i.currency),
+      status: i.status,
+      url: i.url,
+    }));
+  }
+
   /**
    * SPEC §4 manual sync: re-read the subscription from the payment provider, then the profile,
    * plan and usage. 'Subscription updated' on success; no subscription at the provider says so;
@@ -150,7 +198,7 @@ export class PlanUsageVm {
     try {
       const synced = await this.payments.forceUpdateSubscription();
       if (synced.status === 'error') throw new Error(synced.message ?? SYNC_FAILED);
-      await Promise.all([this.store.refreshProfile(), this.store.loadCurrentPlan(), this.store.loadUsage()]);
+      await Promise.all([this.store.refreshProfile(), this.store.loadCurrentPlan(), this.store.loadUsage(), this.loadInvoices()]);
       this.toasts.show(SUBSCRIPTION_UPDATED_TOAST);
     } catch (error) {
       this.logger.error(SYNC_FAILED, error);

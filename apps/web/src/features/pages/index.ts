@@ -3,3 +3,4 @@ export { WizardPage } from './app-pages';
 export { CancellationRefundPolicyPage, CookiesPolicyPage, PrivacyPolicyPage, TermsOfServicePage } from './legal-pages';
 export { BetaPage, ContactUsPage, PitchDeckPage } from './marketing-pages';
 export { ErrorPage, NotFoundPage, errorPageTitle } from './status-pages';
+export { pageNotFoundMessage, requireProjectIdParam } from './page-params';
