@@ -80,6 +80,7 @@ test('the builder exposes the plan & usage panel with the billing buttons and a 
   await expect(panel.getByText('Usage limits', { exact: true })).toBeVisible();
   await expect(panel.getByText('Prompts this cycle')).toBeVisible();
   await expect(panel.getByText('Credits remaining', { exact: true })).toBeVisible();
+  await expect(panel.getByText('No invoices yet.')).toBeVisible();
 
   // Free plan, no subscription: View Plans, View Pricing Plans and Refer to Friends; no paid-plan buttons.
   await expect(panel.getByRole('link', { name: 'View Plans' })).toHaveAttribute('href', '/pricing');
@@ -96,4 +97,8 @@ test('the builder exposes the plan & usage panel with the billing buttons and a 
   // A manual sync with no subscription at the provider says so.
   await panel.getByRole('button', { name: 'Sync subscription' }).click();
   await expect(page.getByText('No active subscription found. Please subscribe first.')).toBeVisible();
+
+  // A project page whose id cannot be one: SPEC §8 'Page Not Found: {path}'.
+  await page.goto('/builder/not-a-project');
+  await expect(page.getByRole('heading', { name: 'Page Not Found: /builder/not-a-project' })).toBeVisible();
 });
