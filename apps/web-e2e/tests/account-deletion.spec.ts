@@ -96,7 +96,7 @@ test('the builder exposes the plan & usage panel with the billing buttons and a 
 
   // A manual sync with no subscription at the provider says so.
   await panel.getByRole('button', { name: 'Sync subscription' }).click();
-  await expect(page.getByText('No active subscription found. Please subscribe first.')).toBeVisible();
+  await expect(page.getByText('No active subscription found. Please subscribe first.', { exact: true })).toBeVisible();
 
   // A project page whose id cannot be one: SPEC §8 'Page Not Found: {path}'.
   await page.goto('/builder/not-a-project');
