@@ -141,6 +141,7 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'BILLING.NOT_PURCHASABLE': { status: HttpStatus.BAD_REQUEST },
   'BILLING.CURRENCY_CHANGED': { status: HttpStatus.CONFLICT },
   'BILLING.INVALID_WEBHOOK': { status: HttpStatus.BAD_REQUEST },
+  'BILLING.PROVIDER_UNAVAILABLE': { status: HttpStatus.SERVICE_UNAVAILABLE },
 };
 
 /** How long a client should wait before retrying when the database cannot be reached (Retry-After, seconds). */

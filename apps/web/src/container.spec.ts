@@ -12,6 +12,8 @@ import { SignupVm } from './features/auth/signup.vm';
 import { VerifyVm } from './features/auth/verify.vm';
 import { AddOnCreditsVm } from './features/billing/add-on-credits.vm';
 import { BillingActionsVm } from './features/billing/billing-actions.vm';
+import { PlanUsageVm } from './features/billing/plan-usage.vm';
+import { ReferralBonusWatcher } from './features/billing/referral-bonus.watcher';
 import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
 import { SubscriptionStore } from './features/billing/subscription.store';
 import { UpgradeDialogStore } from './features/billing/upgrade-dialog.store';
@@ -69,6 +71,8 @@ describe('createContainer', () => {
     ['BuilderVm', BuilderVm],
     ['ChatVm', ChatVm],
     ['BillingActionsVm', BillingActionsVm],
+    ['PlanUsageVm', PlanUsageVm],
+    ['ReferralBonusWatcher', ReferralBonusWatcher],
     ['CheckoutReturnFlow', CheckoutReturnFlow],
     ['PublishVm', PublishVm],
     ['ProjectSettingsVm', ProjectSettingsVm],

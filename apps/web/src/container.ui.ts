@@ -26,6 +26,8 @@ import { HttpReferralsApi } from './api/referrals.api';
 import { HttpUsageApi } from './api/usage.api';
 import { AddOnCreditsVm } from './features/billing/add-on-credits.vm';
 import { BillingActionsVm } from './features/billing/billing-actions.vm';
+import { PlanUsageVm } from './features/billing/plan-usage.vm';
+import { ReferralBonusWatcher } from './features/billing/referral-bonus.watcher';
 import { CheckoutReturnFlow } from './features/billing/checkout-return.flow';
 import { CheckoutIntent } from './features/billing/checkout-intent';
 import { IntentionalExit } from './features/billing/intentional-exit';
@@ -96,6 +98,8 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
 
   // View-models: transient, each mounted view gets its own.
   container.bind(BillingActionsVm).toSelf();
+  container.bind(PlanUsageVm).toSelf();
+  container.bind(ReferralBonusWatcher).toSelf().inSingletonScope();
   if (!container.isBound(HomeVm)) container.bind(HomeVm).toSelf();
   container.bind(PricingVm).toSelf();
   container.bind(SettingsVm).toSelf();

@@ -228,6 +228,8 @@ export * from './billing/buy-add-on-credits.use-case.js';
 export * from './billing/open-customer-portal.use-case.js';
 export * from './billing/cancel-subscription.use-case.js';
 export * from './billing/force-update-subscription.use-case.js';
+export * from './billing/invoice.js';
+export * from './billing/list-invoices.use-case.js';
 
 // AI turns
 export * from './ai/engine/turn.entity.js';

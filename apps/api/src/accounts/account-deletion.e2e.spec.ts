@@ -90,6 +90,7 @@ describe('POST /api/auth/soft-delete (the whole app, PostgreSQL)', () => {
     const email = `del-${randomBytes(4).toString('hex')}@example.com`;
     const first = await signUp(email);
     const projectId = await newProject(first, 'Doomed');
+    const code = (await http().get('/api/referrals').set(bearer(first.access_token)).expect(200)).body.referral_code as string;
     const second = (await http().post('/auth/v1/token?grant_type=password').set(V).send({ email, password: PASSWORD }).expect(200)).body as Session;
     const marketing = async () => {
       await app.get(DeliverMarketingOutbox).execute();
@@ -121,6 +122,12 @@ describe('POST /api/auth/soft-delete (the whole app, PostgreSQL)', () => {
     expect(again.user.id).not.toBe(first.user.id);
     expect((await http().get('/api/projects').set(bearer(again.access_token)).expect(200)).body).toEqual([]);
     expect((await http().get(`/api/projects/${projectId}`).set(bearer(again.access_token))).status).toBe(404);
+    // the profile is hidden: its referral code resolves to nobody, the new account has its own
+    const applied = await http().post('/api/referrals/apply').set(bearer(again.access_token)).send({ code });
+    expect([applied.status, applied.body.code]).toEqual([404, 'REFERRALS.UNKNOWN_CODE']);
+    const fresh = (await http().get('/api/referrals').set(bearer(again.access_token)).expect(200)).body;
+    expect(fresh).toMatchObject({ referred_count: 0, credits_earned: 0 });
+    expect(fresh.referral_code).not.toBe(code);
   });
 
   it('answers 503 when a step fails, leaving the account signed in to retry; the retry finishes', async () => {

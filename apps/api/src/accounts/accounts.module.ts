@@ -4,7 +4,7 @@ import { AUTH_USE_CASES } from '../auth/auth.tokens.js';
 import { AccountController } from './account.controller.js';
 import { useCase } from '../common/use-case.provider.js';
 import { ProjectsModule } from '../projects/projects.module.js';
-import { PROFILE_REPOSITORY, PROJECT_REPOSITORY, SANDBOX_HOST } from '../tokens.js';
+import { CLOCK, PROFILE_REPOSITORY, PROJECT_REPOSITORY, SANDBOX_HOST } from '../tokens.js';
 
 /**
  * Closing an account (POST /api/auth/soft-delete, AccountController):
@@ -21,7 +21,7 @@ export class AccountsModule {
       controllers: [AccountController],
       imports: [payments, ProjectsModule],
       providers: [
-        useCase(DeleteAccount, [AUTH_USE_CASES, PROFILE_REPOSITORY, CancelSubscription, PROJECT_REPOSITORY, DeleteProject, SANDBOX_HOST, RemoveMarketingContact]),
+        useCase(DeleteAccount, [AUTH_USE_CASES, PROFILE_REPOSITORY, CancelSubscription, PROJECT_REPOSITORY, DeleteProject, SANDBOX_HOST, RemoveMarketingContact, CLOCK]),
       ],
     };
   }

@@ -98,6 +98,34 @@ describe('local test checkout (PostgreSQL)', () => {
     }
   });
 
+  it('GET /api/payment/invoices: empty before any payment, then the local invoices newest first, only the caller’s', async () => {
+    const ana = newUser('Ana');
+    const ben = newUser('Ben');
+    await signIn(t, ana);
+    await signIn(t, ben);
+    expect((await t.http().get('/api/payment/invoices').set(ana.auth)).body).toEqual({ invoices: [] });
+    expect((await t.http().get('/api/payment/invoices')).status).toBe(401);
+
+    const checkout = await t.http().post('/api/payment/create-checkout-session').set(ana.auth).send({ plan_id: 'pro_monthly' });
+    await press(checkout.body.url as string, 'complete');
+    const link = await t.http().post('/api/payment/create-payment-link').set(ana.auth).send();
+    await press(link.body.paymentLink as string, 'complete');
+    const bens = await t.http().post('/api/payment/create-checkout-session').set(ben.auth).send({ plan_id: 'pro_annual' });
+    await press(bens.body.url as string, 'complete');
+
+    const history = await t.http().get('/api/payment/invoices').set(ana.auth);
+    expect(history.status).toBe(200);
+    const invoices = history.body.invoices as Record<string, unknown>[];
+    expect(invoices.map((i) => [i['description'], i['amount_minor'], i['currency'], i['status']]).sort()).toEqual([
+      ['500 add-on credits', 999, 'USD', 'paid'],
+      ['Pro Monthly', 2500, 'USD', 'paid'],
+    ]);
+    expect(invoices[0]).toEqual({ id: expect.stringMatching(/^in_local_cs_local_/), number: null, status: 'paid', amount_minor: expect.any(Number), currency: 'USD', description: expect.any(String), created_at: expect.stringMatching(/Z$/), url: null });
+    const times = invoices.map((i) => Date.parse(i['created_at'] as string));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(((await t.http().get('/api/payment/invoices').set(ben.auth)).body.invoices as unknown[]).length).toBe(1);
+  });
+
   it('renewal resets the monthly allowance once', async () => {
     const user = newUser();
     await signIn(t, user);

@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, BuyAddOnCredits, CancelSubscription, ForceUpdateSubscription, OpenCustomerPortal, StartCheckout } from '@kiln/domain';
+import { type AccessClaims, BuyAddOnCredits, CancelSubscription, ForceUpdateSubscription, ListInvoices, OpenCustomerPortal, StartCheckout } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { iso } from '../common/wire.js';
@@ -9,6 +9,7 @@ import {
   CancelSubscriptionRequest,
   CreateCheckoutSessionRequest,
   ForceUpdateResponse,
+  InvoicesResponse,
   MessageResponse,
   PaymentLinkResponse,
   PortalResponse,
@@ -27,7 +28,28 @@ export class PaymentsController {
     @Inject(ForceUpdateSubscription) private readonly forceUpdateSubscription: ForceUpdateSubscription,
     @Inject(OpenCustomerPortal) private readonly openCustomerPortal: OpenCustomerPortal,
     @Inject(BuyAddOnCredits) private readonly buyAddOnCredits: BuyAddOnCredits,
+    @Inject(ListInvoices) private readonly listInvoices: ListInvoices,
   ) {}
+
+  @Get('payment/invoices')
+  @ApiOperation({ summary: 'Billing history: the invoices at the payment provider (the local checkout’s in test mode), newest first' })
+  @ApiOkResponse({ type: InvoicesResponse })
+  @ApiResponse({ status: 503, type: ErrorResponse, description: 'BILLING.PROVIDER_UNAVAILABLE' })
+  async invoices(@CurrentUser() user: AccessClaims): Promise<InvoicesResponse> {
+    const invoices = unwrap(await this.listInvoices.execute({ userId: user.userId }));
+    return {
+      invoices: invoices.map((i) => ({
+        id: i.id,
+        number: i.number,
+        status: i.status,
+        amount_minor: i.amountMinor,
+        currency: i.currency,
+        description: i.description,
+        created_at: iso(i.createdAt),
+        url: i.url,
+      })),
+    };
+  }
 
   @Post('payment/create-checkout-session')
   @HttpCode(200)

@@ -11,6 +11,7 @@ import {
   GrantMonthlyAllowance,
   HandlePaymentEvent,
   type IdGenerator,
+  ListInvoices,
   OpenCustomerPortal,
   type PaymentGateway,
   type PaymentWebhookVerifier,
@@ -53,6 +54,7 @@ class UnconfiguredPaymentGateway implements PaymentGateway {
   fetchSubscription = () => this.fail();
   findLatestSubscription = () => this.fail();
   createAddOnPayment = () => this.fail();
+  listInvoices = () => this.fail();
 }
 const unconfiguredGateway = new UnconfiguredPaymentGateway();
 
@@ -111,6 +113,7 @@ export class PaymentsModule {
         useCase(StartCheckout, [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, ID_GENERATOR]),
         useCase(BuyAddOnCredits, [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR]),
         useCase(OpenCustomerPortal, [PROFILE_REPOSITORY, PAYMENT_GATEWAY, ID_GENERATOR]),
+        useCase(ListInvoices, [PROFILE_REPOSITORY, PAYMENT_GATEWAY]),
         useCase(CancelSubscription, [PROFILE_REPOSITORY, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK]),
         useCase(ForceUpdateSubscription, [PROFILE_REPOSITORY, PLAN_CATALOG, PAYMENT_GATEWAY, HandlePaymentEvent, UNIT_OF_WORK, CLOCK]),
       ],

@@ -1,5 +1,5 @@
 import type { LocalPaymentGateway } from '@kiln/adapters';
-import type { AddOnPaymentRequest, CheckoutRequest, IdempotentPaymentCall, PaymentCustomer, PaymentGateway, SubscriptionSnapshot } from '@kiln/domain';
+import type { AddOnPaymentRequest, CheckoutRequest, IdempotentPaymentCall, Invoice, PaymentCustomer, PaymentGateway, SubscriptionSnapshot } from '@kiln/domain';
 import type { LocalCheckoutTokens } from './local-checkout-tokens.js';
 
 /**
@@ -35,6 +35,10 @@ export class SignedLocalGateway implements PaymentGateway {
 
   findLatestSubscription(customer: PaymentCustomer): Promise<SubscriptionSnapshot | null> {
     return this.local.findLatestSubscription(customer);
+  }
+
+  listInvoices(customerId: string): Promise<readonly Invoice[]> {
+    return this.local.listInvoices(customerId);
   }
 
   /** The session id is the link's last path segment (`…/local-checkout/<id>`). */

@@ -32,6 +32,10 @@ export class LedgerBackedProfileRepository implements ProfileRepository {
     return this.inner.recordReferrer(refereeId, referrerId, now);
   }
 
+  markDeleted(id: string, at: Date): Promise<void> {
+    return this.inner.markDeleted(id, at);
+  }
+
   countReferredBy(referrerId: string): Promise<number> {
     return this.inner.countReferredBy(referrerId);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../app/ports';
-import { FetchHttpClient, type FetchFn, MAX_TRIES, REQUEST_FAILED, STREAM_UNSUPPORTED } from './http';
+import { FetchHttpClient, type FetchFn, MAX_TRIES, REQUEST_FAILED, STREAM_FAILED, STREAM_UNSUPPORTED } from './http';
 
 type Step = Response | Error;
 
@@ -201,9 +201,14 @@ describe('FetchHttpClient.postStream', () => {
 
     const network = scriptedFetch(networkError(), sse(''));
     const { http, sleeps } = client(network.fetch);
-    await expect(http.postStream('/t')).rejects.toMatchObject({ status: 0, code: 'NETWORK', message: REQUEST_FAILED });
+    await expect(http.postStream('/t')).rejects.toMatchObject({ status: 0, code: 'NETWORK', message: STREAM_FAILED });
     expect(network.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
+  });
+
+  it("a failed streaming reply without a reason reads 'Streaming request failed' (SPEC §8)", async () => {
+    const server = scriptedFetch(json(502, {}));
+    await expect(client(server.fetch).http.postStream('/t')).rejects.toMatchObject({ status: 502, message: 'Streaming request failed' });
   });
 
   it('keeps a 402 refusal with its limit type', async () => {

@@ -7,6 +7,8 @@ export const RETRY_DELAYS_MS: readonly number[] = [300, 900];
 export const REQUEST_FAILED = 'Request failed';
 /** SPEC §8: a streaming reply without a body to read. */
 export const STREAM_UNSUPPORTED = 'ReadableStream not supported';
+/** SPEC §8: a streaming request that failed without the server saying why. */
+export const STREAM_FAILED = 'Streaming request failed';
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -25,7 +27,8 @@ export interface HttpClientDeps {
  * 3 tries in total on network failures and 5xx replies, never on 4xx replies or aborted
  * requests; `retry: false` asks for one try only. A failure throws ApiError with the reply's
  * `detail` (or `message`), else 'Request failed'. `postStream` opens a streaming reply
- * (server-sent events), always with one try.
+ * (server-sent events), always with one try; its failures without a reason read 'Streaming
+ * request failed' (SPEC §8).
  */
 export class FetchHttpClient implements HttpClient, StreamingHttpClient {
   private readonly baseUrl: string;
@@ -67,12 +70,12 @@ export class FetchHttpClient implements HttpClient, StreamingHttpClient {
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
       if (isAbort(error)) throw error;
-      const failure = new ApiError(REQUEST_FAILED, 0, 'NETWORK', null);
+      const failure = new ApiError(STREAM_FAILED, 0, 'NETWORK', null);
       failure.cause = error;
       this.log(`POST ${path} failed`, failure);
       throw failure;
     }
-    if (!response.ok) throw await toApiError(response);
+    if (!response.ok) throw await toApiError(response, STREAM_FAILED);
     if (response.body === null) throw new ApiError(STREAM_UNSUPPORTED, response.status, null, null);
     return response.body;
   }
@@ -142,7 +145,7 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+async function toApiError(response: Response, fallback = REQUEST_FAILED): Promise<ApiError> {
   let body: unknown = null;
   try {
     body = await readBody(response);
@@ -151,7 +154,7 @@ async function toApiError(response: Response): Promise<ApiError> {
   }
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
-  const message = text(record['detail']) ?? text(record['message']) ?? REQUEST_FAILED;
+  const message = text(record['detail']) ?? text(record['message']) ?? fallback;
   const code = text(record['code']);
   return new ApiError(message, response.status, code, body);
 }

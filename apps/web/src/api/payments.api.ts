@@ -17,6 +17,19 @@ export interface ForceUpdateResultDto {
   readonly subscription: unknown;
 }
 
+/** GET /api/payment/invoices: one line of the billing history. */
+export interface InvoiceDto {
+  readonly id: string;
+  readonly number: string | null;
+  readonly status: string;
+  /** Integer minor units of `currency`. */
+  readonly amount_minor: number;
+  readonly currency: string;
+  readonly description: string;
+  readonly created_at: string;
+  readonly url: string | null;
+}
+
 export interface PaymentsApi {
   /**
    * POST /api/payment/create-checkout-session {plan_id, currency} → the checkout page's URL.
@@ -32,6 +45,8 @@ export interface PaymentsApi {
   cancelSubscription(subscriptionId: string): Promise<{ readonly message: string | null }>;
   /** POST /api/payment/force-update-subscription (no body). */
   forceUpdateSubscription(): Promise<ForceUpdateResultDto>;
+  /** GET /api/payment/invoices: the billing history, newest first. */
+  listInvoices(): Promise<readonly InvoiceDto[]>;
 }
 
 /** The portal reply carried no link: SPEC §8. */
@@ -71,6 +86,12 @@ export class HttpPaymentsApi implements PaymentsApi {
       plan: reply?.plan ?? null,
       subscription: reply?.subscription ?? null,
     };
+  }
+
+  async listInvoices(): Promise<readonly InvoiceDto[]> {
+    const reply = await this.http.get<{ invoices?: unknown } | undefined>('/api/payment/invoices');
+    if (!Array.isArray(reply?.invoices)) throw new Error('Request failed');
+    return reply.invoices as InvoiceDto[];
   }
 }
 

@@ -18,6 +18,7 @@ import {
   PitchDeckPage,
   PrivacyPolicyPage,
   TermsOfServicePage,
+  requireProjectIdParam,
 } from '../features/pages';
 import { ProjectPreviewView } from '../features/hosting/project-preview.view';
 import { PricingView } from '../features/pricing/pricing.view';
@@ -36,8 +37,9 @@ const checkout: RouteHandle = { guard: 'checkout' };
 /**
  * Every route of SPEC §2 with its layout. Access (public paths, the global auth redirect, the
  * 'auth' and checkout guards) is decided by RouteGuard from routes/access.ts; a route declares
- * its guard in `handle`. Unmatched paths are a 404 for everyone; errors thrown while rendering
- * show the error page (SPEC §2).
+ * its guard in `handle`. Unmatched paths are a 404 for everyone; a project page whose id cannot
+ * be one is a 404 'Page Not Found: {path}' (SPEC §8); errors thrown while rendering show the error
+ * page (SPEC §2).
  */
 export const routes: RouteObject[] = [
   {
@@ -61,8 +63,8 @@ export const routes: RouteObject[] = [
               { path: 'confirm', element: <ConfirmView /> },
               { path: 'profile-setup', element: <ProfileSetupView /> },
               { path: 'auth/callback', element: <AuthCallbackView /> },
-              { path: 'creation/:projectId', element: <CreationView /> },
-              { path: 'wizard/:projectId', element: <WizardView /> },
+              { path: 'creation/:projectId', loader: requireProjectIdParam, element: <CreationView /> },
+              { path: 'wizard/:projectId', loader: requireProjectIdParam, element: <WizardView /> },
               { path: 'thank-you', handle: checkout, element: <ThankYouView /> },
             ],
           },
@@ -92,7 +94,13 @@ export const routes: RouteObject[] = [
             element: <BuilderLayout />,
             // The builder (preview, chat, file tree, panels) is its own chunk: the landing and auth
             // pages do not download it.
-            children: [{ path: 'builder/:projectId', lazy: async () => ({ Component: (await import('../features/builder/builder.view')).BuilderView }) }],
+            children: [
+              {
+                path: 'builder/:projectId',
+                loader: requireProjectIdParam,
+                lazy: async () => ({ Component: (await import('../features/builder/builder.view')).BuilderView }),
+              },
+            ],
           },
           {
             element: <PreviewLayout />,

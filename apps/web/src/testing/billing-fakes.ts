@@ -1,7 +1,7 @@
 // Test doubles for the billing view-models: a scripted PaymentsApi, plans and usage APIs, and
 // timers whose sleeps wait until the test moves the clock.
 import type { Timers } from '../app/ports';
-import type { ForceUpdateResultDto, PaymentsApi } from '../api/payments.api';
+import type { ForceUpdateResultDto, InvoiceDto, PaymentsApi } from '../api/payments.api';
 import type { CurrentPlanDto, PlanDto, PlansApi } from '../api/plans.api';
 import type { UsageApi, UsageStatsDto } from '../api/usage.api';
 import { PLAN_DTOS, usageDto } from './api-fixtures';
@@ -32,6 +32,7 @@ export class FakePaymentsApi implements PaymentsApi {
   paymentLinkReply: Reply<string> = 'https://pay.example/addon';
   cancelReply: Reply<{ message: string | null }> = { message: null };
   forceUpdateReply: Reply<ForceUpdateResultDto> = SYNCED_PRO_MONTHLY;
+  invoicesReply: Reply<readonly InvoiceDto[]> = [];
 
   createCheckoutSession(planId: string, currency?: string): Promise<string> {
     this.calls.push(currency === undefined ? `checkout:${planId}` : `checkout:${planId}:${currency}`);
@@ -52,6 +53,10 @@ export class FakePaymentsApi implements PaymentsApi {
   forceUpdateSubscription(): Promise<ForceUpdateResultDto> {
     this.calls.push('force-update');
     return answer(this.forceUpdateReply);
+  }
+  listInvoices(): Promise<readonly InvoiceDto[]> {
+    this.calls.push('invoices');
+    return answer(this.invoicesReply);
   }
 }
 

@@ -41,6 +41,8 @@ export interface LocalCheckoutStore {
   saveSubscription(subscription: LocalSubscription): Promise<void>;
   subscriptionsOfUser(userId: string): Promise<LocalSubscription[]>;
   subscriptionsOfCustomer(customerId: string): Promise<LocalSubscription[]>;
+  /** The customer's paid sessions, oldest first: the local checkout's invoices. */
+  paidSessionsOfCustomer(customerId: string): Promise<LocalCheckoutSession[]>;
 }
 
 /** The store in this process's memory (tests; the API uses PostgreSQL). */
@@ -94,5 +96,9 @@ export class InMemoryLocalCheckoutStore implements LocalCheckoutStore {
 
   async subscriptionsOfCustomer(customerId: string): Promise<LocalSubscription[]> {
     return [...this.subscriptions.values()].filter((s) => s.customerId === customerId);
+  }
+
+  async paidSessionsOfCustomer(customerId: string): Promise<LocalCheckoutSession[]> {
+    return [...this.sessions.values()].filter((s) => s.customerId === customerId && s.completed !== null);
   }
 }

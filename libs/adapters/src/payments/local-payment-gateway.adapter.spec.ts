@@ -62,4 +62,25 @@ describe('LocalPaymentGateway', () => {
     expect(await gateway.cancel(id)).toBe('http://app.test/pricing?canceled=true');
     expect(await gateway.complete(id)).toBeNull();
   });
+
+  it('keeps local invoices in test mode: one per paid checkout at the price charged, newest first; open or abandoned ones are not invoiced', async () => {
+    const { kit, gateway } = await setup();
+    const paid = kit.clock.now();
+    const plan = await gateway.createCheckoutSession({ planId: 'pro_annual', currency: 'INR', customer, idempotencyKey: 'k1', multiplier: 1 });
+    await gateway.complete(plan.split('/').pop() ?? '');
+    kit.clock.advance(60_000);
+    const addOn = await gateway.createAddOnPayment({ currency: 'INR', customer: { ...customer, customerId: 'cus_local_ana' }, idempotencyKey: 'k2' });
+    await gateway.complete(addOn.split('/').pop() ?? '');
+    await gateway.createAddOnPayment({ currency: 'INR', customer: { ...customer, customerId: 'cus_local_ana' }, idempotencyKey: 'k3' });
+    const abandoned = await gateway.createCheckoutSession({ planId: 'pro_monthly', currency: 'INR', customer, idempotencyKey: 'k4', multiplier: 1 });
+    await gateway.cancel(abandoned.split('/').pop() ?? '');
+
+    const invoices = await gateway.listInvoices('cus_local_ana');
+
+    expect(invoices.map(({ id: _id, ...rest }) => rest)).toEqual([
+      { number: null, status: 'paid', amountMinor: 499_00, currency: 'INR', description: '500 add-on credits', createdAt: new Date(paid.getTime() + 60_000), url: null },
+      { number: null, status: 'paid', amountMinor: 24_000_00, currency: 'INR', description: 'Pro Annual', createdAt: paid, url: null },
+    ]);
+    expect(await gateway.listInvoices('cus_local_someone_else')).toEqual([]);
+  });
 });

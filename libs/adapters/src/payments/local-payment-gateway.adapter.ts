@@ -1,5 +1,10 @@
 import {
+  ADDON_PACK_CREDITS,
+  ADDON_PACK_PRICE_MINOR,
   type AddOnPaymentRequest,
+  INVOICE_HISTORY_LIMIT,
+  type Invoice,
+  PlanCatalog,
   type CheckoutRequest,
   type Clock,
   type Currency,
@@ -35,6 +40,7 @@ export class LocalPaymentGateway implements PaymentGateway {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly store: LocalCheckoutStore = new InMemoryLocalCheckoutStore(),
+    private readonly plans: PlanCatalog = PlanCatalog.standard(),
   ) {}
 
   async createCheckoutSession(request: CheckoutRequest): Promise<string> {
@@ -64,6 +70,18 @@ export class LocalPaymentGateway implements PaymentGateway {
     const subs = await this.store.subscriptionsOfUser(customer.userId);
     const latest = subs.sort((a, b) => b.currentPeriodStart.getTime() - a.currentPeriodStart.getTime())[0];
     return latest ? strip(latest) : null;
+  }
+
+  /**
+   * The local invoices: one per paid test checkout, at the price the checkout page showed.
+   * Renewals made with the dev hook are not invoiced here (docs/decisions.md).
+   */
+  async listInvoices(customerId: string): Promise<readonly Invoice[]> {
+    const paid = await this.store.paidSessionsOfCustomer(customerId);
+    return paid
+      .map((session) => this.invoiceOf(session))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+      .slice(0, INVOICE_HISTORY_LIMIT);
   }
 
   session(id: string): Promise<LocalCheckoutSession | null> {
@@ -189,6 +207,21 @@ export class LocalPaymentGateway implements PaymentGateway {
       userId: sub.userId,
       subscriptionId: sub.id,
       period: { start: sub.currentPeriodStart, end: sub.currentPeriodEnd },
+    };
+  }
+
+  private invoiceOf(session: LocalCheckoutSession): Invoice {
+    const addOn = session.kind === 'add_on';
+    const plan = addOn ? null : this.plans.resolve(session.planId);
+    return {
+      id: `in_local_${session.id}`,
+      number: null,
+      status: 'paid',
+      amountMinor: plan === null ? ADDON_PACK_PRICE_MINOR[session.currency] : plan.prices[session.currency],
+      currency: session.currency,
+      description: plan === null ? `${ADDON_PACK_CREDITS} add-on credits` : plan.name,
+      createdAt: session.completed?.[0]?.occurredAt ?? this.clock.now(),
+      url: null,
     };
   }
 

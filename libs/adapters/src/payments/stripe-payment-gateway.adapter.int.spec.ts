@@ -35,6 +35,29 @@ const subscription = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/** Invoices as Stripe's API answers them (newest first), a draft among them. */
+const stripeInvoice = (id: string, over: Record<string, unknown>) => ({
+  id,
+  object: 'invoice',
+  customer: 'cus_1',
+  number: `KILN-${id}`,
+  status: 'paid',
+  total: 2500,
+  amount_paid: 2500,
+  currency: 'usd',
+  created: START,
+  description: null,
+  hosted_invoice_url: `https://invoice.stripe.test/${id}`,
+  lines: { object: 'list', data: [{ id: `il_${id}`, object: 'line_item', description: '1 × Pro Monthly (at $25.00 / month)' }], has_more: false },
+  ...over,
+});
+const INVOICES = [
+  stripeInvoice('in_draft', { status: 'draft', number: null, created: START + 3 * 86400, hosted_invoice_url: null }),
+  stripeInvoice('in_addon', { total: 49900, currency: 'inr', created: START + 2 * 86400, lines: { object: 'list', data: [{ id: 'il_a', object: 'line_item', description: '500 add-on credits' }], has_more: false } }),
+  stripeInvoice('in_open', { status: 'open', created: START + 86400, lines: { object: 'list', data: [], has_more: false }, description: 'Renewal' }),
+  stripeInvoice('in_1', {}),
+];
+
 describe('StripePaymentGateway against a local stand-in for the Stripe API', () => {
   let server: Server;
   let seen: Seen[] = [];
@@ -153,6 +176,49 @@ describe('StripePaymentGateway against a local stand-in for the Stripe API', () 
       multiplier: 2,
     });
     expect(seen[1]?.method).toBe('GET');
+  });
+});
+
+describe('StripePaymentGateway.listInvoices (billing history)', () => {
+  let server: Server;
+  const seen: string[] = [];
+  let down = false;
+  let gateway: StripePaymentGateway;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      seen.push(`${req.method} ${url.pathname}?${url.searchParams.toString()} ${req.headers.authorization}`);
+      const status = down ? 503 : url.pathname === '/v1/invoices' ? 200 : 404;
+      res.writeHead(status, { 'content-type': 'application/json' });
+      const data = url.searchParams.get('customer') === 'cus_1' ? INVOICES : [];
+      res.end(JSON.stringify(status === 200 ? { object: 'list', data, has_more: false, url: url.pathname } : { error: { type: 'api_error', message: 'unavailable' } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    gateway = new StripePaymentGateway({ secretKey: 'sk_test_local', prices: PRICES, appUrl: 'http://app.test', endpoint: { host: '127.0.0.1', port, protocol: 'http' }, maxNetworkRetries: 0 });
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it("lists the customer's invoices through GET /v1/invoices: integer minor units, upper-case currency, drafts left out", async () => {
+    const invoices = await gateway.listInvoices('cus_1');
+    expect(seen[0]).toBe('GET /v1/invoices?customer=cus_1&limit=24 Bearer sk_test_local');
+    expect(invoices).toEqual([
+      { id: 'in_addon', number: 'KILN-in_addon', status: 'paid', amountMinor: 49900, currency: 'INR', description: '500 add-on credits', createdAt: new Date((START + 2 * 86400) * 1000), url: 'https://invoice.stripe.test/in_addon' },
+      { id: 'in_open', number: 'KILN-in_open', status: 'open', amountMinor: 2500, currency: 'USD', description: 'Renewal', createdAt: new Date((START + 86400) * 1000), url: 'https://invoice.stripe.test/in_open' },
+      { id: 'in_1', number: 'KILN-in_1', status: 'paid', amountMinor: 2500, currency: 'USD', description: '1 × Pro Monthly (at $25.00 / month)', createdAt: new Date(START * 1000), url: 'https://invoice.stripe.test/in_1' },
+    ]);
+    expect(await gateway.listInvoices('cus_none')).toEqual([]);
+  });
+
+  it('rejects when Stripe cannot answer (ListInvoices turns that into a 503)', async () => {
+    down = true;
+    try {
+      await expect(gateway.listInvoices('cus_1')).rejects.toThrow();
+    } finally {
+      down = false;
+    }
   });
 });
 

@@ -1,13 +1,17 @@
-import type {
-  AddOnPaymentRequest,
-  BillingInterval,
-  CheckoutRequest,
-  Currency,
-  IdempotentPaymentCall,
-  PaymentCustomer,
-  PaymentGateway,
-  SubscriptionSnapshot,
-  SubscriptionSnapshotStatus,
+import {
+  type AddOnPaymentRequest,
+  type BillingInterval,
+  type CheckoutRequest,
+  INVOICE_HISTORY_LIMIT,
+  INVOICE_STATUSES,
+  type Invoice,
+  type InvoiceStatus,
+  type Currency,
+  type IdempotentPaymentCall,
+  type PaymentCustomer,
+  type PaymentGateway,
+  type SubscriptionSnapshot,
+  type SubscriptionSnapshotStatus,
 } from '@kiln/domain';
 import { isProMultiplier } from '@kiln/domain';
 import Stripe from 'stripe';
@@ -116,6 +120,28 @@ export class StripePaymentGateway implements PaymentGateway {
     if (!session.url) throw new Error('Stripe answered a checkout session without a URL');
     return session.url;
   }
+
+  /** `GET /v1/invoices?customer=…` (Stripe lists newest first); drafts are not history yet. */
+  async listInvoices(customerId: string): Promise<readonly Invoice[]> {
+    const page = await this.stripe.invoices.list({ customer: customerId, limit: INVOICE_HISTORY_LIMIT });
+    return page.data.filter((i) => i.status !== 'draft').map(toInvoice);
+  }
+}
+
+/** A Stripe invoice as a line of the billing history (amounts stay integer minor units). */
+export function toInvoice(invoice: Stripe.Invoice): Invoice {
+  const status: InvoiceStatus = (INVOICE_STATUSES as readonly string[]).includes(invoice.status ?? '') ? (invoice.status as InvoiceStatus) : 'open';
+  if (!Number.isSafeInteger(invoice.total)) throw new Error(`Stripe invoice ${invoice.id} has no integer total`);
+  return {
+    id: invoice.id ?? '',
+    number: invoice.number ?? null,
+    status,
+    amountMinor: invoice.total,
+    currency: invoice.currency.toUpperCase(),
+    description: invoice.lines?.data[0]?.description ?? invoice.description ?? 'Invoice',
+    createdAt: new Date(invoice.created * 1000),
+    url: invoice.hosted_invoice_url ?? null,
+  };
 }
 
 const STATUS: Readonly<Record<string, SubscriptionSnapshotStatus>> = {

@@ -89,6 +89,14 @@ export class PgLocalCheckoutStore implements LocalCheckoutStore {
     return rows.map((r) => fromJson<LocalSubscription>(r.data));
   }
 
+  async paidSessionsOfCustomer(customerId: string): Promise<LocalCheckoutSession[]> {
+    // A test checkout keeps few sessions: no index on the JSON field is needed.
+    const rows: { data: unknown }[] = await this.tx
+      .manager()
+      .query(`SELECT data FROM local_checkout_sessions WHERE data->>'customerId' = $1 AND data->'completed' <> 'null'::jsonb ORDER BY created_at, id`, [customerId]);
+    return rows.map((r) => fromJson<LocalCheckoutSession>(r.data));
+  }
+
   private async insertOrUpdate(manager: ReturnType<PgUnitOfWork['manager']>, subscription: LocalSubscription): Promise<void> {
     await manager.query(
       `INSERT INTO local_checkout_subscriptions (id, user_id, customer_id, data) VALUES ($1, $2, $3, $4::jsonb)

@@ -23,6 +23,11 @@ export class PgProfileRepository implements ProfileRepository {
     return this.findOne('p.referralCode = :code', { code });
   }
 
+  async markDeleted(id: string, at: Date): Promise<void> {
+    const { rowCount } = await sql(this.tx.manager(), 'UPDATE profiles SET deleted_at = COALESCE(deleted_at, $2) WHERE id = $1', [id, at]);
+    if (!rowCount) throw new RecordNotFoundError(id);
+  }
+
   async insertIfAbsent(profile: Profile): Promise<{ profile: Profile; created: boolean }> {
     let created: boolean;
     try {
@@ -99,7 +104,8 @@ export class PgProfileRepository implements ProfileRepository {
   }
 
   private async findOne(where: string, params: Record<string, unknown>): Promise<Profile | null> {
-    const row = await this.query(this.tx.manager()).where(where, params).getOne();
+    // A deleted profile is hidden from every lookup.
+    const row = await this.query(this.tx.manager()).where(where, params).andWhere('p.deletedAt IS NULL').getOne();
     return row ? toProfile(row as ProfileWithAccount) : null;
   }
 

@@ -72,4 +72,8 @@ export class ProfileOrmEntity {
 
   @Column({ name: 'pro_multiplier', type: 'smallint' })
   proMultiplier!: number;
+
+  /** Set by account deletion: the row is kept but hidden from every lookup (never mapped to a Profile). */
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt?: Date | null;
 }

@@ -17,6 +17,7 @@ import { RateLimitBuckets1795930000000 } from './migrations/1795930000000-rate-l
 import { Hosting1796020000000 } from './migrations/1796020000000-hosting.js';
 import { ProjectDatabases1796110000000 } from './migrations/1796110000000-project-databases.js';
 import { Marketing1796200000000 } from './migrations/1796200000000-marketing.js';
+import { ProfilesDeletedAt1796217000000 } from './migrations/1796217000000-profiles-deleted-at.js';
 import { MfaFactors1796247000000 } from './migrations/1796247000000-mfa-factors.js';
 import { AnalyticsEvents1796250000000 } from './migrations/1796250000000-analytics-events.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   Hosting1796020000000,
   ProjectDatabases1796110000000,
   Marketing1796200000000,
+  ProfilesDeletedAt1796217000000,
   MfaFactors1796247000000,
   AnalyticsEvents1796250000000,
 ];

@@ -35,7 +35,7 @@ async function world() {
   const outbox = new InMemoryMarketingOutbox();
   const audience = new InMemoryMarketingAudience();
   const deliverMarketing = new DeliverMarketingOutbox(outbox, audience, kit.clock, new FailedContactCache(kit.clock), { warn: () => undefined });
-  const deleteAccount = new DeleteAccount(authKit.auth, kit.profiles, kit.cancelSubscription, kit.projects, deleteProject, sandboxes, new RemoveMarketingContact(outbox, kit.clock));
+  const deleteAccount = new DeleteAccount(authKit.auth, kit.profiles, kit.cancelSubscription, kit.projects, deleteProject, sandboxes, new RemoveMarketingContact(outbox, kit.clock), kit.clock);
   const session = await signUpConfirmed(authKit, 'ana@example.com');
   const userId = session.user.id;
   await signUp(kit, userId);
@@ -105,7 +105,8 @@ describe('DeleteAccount', () => {
     expect(result).toMatchObject({ ok: true, value: { subscriptionCancelled: true } });
     expect(w.kit.payments.calls.filter((c) => c.method === 'cancelSubscription')).toHaveLength(1);
     expect(w.kit.payments.subscriptions.get(sub.id)?.cancelAtPeriodEnd).toBe(true);
-    expect(await w.kit.profiles.findById(w.userId)).toMatchObject({ subscriptionEndDate: sub.currentPeriodEnd });
+    // The row is kept (hidden from lookups) with the end of the paid period.
+    expect(w.kit.profiles.all().find((p) => p.id === w.userId)).toMatchObject({ subscriptionEndDate: sub.currentPeriodEnd });
   });
 
   it('when the payment provider is down, nothing else happens and the person stays signed in to retry', async () => {
@@ -145,6 +146,19 @@ describe('DeleteAccount', () => {
 
     expect(again.user.id).not.toBe(w.userId);
     expect(await w.kit.projects.listByCreator(again.user.id)).toEqual([]);
+  });
+
+  it('hides the profile: not found by id, and its referral code no longer resolves for a new sign-up', async () => {
+    const w = await world();
+    const code = (await w.kit.profiles.findById(w.userId))?.referralCode ?? '';
+    expect(code).not.toBe('');
+
+    await w.deleteAccount.execute({ userId: w.userId });
+
+    expect(await w.kit.profiles.findById(w.userId)).toBeNull();
+    expect(await w.kit.profiles.findByReferralCode(code)).toBeNull();
+    const friend = await w.kit.applyReferral.execute({ refereeId: (await signUp(w.kit, 'friend')).profile.id, code });
+    expect(friend).toMatchObject({ ok: false, error: { code: 'REFERRALS.UNKNOWN_CODE' } });
   });
 
   it('answers user_not_found for an account already deleted (or unknown), touching nothing', async () => {

@@ -8,6 +8,7 @@ import type { RemoveMarketingContact } from '../marketing/remove-marketing-conta
 import type { DeleteProject } from '../projects/delete-project.use-case.js';
 import type { ProjectRepository } from '../projects/project-repository.port.js';
 import type { SandboxLifecycle } from '../sandbox/sandbox-lifecycle.port.js';
+import type { Clock } from '../shared/clock.port.js';
 import type { DomainError } from '../shared/domain-error.js';
 import { type Result, err, ok } from '../shared/result.js';
 
@@ -29,7 +30,8 @@ export interface DeletedAccount {
  * POST /api/auth/soft-delete, the whole of it: the subscription is cancelled at its period end
  * first (nothing is billed again), then every project goes — its sandbox stopped and removed, then
  * DeleteProject: its published site taken down, its database dropped, the row marked deleted
- * (hidden everywhere) — and only then is the account marked deleted and every session
+ * (hidden everywhere) — then the profile is marked deleted (hidden from every lookup, its
+ * referral code no longer resolves) — and only then is the account marked deleted and every session
  * ended. The sign-in goes last so that a step failing on an unreachable provider (a 503) leaves
  * the person signed in to retry; every step is idempotent, so a retry finishes the job.
  * Before the sign-in ends, the marketing contact's deletion is queued (RemoveMarketingContact:
@@ -38,12 +40,13 @@ export interface DeletedAccount {
 export class DeleteAccount {
   constructor(
     private readonly auth: AccountAuth,
-    private readonly profiles: Pick<ProfileRepository, 'findById'>,
+    private readonly profiles: Pick<ProfileRepository, 'findById' | 'markDeleted'>,
     private readonly cancelSubscription: Pick<CancelSubscription, 'execute'>,
     private readonly projects: Pick<ProjectRepository, 'listByCreator'>,
     private readonly deleteProject: Pick<DeleteProject, 'execute'>,
     private readonly sandboxes: Pick<SandboxLifecycle, 'cleanup'>,
     private readonly marketing: Pick<RemoveMarketingContact, 'execute'>,
+    private readonly clock: Clock,
   ) {}
 
   async execute(input: { readonly userId: string }): Promise<Result<DeletedAccount, AuthUserNotFound | PaymentEventError | DomainError>> {
@@ -65,6 +68,8 @@ export class DeleteAccount {
 
     const profile = await this.profiles.findById(input.userId);
     if (profile) await this.marketing.execute(profile.email);
+    // Before the sign-in ends, so a failure here leaves the person signed in to retry.
+    if (profile) await this.profiles.markDeleted(input.userId, this.clock.now());
 
     const deleted = await this.auth.softDeleteAccount.execute({ userId: input.userId });
     if (!deleted.ok) return deleted;

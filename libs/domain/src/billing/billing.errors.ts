@@ -30,4 +30,11 @@ export const currencyChanged = (currency: string): CurrencyChanged => ({
   message: `Prices are now shown in ${currency}. Please review the price and try again.`,
 });
 
-export type BillingError = NoCustomer | NoSubscription | NotYourSubscription | NotPurchasable | CurrencyChanged;
+/** The payment provider did not answer (network, outage): try again later (503). The vendor's words stay on the server. */
+export type PaymentProviderUnavailable = DomainError<'BILLING.PROVIDER_UNAVAILABLE'>;
+export const paymentProviderUnavailable = (): PaymentProviderUnavailable => ({
+  code: 'BILLING.PROVIDER_UNAVAILABLE',
+  message: 'The payment provider could not be reached. Please try again in a moment.',
+});
+
+export type BillingError = PaymentProviderUnavailable | NoCustomer | NoSubscription | NotYourSubscription | NotPurchasable | CurrencyChanged;

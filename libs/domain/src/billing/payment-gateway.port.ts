@@ -1,6 +1,7 @@
 import type { BillingInterval, PlanId } from '../plans/plan.entity.js';
 import type { ProMultiplier } from '../profiles/profile.entity.js';
 import type { Currency } from '../shared/money.js';
+import type { Invoice } from './invoice.js';
 
 /** Who is paying. `customerId` is the provider's customer, once one exists (profile customer_id). */
 export interface PaymentCustomer {
@@ -78,4 +79,6 @@ export interface PaymentGateway {
   findLatestSubscription(customer: PaymentCustomer): Promise<SubscriptionSnapshot | null>;
   /** A one-time payment page for the add-on credit pack (SPEC §9). */
   createAddOnPayment(request: AddOnPaymentRequest): Promise<string>;
+  /** The customer's invoices, newest first, at most INVOICE_HISTORY_LIMIT (the billing history). */
+  listInvoices(customerId: string): Promise<readonly Invoice[]>;
 }

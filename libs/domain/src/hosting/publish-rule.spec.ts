@@ -145,6 +145,7 @@ describe('CheckPublishAllowed — SPEC §8 messages', () => {
       const profiles: ProfileRepository = {
         findById: boom,
         findByReferralCode: boom,
+        markDeleted: boom,
         insertIfAbsent: boom,
         update: boom,
         recordReferrer: boom,

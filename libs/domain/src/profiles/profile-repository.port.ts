@@ -7,8 +7,15 @@ export type RecordReferrerOutcome =
 
 /** Where profiles live (table `profiles`). */
 export interface ProfileRepository {
+  /** A profile marked deleted is not found (account deletion hides it everywhere). */
   findById(id: string): Promise<Profile | null>;
+  /** A deleted profile's code no longer resolves (but stays taken, so it is never handed out again). */
   findByReferralCode(code: string): Promise<Profile | null>;
+  /**
+   * Hides the profile from every lookup from now on (account deletion). The row is kept for the
+   * retention period in docs/decisions.md; marking it again keeps the first time.
+   */
+  markDeleted(id: string, at: Date): Promise<void>;
   /**
    * Inserts the profile unless one with its id exists; returns the stored profile and whether
    * this call created it. Concurrent sign-ins of one user create exactly one profile.

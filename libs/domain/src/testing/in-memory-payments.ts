@@ -1,3 +1,4 @@
+import { INVOICE_HISTORY_LIMIT, type Invoice } from '../billing/invoice.js';
 import type { ProcessedPaymentEvents, SubscriptionStateVersions } from '../billing/processed-payment-events.port.js';
 import type {
   AddOnPaymentRequest,
@@ -67,5 +68,13 @@ export class InMemoryPaymentGateway implements PaymentGateway {
   async createAddOnPayment(request: AddOnPaymentRequest): Promise<string> {
     this.calls.push({ method: 'createAddOnPayment', request });
     return `https://pay.test/addon/${request.currency}/${request.customer.userId}`;
+  }
+  /** Invoices tests put in, by customer; `down` makes the provider unreachable. */
+  readonly invoices = new Map<string, Invoice[]>();
+  down = false;
+  async listInvoices(customerId: string): Promise<readonly Invoice[]> {
+    this.calls.push({ method: 'listInvoices', request: customerId });
+    if (this.down) throw new Error('payment provider unreachable');
+    return [...(this.invoices.get(customerId) ?? [])].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).slice(0, INVOICE_HISTORY_LIMIT);
   }
 }

@@ -11,17 +11,24 @@ export class RecordNotFoundError extends Error {
 /** Profiles in a Map; each method is atomic between its pauses, like a single SQL statement. */
 export class InMemoryProfileRepository implements ProfileRepository {
   private readonly rows = new Map<string, Profile>();
+  private readonly deleted = new Map<string, Date>();
 
   constructor(private readonly pause: Pause = () => Promise.resolve()) {}
 
   async findById(id: string): Promise<Profile | null> {
     await this.pause();
-    return this.rows.get(id) ?? null;
+    return this.deleted.has(id) ? null : (this.rows.get(id) ?? null);
   }
 
   async findByReferralCode(code: string): Promise<Profile | null> {
     await this.pause();
-    return [...this.rows.values()].find((p) => p.referralCode === code) ?? null;
+    return [...this.rows.values()].find((p) => p.referralCode === code && !this.deleted.has(p.id)) ?? null;
+  }
+
+  async markDeleted(id: string, at: Date): Promise<void> {
+    await this.pause();
+    if (!this.rows.has(id)) throw new RecordNotFoundError(id);
+    if (!this.deleted.has(id)) this.deleted.set(id, at);
   }
 
   async insertIfAbsent(profile: Profile): Promise<{ profile: Profile; created: boolean }> {

@@ -16,6 +16,7 @@ import { ForceUpdateSubscription } from '../billing/force-update-subscription.us
 import { HandlePaymentEvent } from '../billing/handle-payment-event.use-case.js';
 import { OpenCustomerPortal } from '../billing/open-customer-portal.use-case.js';
 import { StartCheckout } from '../billing/start-checkout.use-case.js';
+import { ListInvoices } from '../billing/list-invoices.use-case.js';
 import { InMemoryPaymentGateway, InMemoryProcessedPaymentEvents, InMemorySubscriptionStateVersions } from './in-memory-payments.js';
 import type { RandomSource } from '../shared/random.port.js';
 import type { AccountActivityListener } from '../shared/account-activity.port.js';
@@ -74,6 +75,7 @@ export function createTestKit(options: TestKitOptions = {}) {
     startCheckout: new StartCheckout(profiles, plans, payments, billingIds),
     buyAddOnCredits: new BuyAddOnCredits(profiles, payments, billingIds),
     openCustomerPortal: new OpenCustomerPortal(profiles, payments, billingIds),
+    listInvoices: new ListInvoices(profiles, payments),
     cancelSubscription: new CancelSubscription(profiles, payments, handlePaymentEvent, uow, clock),
     forceUpdateSubscription: new ForceUpdateSubscription(profiles, plans, payments, handlePaymentEvent, uow, clock),
     clock,

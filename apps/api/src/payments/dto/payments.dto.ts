@@ -69,3 +69,19 @@ export class ForceUpdateResponse {
   @ApiProperty({ type: ForcedPlanView }) plan!: ForcedPlanView;
   @ApiProperty({ type: SubscriptionView }) subscription!: SubscriptionView;
 }
+
+/** One line of the billing history (GET /api/payment/invoices). */
+export class InvoiceView {
+  @ApiProperty({ example: 'in_1' }) id!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'KILN-0001' }) number!: string | null;
+  @ApiProperty({ enum: ['draft', 'open', 'paid', 'void', 'uncollectible'] }) status!: string;
+  /** Integer minor units (cents, paise). */
+  @ApiProperty({ example: 2500, description: 'integer minor units of currency' }) amount_minor!: number;
+  @ApiProperty({ example: 'USD' }) currency!: string;
+  @ApiProperty({ example: 'Pro Monthly' }) description!: string;
+  @ApiProperty({ example: '2026-03-01T10:00:00.000Z' }) created_at!: string;
+  @ApiProperty({ type: String, nullable: true, description: "the provider's invoice page" }) url!: string | null;
+}
+export class InvoicesResponse {
+  @ApiProperty({ type: [InvoiceView] }) invoices!: InvoiceView[];
+}

@@ -56,6 +56,10 @@ export const SYNC_FAILED = 'Failed to sync subscription';
 export const PLAN_DETAILS_FAILED = 'Unable to load plan details';
 export const PROFILE_LOAD_FAILED = 'Error loading profile';
 export const PLANS_LOAD_FAILED = 'An error occurred loading plans';
+/** SPEC §8 'Error loading subscription data: {error}': the reason travels with the message. */
+export function subscriptionDataError(error: string): string {
+  return `Error loading subscription data: ${error}`;
+}
 
 /** SPEC §9 timers. */
 export const BACKGROUND_REFRESH_MS = 10 * 60 * 1000;

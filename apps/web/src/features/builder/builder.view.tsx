@@ -38,6 +38,8 @@
  *   ../databases/database.view.tsx)
  * - the project's name (heading level 1) is the button "Project settings <name>", which opens the
  *   dialog "Project settings" (names at the top of project-settings/project-settings.view.tsx)
+ * - toolbar button "Plan & usage" opens the dialog "Plan & usage": the usage-limits panel and the
+ *   SPEC §2 billing buttons (names at the top of ../billing/plan-usage.panel.tsx)
  */
 import { ChevronDown, ChevronUp, Code2, Eye, PanelLeftOpen, PanelRightOpen, SquareTerminal, TerminalSquare, Trash2 } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
@@ -49,6 +51,8 @@ import { Spinner } from '../../ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { Tooltip } from '../../ui/tooltip';
 import { useVm } from '../../use-vm';
+import { PlanUsageButton, PlanUsageDialog } from '../billing/plan-usage.dialog';
+import { PlanUsageVm } from '../billing/plan-usage.vm';
 import { ColorModeStore } from '../color-mode/color-mode.store';
 import { DatabaseButton, DatabaseDialog } from '../databases/database.view';
 import { ProjectSettingsDialog } from './project-settings/project-settings.view';
@@ -82,6 +86,7 @@ export const BuilderView = observer(function BuilderView() {
   const publish = useVm(PublishVm);
   const database = useVm(DatabaseVm);
   const settings = useVm(ProjectSettingsVm);
+  const billing = useVm(PlanUsageVm);
   const dark = colorMode.resolved === 'dark';
 
   useEffect(() => {
@@ -138,7 +143,7 @@ export const BuilderView = observer(function BuilderView() {
   const prefs = vm.preferences;
   return (
     <Tabs value={vm.activeTab} onValueChange={(value) => vm.setTab(value as BuilderTab)} className="flex h-full min-h-0 flex-col">
-      <Toolbar vm={vm} chat={chat} publish={publish} database={database} settings={settings} />
+      <Toolbar vm={vm} chat={chat} publish={publish} database={database} settings={settings} billing={billing} />
       {vm.isolationWarning !== null && (
         <div role="alert" aria-label="Sandbox not isolated" className="shrink-0 border-b border-destructive/40 bg-destructive/10 px-3 py-1.5 text-sm text-destructive">
           {vm.isolationWarning}
@@ -161,6 +166,7 @@ export const BuilderView = observer(function BuilderView() {
       <PublishDialog vm={publish} />
       <DatabaseDialog vm={database} />
       <ProjectSettingsDialog vm={settings} />
+      <PlanUsageDialog vm={billing} />
     </Tabs>
   );
 });
@@ -171,12 +177,14 @@ const Toolbar = observer(function Toolbar({
   publish,
   database,
   settings,
+  billing,
 }: {
   vm: BuilderVm;
   chat: ChatVm;
   publish: PublishVm;
   database: DatabaseVm;
   settings: ProjectSettingsVm;
+  billing: PlanUsageVm;
 }) {
   const prefs = vm.preferences;
   const SidebarIcon = prefs.sidebarPosition === 'left' ? PanelLeftOpen : PanelRightOpen;
@@ -236,6 +244,7 @@ const Toolbar = observer(function Toolbar({
         {vm.activeTab === 'preview' && <PreviewActions vm={vm} />}
         <DatabaseButton vm={database} />
         <ThemeButton vm={vm.theme} />
+        <PlanUsageButton vm={billing} />
         <Tooltip content={prefs.sidebarVisible ? 'Hide sidebar' : 'Show sidebar'}>
           <button
             type="button"

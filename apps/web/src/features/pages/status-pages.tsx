@@ -29,16 +29,20 @@ export function NotFoundPage() {
   return <StatusScreen code="404" title={`Page not found: ${pathname}`} detail="The page you are looking for does not exist or has moved." />;
 }
 
-/** SPEC §2: the error page shows 'Page Not Found' for a 404, 'Internal Server Error' otherwise. */
-export function errorPageTitle(error: unknown): 'Page Not Found' | 'Internal Server Error' {
-  return isRouteErrorResponse(error) && error.status === 404 ? 'Page Not Found' : 'Internal Server Error';
+/**
+ * SPEC §2: the error page shows 'Page Not Found' for a 404, 'Internal Server Error' otherwise;
+ * SPEC §8: a page that failed validation says which ('Page Not Found: {path}', page-params.ts).
+ */
+export function errorPageTitle(error: unknown): string {
+  if (!isRouteErrorResponse(error) || error.status !== 404) return 'Internal Server Error';
+  return typeof error.data === 'string' && error.data.startsWith('Page Not Found: ') ? error.data : 'Page Not Found';
 }
 
 /** The router's errorElement. */
 export function ErrorPage() {
   const error = useRouteError();
   const title = errorPageTitle(error);
-  const notFound = title === 'Page Not Found';
+  const notFound = title.startsWith('Page Not Found');
   return (
     <main className="min-h-dvh">
       <StatusScreen

@@ -53,6 +53,9 @@ class FakePayments implements PaymentsApi {
   async forceUpdateSubscription(): Promise<never> {
     throw new Error('not used');
   }
+  async listInvoices(): Promise<never> {
+    throw new Error('not used');
+  }
 }
 
 /** What the server decided (it picks INR only for IN). */

@@ -1,28 +1,19 @@
 import { REFERRAL_BONUS_CREDITS } from '@kiln/domain';
-import { CalendarClock, Copy, CreditCard, ExternalLink, Gift, Sparkles, User, Users } from 'lucide-react';
+import { Copy, CreditCard, Gift, Sparkles, User, Users } from 'lucide-react';
 import { observer } from 'mobx-react-lite';
 import { type FormEvent, type ReactNode, useEffect, useId } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Alert } from '../../ui/alert';
-import { Badge } from '../../ui/badge';
-import { Button, ButtonLink } from '../../ui/button';
+import { Button } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../ui/card';
-import { Dialog } from '../../ui/dialog';
 import { Input, Select } from '../../ui/input';
 import { Field } from '../../ui/label';
-import { Progress } from '../../ui/progress';
-import { Skeleton } from '../../ui/skeleton';
+import { SectionError, SectionLoading } from '../../ui/section-state';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { useVm } from '../../use-vm';
-import { AddOnCreditsVm } from '../billing/add-on-credits.vm';
-import { BillingActionsVm } from '../billing/billing-actions.vm';
-import { UpgradeDialogStore } from '../billing/upgrade-dialog.store';
+import { PlanUsagePanel } from '../billing/plan-usage.panel';
 import { DeleteAccountSection } from './delete-account.view';
 import { TwoFactorSection } from './two-factor.view';
-import { type SectionStatus, type SettingsTab, SettingsVm, tabFromQuery } from './settings.vm';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
-const formatDate = (iso: string | null) => (iso === null ? null : dateFormat.format(new Date(iso)));
+import { type SettingsTab, SettingsVm, tabFromQuery } from './settings.vm';
 /** Settings tabs: a little less padding on phones, so the three fit side by side. */
 const TAB = 'px-2 sm:px-3';
 
@@ -71,7 +62,7 @@ export const SettingsView = observer(function SettingsView() {
           <DeleteAccountSection />
         </TabsContent>
         <TabsContent value="plan">
-          <PlanTab vm={vm} onEarnMoreCredits={() => openTab('referrals')} />
+          <PlanUsagePanel vm={vm.plan} onEarnMoreCredits={() => openTab('referrals')} />
         </TabsContent>
         <TabsContent value="referrals">
           <ReferralsTab vm={vm} />
@@ -80,36 +71,6 @@ export const SettingsView = observer(function SettingsView() {
     </div>
   );
 });
-
-function SectionError({ title, onRetry }: { title: string; onRetry: () => void }) {
-  return (
-    <Alert
-      tone="destructive"
-      title={title}
-      action={
-        <Button variant="outline" size="sm" onClick={onRetry}>
-          Try again
-        </Button>
-      }
-    >
-      Check your connection and try again.
-    </Alert>
-  );
-}
-
-function Loading({ status, children, error }: { status: SectionStatus; children: ReactNode; error: ReactNode }) {
-  if (status === 'error') return <>{error}</>;
-  if (status === 'loading')
-    return (
-      <Card className="grid gap-4 p-6" aria-busy>
-        <Skeleton className="h-5 w-40" />
-        <Skeleton className="h-4 w-64" />
-        <Skeleton className="h-10 w-full" />
-        <Skeleton className="h-10 w-full" />
-      </Card>
-    );
-  return <>{children}</>;
-}
 
 // ── Profile ─────────────────────────────────────────────────────────────────
 
@@ -120,7 +81,7 @@ const ProfileTab = observer(function ProfileTab({ vm }: { vm: SettingsVm }) {
     void vm.saveProfile();
   };
   return (
-    <Loading status={vm.profileStatus} error={<SectionError title="Error loading profile" onRetry={() => void vm.loadProfile()} />}>
+    <SectionLoading status={vm.profileStatus} error={<SectionError title="Error loading profile" onRetry={() => void vm.loadProfile()} />}>
       <Card>
         <form onSubmit={onSubmit} noValidate>
           <CardHeader>
@@ -182,187 +143,7 @@ const ProfileTab = observer(function ProfileTab({ vm }: { vm: SettingsVm }) {
           </CardFooter>
         </form>
       </Card>
-    </Loading>
-  );
-});
-
-// ── Plan & usage ────────────────────────────────────────────────────────────
-
-const PlanTab = observer(function PlanTab({ vm, onEarnMoreCredits }: { vm: SettingsVm; onEarnMoreCredits: () => void }) {
-  const billing = useVm(BillingActionsVm);
-  const addOn = useVm(AddOnCreditsVm);
-  const upgrade = useVm(UpgradeDialogStore);
-  const buttons = vm.buttons;
-  const credits = vm.credits;
-  const cycleEnd = formatDate(vm.cycleEnd);
-  return (
-    <Loading status={vm.usageStatus} error={<SectionError title="Error loading subscription data" onRetry={() => void vm.loadUsage()} />}>
-      <div className="grid gap-6">
-        <Card>
-          <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-            <div className="grid gap-1.5">
-              <CardDescription>Current plan</CardDescription>
-              <div className="flex flex-wrap items-center gap-2">
-                <CardTitle className="text-2xl">{vm.planName}</CardTitle>
-                {vm.subscriptionActive ? <Badge tone="success">Active</Badge> : null}
-              </div>
-              <p className="text-sm text-muted-foreground">{vm.planPrice}</p>
-            </div>
-            <div className="flex flex-wrap gap-2">
-              {buttons.manageSubscription ? (
-                <Button variant="outline" loading={billing.openingPortal} onClick={() => void billing.manageSubscription()}>
-                  Manage Subscription
-                </Button>
-              ) : null}
-              {buttons.viewPlans ? (
-                <ButtonLink to="/pricing" variant="outline">
-                  View Plans
-                </ButtonLink>
-              ) : null}
-            </div>
-          </CardHeader>
-          {billing.portalError === null && !billing.canCancel ? null : (
-            <CardFooter className="flex-wrap justify-between gap-3 border-t border-border pt-4 sm:pt-5">
-              {billing.portalError === null ? (
-                <span />
-              ) : (
-                <p role="alert" className="text-sm text-destructive">
-                  {billing.portalError}
-                </p>
-              )}
-              {billing.canCancel ? (
-                <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" onClick={billing.askToCancel}>
-                  Cancel subscription
-                </Button>
-              ) : null}
-            </CardFooter>
-          )}
-        </Card>
-        <CancelSubscriptionDialog billing={billing} planName={vm.planName} />
-
-        <div className="grid gap-6 md:grid-cols-5">
-          <Card className="flex flex-col md:col-span-3">
-            <CardHeader>
-              <CardTitle>Usage limits</CardTitle>
-              <CardDescription>What this billing cycle has used so far.</CardDescription>
-            </CardHeader>
-            <CardContent className="flex-1">
-              <ul className="grid gap-6">
-                {vm.usageRows.map((row) => (
-                  <li key={row.key} className="grid gap-2.5">
-                    <div className="flex items-baseline justify-between gap-3 text-sm">
-                      <span className="font-medium">{row.label}</span>
-                      <span className="tabular-nums text-muted-foreground">
-                        <span className="font-medium text-foreground">{row.used}</span> / {row.limit}
-                        {row.unlimited ? <span className="sr-only"> (unlimited)</span> : null}
-                      </span>
-                    </div>
-                    <Progress value={row.percent} tone={row.tone} label={`${row.label}: ${row.unlimited ? 'unlimited' : `${row.percent}% used`}`} />
-                  </li>
-                ))}
-              </ul>
-            </CardContent>
-            {cycleEnd === null ? null : (
-              <CardFooter className="text-sm text-muted-foreground">
-                <CalendarClock className="size-4" aria-hidden />
-                Your prompt allowance renews on {cycleEnd}.
-              </CardFooter>
-            )}
-          </Card>
-
-          <Card className="flex flex-col md:col-span-2">
-            <CardHeader>
-              <CardTitle>Credits remaining</CardTitle>
-              <CardDescription>One credit per prompt.</CardDescription>
-            </CardHeader>
-            <CardContent className="flex-1">
-              {vm.outOfCredits ? (
-                <Alert
-                  tone="destructive"
-                  title="You've used all your credits"
-                  className="mb-4"
-                  action={
-                    <Button size="sm" variant="brand" onClick={() => void upgrade.open('credit')}>
-                      Upgrade
-                    </Button>
-                  }
-                >
-                  Upgrade your plan or add credits to keep building.
-                </Alert>
-              ) : null}
-              <p className="text-5xl font-semibold tracking-tight tabular-nums">{credits?.total ?? 0}</p>
-              <dl className="mt-5 grid grid-cols-3 gap-2 text-center">
-                {[
-                  { label: 'Plan', value: credits?.plan ?? 0 },
-                  { label: 'Referral', value: credits?.referral ?? 0 },
-                  { label: 'Add-on', value: credits?.addOn ?? 0 },
-                ].map((part) => (
-                  <div key={part.label} className="rounded-lg bg-muted px-2 py-2.5">
-                    <dt className="text-xs text-muted-foreground">{part.label}</dt>
-                    <dd className="mt-0.5 font-semibold tabular-nums">{part.value}</dd>
-                  </div>
-                ))}
-              </dl>
-            </CardContent>
-            <CardFooter className="flex-col items-stretch">
-              {buttons.viewPricingPlans ? (
-                <ButtonLink to="/pricing" variant="brand">
-                  <Sparkles aria-hidden />
-                  View Pricing Plans
-                </ButtonLink>
-              ) : null}
-              {buttons.getMoreCredits ? (
-                <Button variant="brand" onClick={addOn.open}>
-                  Get More Credits
-                </Button>
-              ) : null}
-              {buttons.earnMoreCredits ? (
-                <Button variant="outline" onClick={onEarnMoreCredits}>
-                  <Gift aria-hidden />
-                  Earn More Credits
-                </Button>
-              ) : null}
-              {buttons.referToFriends ? (
-                <Button variant="outline" onClick={() => vm.referToFriends()}>
-                  <Users aria-hidden />
-                  Refer to Friends
-                  <ExternalLink className="size-3.5 opacity-60" aria-hidden />
-                  <span className="sr-only">(opens in a new window)</span>
-                </Button>
-              ) : null}
-            </CardFooter>
-          </Card>
-        </div>
-      </div>
-    </Loading>
-  );
-});
-
-const CancelSubscriptionDialog = observer(function CancelSubscriptionDialog({ billing, planName }: { billing: BillingActionsVm; planName: string }) {
-  return (
-    <Dialog
-      open={billing.confirmingCancel}
-      onClose={billing.dismissCancel}
-      locked={billing.canceling}
-      title="Cancel your subscription?"
-      description={`${planName} stays active until the end of the current billing period, then your account moves to the Free plan. Add-on credits you bought are kept.`}
-      footer={
-        <>
-          <Button variant="ghost" onClick={billing.dismissCancel} disabled={billing.canceling} data-autofocus>
-            Keep subscription
-          </Button>
-          <Button variant="destructive" loading={billing.canceling} onClick={() => void billing.confirmCancel()}>
-            Cancel subscription
-          </Button>
-        </>
-      }
-    >
-      {billing.cancelError === null ? null : (
-        <p role="alert" className="text-sm text-destructive">
-          {billing.cancelError}
-        </p>
-      )}
-    </Dialog>
+    </SectionLoading>
   );
 });
 
@@ -372,7 +153,7 @@ const ReferralsTab = observer(function ReferralsTab({ vm }: { vm: SettingsVm }) 
   const id = useId();
   const r = vm.referrals;
   return (
-    <Loading status={vm.referralsStatus} error={<SectionError title="Error loading referrals" onRetry={() => void vm.loadReferrals()} />}>
+    <SectionLoading status={vm.referralsStatus} error={<SectionError title="Error loading referrals" onRetry={() => void vm.loadReferrals()} />}>
       <div className="grid gap-6">
         <Card className="overflow-hidden">
           <div className="border-b border-border bg-[radial-gradient(ellipse_at_top_left,var(--color-brand-soft),transparent_70%)] px-5 py-6 sm:px-6">
@@ -407,7 +188,7 @@ const ReferralsTab = observer(function ReferralsTab({ vm }: { vm: SettingsVm }) 
           <Stat label="Credits earned" value={r?.credits_earned ?? 0} icon={<Sparkles className="size-4" aria-hidden />} />
         </dl>
       </div>
-    </Loading>
+    </SectionLoading>
   );
 });
 

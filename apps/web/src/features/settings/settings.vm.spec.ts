@@ -9,6 +9,8 @@ import type { UsageApi, UsageStatsDto } from '../../api/usage.api';
 import { profileDto, referralsDto, usageDto } from '../../testing/api-fixtures';
 import { ManualTimers } from '../../testing/auth-fakes';
 import { FakeClipboard, FakeNavigation, FakeSession, FakeToasts, RecordingLogger, environment } from '../../testing/ui-fakes';
+import { FakePaymentsApi } from '../../testing/billing-fakes';
+import { PlanUsageVm } from '../billing/plan-usage.vm';
 import { SubscriptionStore } from '../billing/subscription.store';
 import { SettingsVm, tabFromQuery } from './settings.vm';
 
@@ -69,18 +71,8 @@ function setup(
   const navigation = new FakeNavigation();
   const logger = new RecordingLogger();
   const store = new SubscriptionStore(new FakeSession('signed-in'), profileApi, plansApi, usageApi, new ManualTimers(), new RecordingLogger());
-  const vm = new SettingsVm(
-    profileApi,
-    usageApi,
-    plansApi,
-    referralsApi,
-    store,
-    toasts,
-    clipboard,
-    navigation,
-    environment({ origin: 'https://kiln.dev' }),
-    logger,
-  );
+  const plan = new PlanUsageVm(store, usageApi, plansApi, new FakePaymentsApi(), toasts, navigation, logger);
+  const vm = new SettingsVm(profileApi, referralsApi, store, plan, toasts, clipboard, environment({ origin: 'https://kiln.dev' }), logger);
   return { vm, profileApi, store, toasts, clipboard, navigation, logger };
 }
 
@@ -102,7 +94,7 @@ describe('SettingsVm: tabs (SPEC §2)', () => {
 describe('SettingsVm: button visibility (SPEC §2)', () => {
   it('free plan, no subscription: View Plans, View Pricing Plans, Refer to Friends', async () => {
     const { vm } = await loaded();
-    expect(vm.buttons).toEqual({
+    expect(vm.plan.buttons).toEqual({
       viewPlans: true,
       viewPricingPlans: true,
       getMoreCredits: false,
@@ -117,7 +109,7 @@ describe('SettingsVm: button visibility (SPEC §2)', () => {
       plan: PRO,
       profile: profileDto({ subscription_plan: 'pro_monthly', subscription_status: 'active', customer_id: 'cus_123' }),
     });
-    expect(vm.buttons).toEqual({
+    expect(vm.plan.buttons).toEqual({
       viewPlans: true,
       viewPricingPlans: false,
       getMoreCredits: true,
@@ -129,33 +121,33 @@ describe('SettingsVm: button visibility (SPEC §2)', () => {
 
   it('paid but not active (past due): Refer to Friends instead of Earn More Credits', async () => {
     const { vm } = await loaded({ plan: PRO, profile: profileDto({ subscription_status: 'past_due', customer_id: 'cus_1' }) });
-    expect(vm.buttons.earnMoreCredits).toBe(false);
-    expect(vm.buttons.referToFriends).toBe(true);
+    expect(vm.plan.buttons.earnMoreCredits).toBe(false);
+    expect(vm.plan.buttons.referToFriends).toBe(true);
   });
 
   it('View Plans is hidden on a limitless plan', async () => {
     const { vm } = await loaded({ plan: PRO, usage: usageDto({ is_limitless_plan: true }) });
-    expect(vm.buttons.viewPlans).toBe(false);
+    expect(vm.plan.buttons.viewPlans).toBe(false);
   });
 
   it('Manage Subscription needs a customer id (blank does not count)', async () => {
-    expect((await loaded({ profile: profileDto({ customer_id: '  ' }) })).vm.buttons.manageSubscription).toBe(false);
-    expect((await loaded({ profile: profileDto({ customer_id: null }) })).vm.buttons.manageSubscription).toBe(false);
+    expect((await loaded({ profile: profileDto({ customer_id: '  ' }) })).vm.plan.buttons.manageSubscription).toBe(false);
+    expect((await loaded({ profile: profileDto({ customer_id: null }) })).vm.plan.buttons.manageSubscription).toBe(false);
   });
 });
 
 describe('SettingsVm: credit limit', () => {
   it('is reached at 0 credits on a metered plan, and not before', async () => {
-    expect((await loaded({ usage: usageDto({ credits_remaining: 0 }) })).vm.outOfCredits).toBe(true);
-    expect((await loaded({ usage: usageDto({ credits_remaining: 1 }) })).vm.outOfCredits).toBe(false);
-    expect((await loaded({ usage: usageDto({ credits_remaining: 0, is_unlimited_prompts: true }) })).vm.outOfCredits).toBe(false);
+    expect((await loaded({ usage: usageDto({ credits_remaining: 0 }) })).vm.plan.outOfCredits).toBe(true);
+    expect((await loaded({ usage: usageDto({ credits_remaining: 1 }) })).vm.plan.outOfCredits).toBe(false);
+    expect((await loaded({ usage: usageDto({ credits_remaining: 0, is_unlimited_prompts: true }) })).vm.plan.outOfCredits).toBe(false);
   });
 });
 
 describe('SettingsVm: usage numbers', () => {
   it('shows used / limit with the API percentage', async () => {
     const { vm } = await loaded();
-    expect(vm.usageRows).toEqual([
+    expect(vm.plan.usageRows).toEqual([
       { key: 'prompts', label: 'Prompts this cycle', used: 2, limit: '5', unlimited: false, percent: 40, tone: 'default' },
       { key: 'private', label: 'Private projects', used: 1, limit: '3', unlimited: false, percent: 33, tone: 'default' },
       { key: 'published', label: 'Published projects', used: 0, limit: '0', unlimited: false, percent: 0, tone: 'default' },
@@ -175,7 +167,7 @@ describe('SettingsVm: usage numbers', () => {
         is_unlimited_published_projects: true,
       }),
     });
-    const [, priv, pub] = vm.usageRows;
+    const [, priv, pub] = vm.plan.usageRows;
     expect(priv).toMatchObject({ used: 7, limit: '∞', unlimited: true, percent: 0 });
     expect(pub).toMatchObject({ used: 2, limit: '∞', unlimited: true, percent: 0 });
   });
@@ -184,37 +176,38 @@ describe('SettingsVm: usage numbers', () => {
     const { vm } = await loaded({
       usage: usageDto({ prompts_used: 7, prompts_total: 5, prompts_percent_used: undefined }),
     });
-    expect(vm.usageRows[0]).toMatchObject({ used: 7, limit: '5', percent: 100, tone: 'destructive' });
+    expect(vm.plan.usageRows[0]).toMatchObject({ used: 7, limit: '5', percent: 100, tone: 'destructive' });
   });
 
   it('warns from 80% used', async () => {
     const { vm } = await loaded({ usage: usageDto({ prompts_used: 4, prompts_percent_used: 80 }) });
-    expect(vm.usageRows[0]?.tone).toBe('warning');
+    expect(vm.plan.usageRows[0]?.tone).toBe('warning');
   });
 
   it('credits remaining with the plan / referral / add-on breakdown', async () => {
     const { vm } = await loaded({ usage: usageDto({ credits_remaining: 530, credits_from_plan: 5, credits_from_referrals: 25, credits_from_add_ons: 500 }) });
-    expect(vm.credits).toEqual({ total: 530, plan: 5, referral: 25, addOn: 500 });
+    expect(vm.plan.credits).toEqual({ total: 530, plan: 5, referral: 25, addOn: 500 });
   });
 
   it('formats the current plan price in its currency', async () => {
-    expect((await loaded()).vm.planPrice).toBe('$0 / month');
-    expect((await loaded({ plan: PRO })).vm.planPrice).toBe('$25 / month');
-    expect((await loaded({ plan: PRO_INR })).vm.planPrice).toBe('₹24,000 / year');
+    expect((await loaded()).vm.plan.planPrice).toBe('$0 / month');
+    expect((await loaded({ plan: PRO })).vm.plan.planPrice).toBe('$25 / month');
+    expect((await loaded({ plan: PRO_INR })).vm.plan.planPrice).toBe('₹24,000 / year');
   });
 
   it('a failed usage load is logged and leaves the other sections working', async () => {
     const { vm, logger } = await loaded({ usage: new Error('down') });
-    expect(vm.usageStatus).toBe('error');
+    expect(vm.plan.status).toBe('error');
     expect(vm.profileStatus).toBe('ready');
-    expect(logger.lines).toEqual(['error: Error loading subscription data']);
+    expect(logger.lines).toEqual(['error: Error loading subscription data: down']);
+    expect(vm.plan.loadError).toBe('Error loading subscription data: down');
   });
 });
 
 describe('SettingsVm: referral button', () => {
   it('Refer to Friends opens /settings?tab=referrals in a new window', async () => {
     const { vm, navigation } = await loaded();
-    vm.referToFriends();
+    vm.plan.referToFriends();
     expect(navigation.opened).toEqual(['/settings?tab=referrals']);
   });
 });
@@ -245,7 +238,7 @@ describe('SettingsVm: profile form', () => {
     const { vm, store } = await loaded({ plan: PRO });
     expect(store.profile).toBe(vm.profile);
     expect(store.currentPlan).toEqual(PRO);
-    expect(store.usage).toBe(vm.usage);
+    expect(store.usage).toBe(vm.plan.usage);
   });
 
   it('fills the form from the profile and saves only when something changed', async () => {

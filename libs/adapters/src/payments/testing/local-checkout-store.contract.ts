@@ -79,6 +79,23 @@ export function localCheckoutStoreContract(name: string, makeStore: () => Promis
       expect(await store.cancelSession('cs_missing')).toBeNull();
     });
 
+    it("lists a customer's paid sessions only (not open, abandoned or another customer's)", async () => {
+      const store = await makeStore();
+      const mine = (id: string, kind: LocalCheckoutSession['kind'] = 'subscription') => ({ ...session(id, kind), customerId: 'cus_invoices' });
+      await store.openSession('inv-1', mine('cs_inv_1'));
+      await store.completeSession('cs_inv_1', paidEvents('sub_inv', 'inv1'), null);
+      await store.openSession('inv-2', mine('cs_inv_2', 'add_on'));
+      await store.completeSession('cs_inv_2', [], null);
+      await store.openSession('inv-3', mine('cs_inv_open'));
+      await store.openSession('inv-4', mine('cs_inv_gone'));
+      await store.cancelSession('cs_inv_gone');
+      await store.openSession('inv-5', { ...session('cs_inv_other'), customerId: 'cus_other_invoices' });
+      await store.completeSession('cs_inv_other', [], null);
+      expect((await store.paidSessionsOfCustomer('cus_invoices')).map((s) => s.id).sort()).toEqual(['cs_inv_1', 'cs_inv_2']);
+      expect((await store.paidSessionsOfCustomer('cus_invoices')).find((s) => s.id === 'cs_inv_1')?.completed?.[0]?.occurredAt).toBeInstanceOf(Date);
+      expect(await store.paidSessionsOfCustomer('cus_nobody')).toEqual([]);
+    });
+
     it('saves subscription changes and lists them by user and by customer', async () => {
       const store = await makeStore();
       await store.saveSubscription(subscription('sub_1'));

@@ -91,6 +91,19 @@ export function profileRepositoryContract(name: string, makeHarness: () => Promi
       expect(await h.profiles.findByReferralCode('ZZZZZ9')).toBeNull();
     });
 
+    it('hides a profile marked deleted from every lookup, keeps its referral code taken, and marks once', async () => {
+      const p = await stored();
+      const other = await stored();
+      await h.profiles.markDeleted(p.id, at(5));
+      await h.profiles.markDeleted(p.id, at(9));
+      expect(await h.profiles.findById(p.id)).toBeNull();
+      expect(await h.profiles.findByReferralCode(p.referralCode)).toBeNull();
+      expect(await h.profiles.findById(other.id)).toEqual(other);
+      expect(await h.profiles.findByReferralCode(other.referralCode)).toEqual(other);
+      await expect(h.profiles.insertIfAbsent({ ...newProfile(), referralCode: p.referralCode })).rejects.toThrow('is already taken');
+      await expect(h.profiles.markDeleted('nobody', at(5))).rejects.toThrow('Record with id nobody not found');
+    });
+
     it('keeps the first profile when one with the same id is inserted again', async () => {
       const first = await stored();
       const again = { ...newProfile(), id: first.id, name: 'Someone else' };
