@@ -34,7 +34,7 @@ test('free credits run out, upgrade through the local checkout, buy add-on credi
   await page.getByRole('button', { name: 'Pay' }).click();
 
   // Back in the app: the subscription syncs and settings shows Pro Monthly with 25 prompts.
-  await expect(page.getByText('Subscription updated', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Subscription Updated', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page).toHaveURL(/\/settings/);
   const profile = await (await request.get('/api/profile', { headers: auth })).json();
   expect(profile).toMatchObject({ subscription_plan: 'pro_monthly', subscription_status: 'active', credits: 25 });

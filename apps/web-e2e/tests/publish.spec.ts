@@ -42,7 +42,7 @@ test('publish a built app, open it logged out, publish an edit, roll back, add a
   // The local test checkout, then back in the builder on Pro.
   await expect(page).toHaveURL(/\/local-checkout\//);
   await page.getByRole('button', { name: 'Pay' }).click();
-  await expect(page.getByText('Subscription updated', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Subscription Updated', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page).toHaveURL(new RegExp(`${builderPath}$`));
 
   // Publish: the dialog shows the build running, then the live address.

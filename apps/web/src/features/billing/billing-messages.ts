@@ -6,7 +6,7 @@ export const UPDATING_SUBSCRIPTION_TOAST: ToastInput = {
   variant: 'info',
 };
 export const SUBSCRIPTION_UPDATED_TOAST: ToastInput = {
-  title: 'Subscription updated',
+  title: 'Subscription Updated',
   variant: 'success',
 };
 /** After an add-on pack is paid and synced: '500 credits added'. */

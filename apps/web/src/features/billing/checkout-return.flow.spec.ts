@@ -80,8 +80,8 @@ describe('CheckoutReturnFlow: return with success (SPEC §4 After checkout succe
     expect(t.profileApi.getTimes).toEqual([1000, 2500, 2500]);
     expect(t.payments.calls).toEqual(['force-update']);
     expect(t.usageApi.calls).toBe(1);
-    expect(t.toasts.shown.map((s) => s.title)).toEqual(['Updating Subscription', 'Subscription updated']);
-    expect(t.toasts.shown[1]).toEqual({ title: 'Subscription updated', variant: 'success' });
+    expect(t.toasts.shown.map((s) => s.title)).toEqual(['Updating Subscription', 'Subscription Updated']);
+    expect(t.toasts.shown[1]).toEqual({ title: 'Subscription Updated', variant: 'success' });
     expect(t.navigator.last).toBe('/settings');
     expect(t.flow.status).toBe('done');
     expect(t.flow.syncedPlanName).toBe('Pro Monthly');
@@ -126,6 +126,19 @@ describe('CheckoutReturnFlow: return with success (SPEC §4 After checkout succe
     expect(t.navigator.visits).toEqual([{ to: '/pricing', replace: true }]);
     expect(t.analytics.purchases).toEqual([]);
     expect(t.logger.lines).toContain('error: Failed to sync subscription');
+  });
+
+  it("synced but not reloaded: SPEC §8's 'Error' asks for a refresh, and the page stays", async () => {
+    const t = setup();
+    const done = t.flow.handle(at('/pricing', '?success=true'));
+    await t.timers.advance(1000);
+    t.usageApi.reply = new Error('Service unavailable');
+    await t.timers.advance(1500);
+    await done;
+    expect(t.payments.calls.filter((c) => c === 'force-update')).toHaveLength(1);
+    expect(t.toasts.shown.at(-1)).toEqual({ title: 'Error', description: 'There was a problem updating your subscription. Please refresh the page.', variant: 'error' });
+    expect(t.flow.status).toBe('failed');
+    expect(t.navigator.visits).toEqual([{ to: '/pricing', replace: true }]);
   });
 
   it("a sync answered with status 'error' is a failure too", async () => {
@@ -190,7 +203,7 @@ describe('CheckoutReturnFlow: what was bought and where to come back to', () => 
     const done = t.flow.handle(at('/pricing', '?success=true'));
     await t.timers.advance(2500);
     await done;
-    expect(t.toasts.shown.at(-1)).toEqual({ title: 'Subscription updated', variant: 'success' });
+    expect(t.toasts.shown.at(-1)).toEqual({ title: 'Subscription Updated', variant: 'success' });
     expect(t.navigator.last).toBe('/builder/p1');
   });
 

@@ -11,6 +11,7 @@ import {
   SUBSCRIPTION_UPDATED_TOAST,
   creditsAddedToast,
   SYNC_ERROR_TOAST,
+  UPDATE_ERROR_TOAST,
   SYNC_FAILED,
   UPDATING_SUBSCRIPTION_TOAST,
 } from './billing-messages';
@@ -48,7 +49,7 @@ export type SyncStatus = 'idle' | 'syncing' | 'done' | 'failed';
  * SPEC §4 "After checkout success", on whatever page the provider sends the browser back to:
  * toast 'Updating Subscription'; refresh the profile after 1 s; after 2.5 s reload plans,
  * profile and current plan, sync with the provider (force-update), refresh usage; then toast
- * 'Subscription updated' for a plan, '500 credits added' for an add-on pack, track the purchase
+ * 'Subscription Updated' for a plan, '500 credits added' for an add-on pack, track the purchase
  * and go back where the checkout was started (a safe path remembered by CheckoutIntent, e.g. the
  * builder), else to Settings (the Plan & usage tab for credits). Any failure: 'Sync Error'.
  * `?canceled` shows the 'Checkout Canceled' info toast and goes back where checkout was started. The checkout values leave the address
@@ -113,7 +114,14 @@ export class CheckoutReturnFlow {
       await Promise.all([this.store.loadPlans(), this.store.refreshProfile(), this.store.loadCurrentPlan()]);
       const synced = await this.payments.forceUpdateSubscription();
       if (synced.status === 'error') throw new Error(synced.message ?? SYNC_FAILED);
-      await Promise.all([this.store.refreshProfile(), this.store.loadCurrentPlan(), this.store.loadUsage()]);
+      const shown = await Promise.all([this.store.refreshProfile(), this.store.loadCurrentPlan(), this.store.loadUsage()]);
+      if (shown.includes(false)) {
+        // Synced with the provider, but this page could not load the result: SPEC §8's 'Error'.
+        this.logger.error('Subscription synced but not reloaded');
+        runInAction(() => (this.status = 'failed'));
+        this.toasts.show(UPDATE_ERROR_TOAST);
+        return;
+      }
       const planName = this.trackPurchase(synced);
       runInAction(() => {
         this.status = 'done';

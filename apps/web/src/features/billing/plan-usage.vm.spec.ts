@@ -48,7 +48,7 @@ describe('PlanUsageVm: manual "Sync subscription" (SPEC §4)', () => {
     expect(s.vm.planName).toBe('Pro Monthly');
     expect(s.vm.buttons).toMatchObject({ getMoreCredits: true, manageSubscription: true, earnMoreCredits: true, referToFriends: false });
     expect(s.vm.credits?.total).toBe(25);
-    expect(s.toasts.shown).toEqual([{ title: 'Subscription updated', variant: 'success' }]);
+    expect(s.toasts.shown).toEqual([{ title: 'Subscription Updated', variant: 'success' }]);
   });
 
   it('no subscription at the provider (404): says so, nothing else changes', async () => {

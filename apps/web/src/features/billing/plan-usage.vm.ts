@@ -189,7 +189,7 @@ export class PlanUsageVm {
 
   /**
    * SPEC §4 manual sync: re-read the subscription from the payment provider, then the profile,
-   * plan and usage. 'Subscription updated' on success; no subscription at the provider says so;
+   * plan and usage. 'Subscription Updated' on success; no subscription at the provider says so;
    * anything else is the 'Sync Error' warning.
    */
   async sync(): Promise<void> {
