@@ -51,6 +51,7 @@ export * from './payments/local-payment-gateway.adapter.js';
 export * from './sandbox/local-sandbox-host.adapter.js';
 export { ProjectFiles, projectSize, type WriteFileOptions } from './sandbox/files/project-files.js';
 export { DEV_SERVER_RUNNING_MESSAGE } from './sandbox/dev-servers.js';
+export { openProjectZip, type ProjectZipOptions } from './archive/project-zip.js';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, sandboxLimits } from './sandbox/isolation/sandbox-limits.js';
 export type { IsolationStatus } from './sandbox/isolation/isolation-probe.js';
 export type { ReleaseBuildOutput } from './sandbox/release-build.js';

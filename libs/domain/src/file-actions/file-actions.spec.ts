@@ -71,6 +71,8 @@ describe('file-tree actions', () => {
     expect(await new DeleteProjectPath(...args).execute('ana', PROJECT, '.git')).toMatchObject({ ok: false, error: { code: 'SANDBOX.PATH_PROTECTED' } });
     expect(await new CreateProjectFile(...args).execute('ana', PROJECT, 'src/.git/hooks/pre-commit')).toMatchObject({ ok: false, error: { code: 'SANDBOX.PATH_PROTECTED' } });
     expect(await new DeleteProjectPath(...args).execute('ana', PROJECT, 'src/..')).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    expect(await rename.execute('ana', PROJECT, 'src', 'src/inner/src')).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    expect(await rename.execute('ana', PROJECT, 'src/App.tsx', './src/App.tsx')).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
     expect(await rename.execute('ana', PROJECT, 'src/App.tsx', '../App.tsx')).toMatchObject({ ok: false, error: { code: 'SANDBOX.PATH_OUTSIDE' } });
     expect(await host.readFile(PROJECT, 'src/App.tsx')).toContain('Welcome');
     expect(changed.events).toEqual([]);
