@@ -129,6 +129,10 @@ export class RenameProjectPath {
   }
 
   execute(userId: string, projectId: string, from: string, to: string): Promise<Result<FileActionDone, FileActionError>> {
+    const [source, target] = [resolveSandboxPath(from), resolveSandboxPath(to)];
+    if (source.ok && target.ok && (target.value === source.value || target.value.startsWith(`${source.value}/`))) {
+      return Promise.resolve(err({ code: 'VALIDATION_FAILED', message: 'to: must be a new name, not the same path or a place inside the folder being moved' }));
+    }
     return recorded(this.deps, userId, projectId, [from, to], async ([source = '', target = '']) => {
       await this.deps.sandbox.movePath(projectId, source, target);
       return { path: target, change: { paths: [source, target], reason: 'rename' }, message: `Rename ${source} to ${target}` };
