@@ -103,6 +103,8 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'SANDBOX.PATH_OUTSIDE': { status: HttpStatus.BAD_REQUEST },
   'SANDBOX.PATH_TOO_LONG': { status: HttpStatus.BAD_REQUEST },
   'SANDBOX.LINK_LOOP': { status: HttpStatus.BAD_REQUEST },
+  // The file tree never changes node_modules, .git or the caches (file-actions/protected-paths.ts)
+  'SANDBOX.PATH_PROTECTED': { status: HttpStatus.BAD_REQUEST },
   'SANDBOX.TOO_LARGE': { status: HttpStatus.PAYLOAD_TOO_LARGE },
   'SANDBOX.DISK_LIMIT': { status: HttpStatus.PAYLOAD_TOO_LARGE },
   [SANDBOX_NOT_FOUND]: { status: HttpStatus.NOT_FOUND },

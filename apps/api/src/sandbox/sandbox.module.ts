@@ -2,6 +2,12 @@ import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicat
 import {
   ApplyMigrations,
   ApplyProjectTheme,
+  CleanUpProject,
+  CreateProjectFile,
+  CreateProjectFolder,
+  DeleteProjectPath,
+  ExportProject,
+  RenameProjectPath,
   CreateProjectDirectory,
   DeleteProjectFile,
   EnsureSandbox,
@@ -33,6 +39,7 @@ import { FeedCommandOutput } from './feed-command-output.adapter.js';
 import { FeedAndIndexFilesChanged } from './project-files-changed.adapter.js';
 import { SandboxController } from './sandbox.controller.js';
 import { ThemeController } from './theme.controller.js';
+import { FileActionsController } from './file-actions.controller.js';
 import type { SandboxIsolation } from './sandbox-isolation.js';
 import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './sandbox-feed.js';
 
@@ -75,7 +82,7 @@ export class SandboxModule {
     return {
       module: SandboxModule,
       imports: [ProjectsModule, PreviewModule, VectorModule],
-      controllers: [SandboxController, ThemeController],
+      controllers: [SandboxController, ThemeController, FileActionsController],
       providers: [
         { provide: SANDBOX_FEED_OPTIONS, useValue: { heartbeatMs: options.heartbeatMs ?? DEFAULT_FEED_HEARTBEAT_MS } },
         SandboxFeed,
@@ -103,6 +110,13 @@ export class SandboxModule {
         useCase(FindProjectErrors, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         // Under the AI turns' lock (TURN_LOCK, from the persistence module): a theme never interleaves with a turn.
         useCase(ApplyProjectTheme, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        // The builder's file-tree actions: under the same lock, each recorded as a version.
+        useCase(CreateProjectFile, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(CreateProjectFolder, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(RenameProjectPath, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(DeleteProjectPath, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(CleanUpProject, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(ExportProject, [OwnedProjects, SANDBOX_HOST]),
       ],
       // The AI turns report file changes the same way.
       exports: [SandboxFeed, PROJECT_FILES_CHANGED],
