@@ -33,6 +33,8 @@ export const TYPES = {
   DatabasesApi: Symbol.for('DatabasesApi'),
   // added with account deletion
   AccountApi: Symbol.for('AccountApi'),
+  // added with the file tree's actions (Export as zip)
+  Download: Symbol.for('DownloadHttpClient'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */
@@ -255,6 +257,11 @@ export interface BuilderPreferencesStore {
  */
 export interface StreamingHttpClient {
   postStream(path: string, body?: unknown, options?: RequestOptions): Promise<ReadableStream<Uint8Array>>;
+}
+
+/** A GET whose reply is a file (a zip), read whole as a Blob; a reply that is not 2xx throws ApiError as HttpClient does. Tried once. */
+export interface DownloadHttpClient {
+  download(path: string, options?: RequestOptions): Promise<Blob>;
 }
 
 /** The chat's own stored preference (beside the builder's layout preferences in local storage). */

@@ -13,7 +13,14 @@ export const UI_TYPES = {
   WindowMessages: Symbol.for('WindowMessages'),
   UrlProbe: Symbol.for('UrlProbe'),
   Ids: Symbol.for('Ids'),
+  // added with the file tree's actions
+  FileSaver: Symbol.for('FileSaver'),
 } as const;
+
+/** Hands a file to the person (a download, as the browser saves it). */
+export interface FileSaver {
+  save(file: Blob, fileName: string): void;
+}
 
 /** Writes text to the system clipboard; rejects when the browser refuses. */
 export interface Clipboard {

@@ -14,6 +14,7 @@ import type {
   BrowserEnvironment,
   Clipboard,
   ColorSchemeMedia,
+  FileSaver,
   Logger,
   Navigation,
 } from '../app/ui-ports';
@@ -142,4 +143,12 @@ async function notUsed(): Promise<never> {
 /** Lets pending promise callbacks (and runInAction blocks after awaits) run. */
 export async function flush(): Promise<void> {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
+}
+
+/** Keeps what would have been downloaded. */
+export class FakeFileSaver implements FileSaver {
+  readonly saved: { file: Blob; fileName: string }[] = [];
+  save(file: Blob, fileName: string): void {
+    this.saved.push({ file, fileName });
+  }
 }
