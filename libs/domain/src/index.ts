@@ -29,6 +29,9 @@ export * from './file-actions/protected-paths.js';
 export * from './file-actions/clean-up.js';
 export * from './file-actions/file-actions.use-cases.js';
 export * from './file-actions/export-project.use-case.js';
+export * from './repository-import/git-url.js';
+export * from './repository-import/repository-importer.port.js';
+export * from './repository-import/setup-repository.use-case.js';
 export * from './profiles/update-profile-details.use-case.js';
 
 // credits
