@@ -12,3 +12,4 @@ export * from '../hosting/testing/edge-client.js';
 export * from '../databases/testing/fake-neon-server.js';
 export * from '../databases/testing/fake-neon-server.js';
 export * from '../geo/testing/fake-ipwhois-server.js';
+export * from './fake-git-server.js';
