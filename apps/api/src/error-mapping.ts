@@ -112,6 +112,10 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   [SANDBOX_NOT_A_FILE]: { status: HttpStatus.BAD_REQUEST },
   [SANDBOX_NOT_A_DIRECTORY]: { status: HttpStatus.BAD_REQUEST },
   [SANDBOX_PATH_TAKEN]: { status: HttpStatus.CONFLICT },
+  // Repository import (SPEC §8 'Failed to setup repository: {error}')
+  'REPOSITORY.URL_REFUSED': { status: HttpStatus.BAD_REQUEST },
+  'REPOSITORY.IMPORT_FAILED': { status: HttpStatus.UNPROCESSABLE_ENTITY },
+  'REPOSITORY.UNAVAILABLE': { status: HttpStatus.SERVICE_UNAVAILABLE },
   // AI (docs/ai-api.md): the provider failed or was cancelled; turns
   'AI.PROVIDER_FAILED': { status: HttpStatus.BAD_GATEWAY },
   'AI.ABORTED': { status: HttpStatus.SERVICE_UNAVAILABLE },

@@ -52,6 +52,8 @@ export * from './sandbox/local-sandbox-host.adapter.js';
 export { ProjectFiles, projectSize, type WriteFileOptions } from './sandbox/files/project-files.js';
 export { DEV_SERVER_RUNNING_MESSAGE } from './sandbox/dev-servers.js';
 export { openProjectZip, type ProjectZipOptions } from './archive/project-zip.js';
+export { DEFAULT_IMPORT_MAX_BYTES, KEPT_ON_IMPORT, SandboxedGitImporter, type SandboxedGitImporterOptions } from './sandbox/repository/sandboxed-git-importer.js';
+export { BubblewrapJail } from './sandbox/isolation/bubblewrap-jail.js';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, sandboxLimits } from './sandbox/isolation/sandbox-limits.js';
 export type { IsolationStatus } from './sandbox/isolation/isolation-probe.js';
 export type { ReleaseBuildOutput } from './sandbox/release-build.js';
