@@ -34,6 +34,10 @@ describe('FileTreeActionsVm', () => {
     expect(vm.dialog).toBeNull();
     expect(counts.changed).toBe(1);
     expect(toasts.shown.at(-1)).toMatchObject({ title: 'Created Card.tsx', variant: 'success' });
+    vm.startNewFile();
+    vm.setName('src/components/deep/Hello.tsx');
+    expect(await vm.confirm()).toBe(true);
+    expect(['src', 'src/components', 'src/components/deep'].every((folder) => files.expanded.has(folder))).toBe(true);
   });
 
   it('checks a name with the domain rules before anything is sent', async () => {

@@ -160,8 +160,8 @@ export class FileTreeActionsVm {
       for (const item of this.files.display.items) if (item.path === gone || item.path.startsWith(`${gone}/`)) this.files.close(item.path);
       if (dialog.kind === 'rename' && wasOpen && dialog.type === 'file') await this.files.open(done.path);
     }
-    const parent = parentOf(done.path);
-    if (dialog.kind !== 'delete' && parent !== '.') this.files.setFolderExpanded(parent, true);
+    // Every folder above what was made or moved opens, so it shows in the tree.
+    if (dialog.kind !== 'delete') for (let folder = parentOf(done.path); folder !== '.'; folder = parentOf(folder)) this.files.setFolderExpanded(folder, true);
     if (dialog.kind === 'new-file') await this.files.open(done.path);
     this.toasts.show({ title: doneTitle(dialog, done.path), variant: 'success' });
     await Promise.all([this.files.loadTree(), this.host.afterChange()]);
