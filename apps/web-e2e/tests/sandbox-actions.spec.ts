@@ -13,7 +13,7 @@ test('sandbox actions: create, rename, delete and export from the file tree', as
   await expect(tree.getByRole('treeitem', { name: 'src' })).toBeVisible();
 
   // New file (in a new folder): the dialog checks the name first, then the file opens in the editor.
-  await page.getByRole('button', { name: 'New file' }).click();
+  await page.getByRole('button', { name: 'New file', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Name').fill('node_modules/evil.js');
   await dialog.getByRole('button', { name: 'Create' }).click();
@@ -22,13 +22,13 @@ test('sandbox actions: create, rename, delete and export from the file tree', as
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toBeHidden();
   await expect(tree.getByRole('treeitem', { name: 'Hello.tsx' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Hello.tsx' })).toBeVisible(); // its editor tab
+  await expect(page.getByRole('button', { name: 'Hello.tsx', exact: true })).toBeVisible(); // its editor tab
 
   // Rename (move) it.
   await tree.getByRole('treeitem', { name: 'Hello.tsx' }).hover();
   await page.getByRole('button', { name: 'Rename Hello.tsx' }).click();
   await dialog.getByLabel('New path').fill('src/components/Greeting.tsx');
-  await dialog.getByRole('button', { name: 'Rename' }).click();
+  await dialog.getByRole('button', { name: 'Rename', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(tree.getByRole('treeitem', { name: 'Greeting.tsx' })).toBeVisible();
   await expect(tree.getByRole('treeitem', { name: 'Hello.tsx' })).toHaveCount(0);
@@ -43,7 +43,7 @@ test('sandbox actions: create, rename, delete and export from the file tree', as
   await expect(tree.getByRole('treeitem', { name: 'Greeting.tsx' })).toBeVisible();
   await tree.getByRole('treeitem', { name: 'Greeting.tsx' }).hover();
   await page.getByRole('button', { name: 'Delete Greeting.tsx' }).click();
-  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(tree.getByRole('treeitem', { name: 'Greeting.tsx' })).toHaveCount(0);
   expect((await request.get(`/api/sandbox/${id}/read-file?path=src/components/Greeting.tsx`, { headers: auth })).status()).toBe(404);
 
@@ -56,7 +56,7 @@ test('sandbox actions: create, rename, delete and export from the file tree', as
 
   // Export as zip: a download holding the project's files, not its installed packages.
   const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export as zip' }).click();
+  await page.getByRole('button', { name: 'Export as zip', exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('sandbox-actions.zip');
   const zip = await readFile((await download.path()) as string);
