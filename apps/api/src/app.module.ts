@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import type { AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/domain';
+import type { AiAssistant, Clock, RepositoryImporter, SandboxHost, TurnRepository } from '@kiln/domain';
 import { LoggerModule } from 'nestjs-pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AiModule } from './ai/ai.module.js';
@@ -57,6 +57,8 @@ export interface AppModuleOptions {
   readonly sandboxIsolation?: SandboxIsolation;
   /** The realtime feed's heartbeat (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
+  /** The repository import (main.ts); none: setup/repository answers 503. */
+  readonly repositoryImporter?: RepositoryImporter;
   /** The model behind the AI routes (bootstrap: from config, the offline assistant by default). */
   readonly aiAssistant: AiAssistant;
   /** Where chat turns are kept (default: TURN_REPOSITORY of the persistence module). */
@@ -101,7 +103,11 @@ export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
     const { config } = options;
     // One instance: the AI module imports it too, for the feed it publishes file changes on.
-    const sandbox = SandboxModule.forRoot({ heartbeatMs: options.sandboxFeedHeartbeatMs });
+    const sandbox = SandboxModule.forRoot({
+      heartbeatMs: options.sandboxFeedHeartbeatMs,
+      ...(options.repositoryImporter === undefined ? {} : { repositoryImporter: options.repositoryImporter }),
+      repositoryTestOrigins: config.repositoryImportTestOrigins,
+    });
     // One instance: account deletion (AccountsModule) imports it too, for CancelSubscription.
     const payments = PaymentsModule.forRoot(config);
     return {

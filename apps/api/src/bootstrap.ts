@@ -3,7 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { AccessTokenVerifier, AiAssistant, Clock, SandboxHost, TurnRepository } from '@kiln/domain';
+import type { AccessTokenVerifier, AiAssistant, Clock, RepositoryImporter, SandboxHost, TurnRepository } from '@kiln/domain';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
@@ -50,6 +50,8 @@ export interface AppParts {
   readonly sandboxIsolation?: SandboxIsolation;
   /** The sandbox feed's heartbeat in ms (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
+  /** The repository import: SandboxedGitImporter (main.ts), or none (503). */
+  readonly repositoryImporter?: RepositoryImporter;
   /** The AI assistant (default: createAiAssistant from the config — the offline one unless a provider is configured). */
   readonly aiAssistant?: AiAssistant;
   /** Where chat turns are kept (default: TURN_REPOSITORY of the persistence module). */
@@ -107,6 +109,7 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
     sandboxHost: parts.sandboxHost,
     ...(parts.sandboxIsolation === undefined ? {} : { sandboxIsolation: parts.sandboxIsolation }),
     sandboxFeedHeartbeatMs: parts.sandboxFeedHeartbeatMs,
+    ...(parts.repositoryImporter === undefined ? {} : { repositoryImporter: parts.repositoryImporter }),
     aiAssistant: parts.aiAssistant ?? assistantFromConfig(config.ai),
     ...(parts.turnRepository ? { turnRepository: parts.turnRepository } : {}),
     hosting: parts.hosting,

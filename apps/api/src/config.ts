@@ -7,6 +7,7 @@ import { type GeoConfig, parseGeoConfig } from './geo/geo-config.js';
 import { type MarketingConfig, parseMarketingConfig } from './marketing/marketing-config.js';
 import { type HostingConfig, parseHostingConfig } from './hosting/published-urls.js';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
+import { parseRepositoryImportTestOrigins } from './sandbox/repository-import-config.js';
 
 export type NodeEnv = 'development' | 'test' | 'production';
 export const NODE_ENVS: readonly NodeEnv[] = ['development', 'test', 'production'];
@@ -106,6 +107,8 @@ export interface AppConfig {
    * SANDBOX_DISK_MB, SANDBOX_OPEN_FILES; defaults DEFAULT_SANDBOX_LIMITS, docs/security.md "Limits").
    */
   readonly sandboxLimits: { readonly memoryBytes: number; readonly cpuShares: number; readonly processes: number; readonly diskBytes: number; readonly openFiles: number };
+  /** REPOSITORY_IMPORT_TEST_ORIGINS: local git servers the repository import may reach (tests only; never in production). */
+  readonly repositoryImportTestOrigins: readonly string[];
   /** PREVIEW_IDLE_MINUTES: a dev server nobody asked for during this time is stopped (default 10). */
   readonly previewIdleMinutes: number;
   /**
@@ -205,6 +208,7 @@ export function loadConfig(env: Env): AppConfig {
     parseWholeNumber('PREVIEW_IDLE_MINUTES', env['PREVIEW_IDLE_MINUTES'], { min: 1, max: MAX_PREVIEW_IDLE_MINUTES, fallback: DEFAULT_PREVIEW_IDLE_MINUTES, unit: 'minutes' }, report),
   );
   const sandboxLimits = read((report) => parseSandboxLimits(env, report));
+  const repositoryImportTestOrigins = read((report) => parseRepositoryImportTestOrigins(env['REPOSITORY_IMPORT_TEST_ORIGINS'], nodeEnv, report));
   const previewTokenSecret = blankToNull(env['PREVIEW_TOKEN_SECRET']);
   if (previewTokenSecret !== null && previewTokenSecret.length < MIN_JWT_SECRET_LENGTH) {
     problems.push(`PREVIEW_TOKEN_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters, got ${previewTokenSecret.length}`);
@@ -246,6 +250,7 @@ export function loadConfig(env: Env): AppConfig {
     databases,
     previewIdleMinutes,
     sandboxLimits,
+    repositoryImportTestOrigins,
     previewTokenSecret,
     ai,
     aiRepairRounds,

@@ -118,6 +118,8 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'SANDBOX.PATH_OUTSIDE': { status: HttpStatus.BAD_REQUEST },
   'SANDBOX.PATH_TOO_LONG': { status: HttpStatus.BAD_REQUEST },
   'SANDBOX.LINK_LOOP': { status: HttpStatus.BAD_REQUEST },
+  // The file tree never changes node_modules, .git or the caches (file-actions/protected-paths.ts)
+  'SANDBOX.PATH_PROTECTED': { status: HttpStatus.BAD_REQUEST },
   'SANDBOX.TOO_LARGE': { status: HttpStatus.PAYLOAD_TOO_LARGE },
   'SANDBOX.DISK_LIMIT': { status: HttpStatus.PAYLOAD_TOO_LARGE },
   [SANDBOX_NOT_FOUND]: { status: HttpStatus.NOT_FOUND },
@@ -125,6 +127,10 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   [SANDBOX_NOT_A_FILE]: { status: HttpStatus.BAD_REQUEST },
   [SANDBOX_NOT_A_DIRECTORY]: { status: HttpStatus.BAD_REQUEST },
   [SANDBOX_PATH_TAKEN]: { status: HttpStatus.CONFLICT },
+  // Repository import (SPEC §8 'Failed to setup repository: {error}')
+  'REPOSITORY.URL_REFUSED': { status: HttpStatus.BAD_REQUEST },
+  'REPOSITORY.IMPORT_FAILED': { status: HttpStatus.UNPROCESSABLE_ENTITY },
+  'REPOSITORY.UNAVAILABLE': { status: HttpStatus.SERVICE_UNAVAILABLE },
   // AI (docs/ai-api.md): the provider failed or was cancelled; turns
   'AI.PROVIDER_FAILED': { status: HttpStatus.BAD_GATEWAY },
   'AI.ABORTED': { status: HttpStatus.SERVICE_UNAVAILABLE },

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { type EmbeddedPostgres, LocalSandboxHost, startEmbeddedPostgres } from '@kiln/adapters';
+import { BubblewrapJail, DEFAULT_BWRAP_PATH, DEFAULT_SANDBOX_LIMITS, type EmbeddedPostgres, LocalSandboxHost, SandboxedGitImporter, startEmbeddedPostgres } from '@kiln/adapters';
 import { AuthModule } from './auth/auth.module.js';
 import { assistantFromConfig } from './ai/ai-provider.js';
 import { productionHosting } from './hosting/production-hosting.js';
@@ -59,6 +61,20 @@ async function main(): Promise<void> {
     // The kernel enforces the disk limit where it can (one volume per project), else a watch.
     diskQuota: await LocalSandboxHost.diskQuotaFor(join(config.dataDir, 'sandboxes')),
   });
+  // Git import (docs/decisions.md "Git import"): cloned in bubblewrap behind an egress proxy to the
+  // repository's origin only, then copied into the project; the project's folder as the host has it
+  // (readDirectory rejects a missing sandbox and mounts a project's volume first).
+  const repositoryImporter = new SandboxedGitImporter({
+    projectDir: async (id) => {
+      await sandboxHost.readDirectory(id, '.');
+      return join(await realpath(join(config.dataDir, 'sandboxes')), id);
+    },
+    jail: existsSync(DEFAULT_BWRAP_PATH) ? new BubblewrapJail({ bwrapPath: DEFAULT_BWRAP_PATH, runtimeDir: join(config.dataDir, 'sandbox-run', 'etc') }) : null,
+    limits: { ...DEFAULT_SANDBOX_LIMITS, ...config.sandboxLimits },
+    runtimeDir: join(config.dataDir, 'sandbox-run'),
+    forwarderDir: join(config.dataDir, 'sandbox-cache'),
+    testOrigins: config.repositoryImportTestOrigins,
+  });
   // Checked before anything starts: production refuses to run project code unisolated.
   const sandboxIsolation = await checkIsolation(sandboxHost, config, log);
   const { url, embedded } = await database(config, log);
@@ -74,6 +90,7 @@ async function main(): Promise<void> {
       auth: AuthModule.register({ stores: postgresAuthStores }),
       sandboxHost,
       sandboxIsolation,
+      repositoryImporter,
       aiAssistant,
       // Publishing: releases built in the sandboxes, served by Host (docs/hosting.md).
       hosting: await productionHosting(config, sandboxHost, log),

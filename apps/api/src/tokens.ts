@@ -27,6 +27,10 @@ export const DATABASE_HEALTH = Symbol('DatabaseHealth');
 export const SANDBOX_HOST = Symbol('SandboxHost');
 /** Whether project code runs isolated on this server (SandboxIsolation), for the builder's warning. */
 export const SANDBOX_ISOLATION = Symbol('SandboxIsolation');
+/** The repository import (SetupRepository's RepositoryImporter): SandboxedGitImporter in main.ts, or none (503). */
+export const REPOSITORY_IMPORTER = Symbol('RepositoryImporter');
+/** Test-only origins parseGitUrl allows (REPOSITORY_IMPORT_TEST_ORIGINS). */
+export const REPOSITORY_URL_OPTIONS = Symbol('RepositoryUrlOptions');
 
 /** VectorIndex: each project's searchable files (PgVectorIndex on PostgreSQL, in memory otherwise). */
 export const VECTOR_INDEX = Symbol('VectorIndex');

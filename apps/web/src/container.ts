@@ -100,6 +100,8 @@ export function createContainer(options: ContainerOptions = {}): Container {
     .inSingletonScope();
   // The same client reads streaming replies (an AI turn's events), tried once.
   container.bind(TYPES.StreamingHttp).toService(TYPES.Http);
+  // …and downloads files (Export as zip).
+  container.bind(TYPES.Download).toService(TYPES.Http);
   container.bind(TYPES.ProfileApi).to(HttpProfileApi).inSingletonScope();
   container.bind(TYPES.ProjectsApi).to(HttpProjectsApi).inSingletonScope();
   container.bind(CreationVm).toSelf();

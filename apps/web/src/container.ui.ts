@@ -6,6 +6,7 @@ import type { Container } from 'inversify';
 import { type Analytics, TYPES } from './app/ports';
 import {
   BrowserClipboard,
+  BrowserFileSaver,
   ConsoleLogger,
   CryptoIds,
   FetchUrlProbe,
@@ -58,6 +59,7 @@ export function bindUi(container: Container, options: BindUiOptions = {}): void 
   // Browser capabilities.
   container.bind(UI_TYPES.Environment).toConstantValue(environment);
   container.bind(UI_TYPES.Clipboard).to(BrowserClipboard).inSingletonScope();
+  container.bind(UI_TYPES.FileSaver).to(BrowserFileSaver).inSingletonScope();
   container.bind(UI_TYPES.Navigation).to(WindowNavigation).inSingletonScope();
   container.bind(UI_TYPES.ColorSchemeMedia).to(MatchMediaColorScheme).inSingletonScope();
   container.bind(UI_TYPES.Logger).to(ConsoleLogger).inSingletonScope();

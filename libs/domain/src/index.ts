@@ -25,6 +25,13 @@ export * from './profiles/profile.errors.js';
 export * from './profiles/profile-repository.port.js';
 export * from './accounts/ensure-profile-on-sign-in.use-case.js';
 export * from './account-deletion/delete-account.use-case.js';
+export * from './file-actions/protected-paths.js';
+export * from './file-actions/clean-up.js';
+export * from './file-actions/file-actions.use-cases.js';
+export * from './file-actions/export-project.use-case.js';
+export * from './repository-import/git-url.js';
+export * from './repository-import/repository-importer.port.js';
+export * from './repository-import/setup-repository.use-case.js';
 export * from './profiles/update-profile-details.use-case.js';
 
 // credits
@@ -136,6 +143,7 @@ export * from './templates/apply-project-template.use-case.js';
 export * from './sandbox/sandbox-host.port.js';
 export * from './sandbox/sandbox-lifecycle.port.js';
 export * from './sandbox/sandbox-files.port.js';
+export * from './sandbox/sandbox-file-actions.port.js';
 export * from './sandbox/sandbox-commands.port.js';
 export * from './sandbox/sandbox-versions.port.js';
 export * from './sandbox/sandbox-diagnostics.port.js';

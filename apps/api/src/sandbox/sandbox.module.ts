@@ -2,6 +2,14 @@ import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicat
 import {
   ApplyMigrations,
   ApplyProjectTheme,
+  CleanUpProject,
+  CreateProjectFile,
+  CreateProjectFolder,
+  DeleteProjectPath,
+  ExportProject,
+  RenameProjectPath,
+  type RepositoryImporter,
+  SetupRepository,
   CreateProjectDirectory,
   DeleteProjectFile,
   EnsureSandbox,
@@ -28,11 +36,22 @@ import { useCase } from '../common/use-case.provider.js';
 import { PreviewModule } from '../preview/preview.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { VectorModule } from '../vector/vector.module.js';
-import { COMMAND_FEED, PROBLEM_LOG, PROJECT_FILES_CHANGED, SANDBOX_HOST, SANDBOX_ISOLATION, TURN_LOCK } from '../tokens.js';
+import {
+  COMMAND_FEED,
+  PROBLEM_LOG,
+  PROJECT_FILES_CHANGED,
+  REPOSITORY_IMPORTER,
+  REPOSITORY_URL_OPTIONS,
+  SANDBOX_HOST,
+  SANDBOX_ISOLATION,
+  TURN_LOCK,
+} from '../tokens.js';
 import { FeedCommandOutput } from './feed-command-output.adapter.js';
 import { FeedAndIndexFilesChanged } from './project-files-changed.adapter.js';
 import { SandboxController } from './sandbox.controller.js';
 import { ThemeController } from './theme.controller.js';
+import { FileActionsController } from './file-actions.controller.js';
+import { RepositoryController } from './repository.controller.js';
 import type { SandboxIsolation } from './sandbox-isolation.js';
 import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './sandbox-feed.js';
 
@@ -66,7 +85,17 @@ export class SandboxHostModule {
 export interface SandboxModuleOptions {
   /** The feed's heartbeat (default 30 s, SPEC §9); tests shorten it. */
   readonly heartbeatMs?: number;
+  /** The repository import (main.ts: SandboxedGitImporter); none answers 503 REPOSITORY.UNAVAILABLE. */
+  readonly repositoryImporter?: RepositoryImporter;
+  /** Test-only origins a repository URL may have (REPOSITORY_IMPORT_TEST_ORIGINS). */
+  readonly repositoryTestOrigins?: readonly string[];
 }
+
+/** What answers when this server cannot import repositories (no bubblewrap in tests, say). */
+const NO_REPOSITORY_IMPORTER: RepositoryImporter = {
+  importRepository: () => Promise.reject(Object.assign(new Error('Repository import is not available on this server'), { code: 'REPOSITORY.UNAVAILABLE' })),
+};
+
 
 /** The sandbox routes under /api/sandbox/{id}/ (apply-theme among them) and their realtime feed (docs/sandbox-api.md). */
 @Module({})
@@ -75,7 +104,7 @@ export class SandboxModule {
     return {
       module: SandboxModule,
       imports: [ProjectsModule, PreviewModule, VectorModule],
-      controllers: [SandboxController, ThemeController],
+      controllers: [SandboxController, ThemeController, FileActionsController, RepositoryController],
       providers: [
         { provide: SANDBOX_FEED_OPTIONS, useValue: { heartbeatMs: options.heartbeatMs ?? DEFAULT_FEED_HEARTBEAT_MS } },
         SandboxFeed,
@@ -103,6 +132,16 @@ export class SandboxModule {
         useCase(FindProjectErrors, [OwnedProjects, SANDBOX_HOST, PROBLEM_LOG]),
         // Under the AI turns' lock (TURN_LOCK, from the persistence module): a theme never interleaves with a turn.
         useCase(ApplyProjectTheme, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        // The builder's file-tree actions: under the same lock, each recorded as a version.
+        useCase(CreateProjectFile, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(CreateProjectFolder, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(RenameProjectPath, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(DeleteProjectPath, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(CleanUpProject, [OwnedProjects, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG]),
+        useCase(ExportProject, [OwnedProjects, SANDBOX_HOST]),
+        { provide: REPOSITORY_IMPORTER, useValue: options.repositoryImporter ?? NO_REPOSITORY_IMPORTER },
+        { provide: REPOSITORY_URL_OPTIONS, useValue: { allowOrigins: options.repositoryTestOrigins ?? [] } },
+        useCase(SetupRepository, [OwnedProjects, REPOSITORY_IMPORTER, SANDBOX_HOST, TURN_LOCK, PROJECT_FILES_CHANGED, PROBLEM_LOG, REPOSITORY_URL_OPTIONS]),
       ],
       // The AI turns report file changes the same way.
       exports: [SandboxFeed, PROJECT_FILES_CHANGED],

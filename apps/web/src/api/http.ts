@@ -1,4 +1,4 @@
-import { ApiError, type DeleteOptions, type HttpClient, type RequestOptions, type StreamingHttpClient } from '../app/ports';
+import { ApiError, type DeleteOptions, type DownloadHttpClient, type HttpClient, type RequestOptions, type StreamingHttpClient } from '../app/ports';
 
 /** SPEC §7: a failed request is tried up to 3 times in total, then logged and rethrown. */
 export const MAX_TRIES = 3;
@@ -30,7 +30,7 @@ export interface HttpClientDeps {
  * (server-sent events), always with one try; its failures without a reason read 'Streaming
  * request failed' (SPEC §8).
  */
-export class FetchHttpClient implements HttpClient, StreamingHttpClient {
+export class FetchHttpClient implements HttpClient, StreamingHttpClient, DownloadHttpClient {
   private readonly baseUrl: string;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly log: (message: string, error: unknown) => void;
@@ -78,6 +78,24 @@ export class FetchHttpClient implements HttpClient, StreamingHttpClient {
     if (!response.ok) throw await toApiError(response, STREAM_FAILED);
     if (response.body === null) throw new ApiError(STREAM_UNSUPPORTED, response.status, null, null);
     return response.body;
+  }
+
+  /** GET of a file (Export as zip): the whole reply as a Blob. Tried once (a large download is not repeated blindly). */
+  async download(path: string, options: RequestOptions = {}): Promise<Blob> {
+    throwIfAborted(options.signal);
+    const init = await this.init('GET', undefined, { ...options, headers: { Accept: '*/*', ...options.headers } });
+    let response: Response;
+    try {
+      response = await this.deps.fetch(this.baseUrl + path, { ...init, cache: 'no-store' });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      const failure = new ApiError(REQUEST_FAILED, 0, 'NETWORK', null);
+      failure.cause = error;
+      this.log(`GET ${path} failed`, failure);
+      throw failure;
+    }
+    if (!response.ok) throw await toApiError(response);
+    return response.blob();
   }
 
   private async request<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<T> {

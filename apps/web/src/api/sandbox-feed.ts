@@ -17,7 +17,7 @@ export const SILENCE_LIMIT_MS = HEARTBEAT_MS + CONNECT_TIMEOUT_MS;
 /** SPEC §4 socket states. */
 export type FeedState = 'connecting' | 'open' | 'closing' | 'closed';
 
-export type FilesChangedReason = 'write' | 'delete' | 'create-directory' | 'restore' | 'command';
+export type FilesChangedReason = 'write' | 'delete' | 'create-directory' | 'rename' | 'restore' | 'command';
 
 export type SandboxFeedEvent =
   | { readonly type: 'status'; readonly data: SandboxStatusDto }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { THEME_PRESETS, type Theme } from '@kiln/domain';
-import type { HttpClient, RequestOptions } from '../app/ports';
+import type { DownloadHttpClient, HttpClient, RequestOptions } from '../app/ports';
 import { HttpSandboxApi, sandboxPath } from './sandbox.api';
 
 /** Records each call and answers with `reply`. */
@@ -26,10 +26,19 @@ class RecordingHttp implements HttpClient {
   }
 }
 
+/** Records downloads and answers a tiny zip. */
+class RecordingDownloads implements DownloadHttpClient {
+  readonly paths: string[] = [];
+  async download(path: string): Promise<Blob> {
+    this.paths.push(path);
+    return new Blob(['PK']);
+  }
+}
+
 describe('HttpSandboxApi', () => {
   it('calls every route of docs/sandbox-api.md', async () => {
     const http = new RecordingHttp();
-    const api = new HttpSandboxApi(http);
+    const api = new HttpSandboxApi(http, new RecordingDownloads());
     const id = 'p1';
     http.reply = { path: 'a', content: 'text' };
     await expect(api.readFile(id, 'src/a b.ts')).resolves.toBe('text');
@@ -71,6 +80,26 @@ describe('HttpSandboxApi', () => {
       ['POST', '/api/sandbox/p1/restart-dev', undefined],
       ['POST', '/api/sandbox/p1/apply-theme', theme],
     ]);
+  });
+
+  it("calls the file tree's actions, each tried once, and downloads the zip", async () => {
+    const http = new RecordingHttp();
+    const downloads = new RecordingDownloads();
+    const api = new HttpSandboxApi(http, downloads);
+    await api.newFile('p1', 'src/a.ts');
+    await api.newFolder('p1', 'src/ui');
+    await api.rename('p1', 'src/a.ts', 'src/ui/a.ts');
+    await api.deletePath('p1', 'src/ui');
+    await api.cleanUp('p1');
+    expect(await (await api.exportZip('p1')).text()).toBe('PK');
+    expect(http.calls).toEqual([
+      ['POST', '/api/sandbox/p1/actions/new-file', { path: 'src/a.ts' }],
+      ['POST', '/api/sandbox/p1/actions/new-folder', { path: 'src/ui' }],
+      ['POST', '/api/sandbox/p1/actions/rename', { from: 'src/a.ts', to: 'src/ui/a.ts' }],
+      ['POST', '/api/sandbox/p1/actions/delete', { path: 'src/ui' }],
+      ['POST', '/api/sandbox/p1/actions/clean-up', undefined],
+    ]);
+    expect(downloads.paths).toEqual(['/api/sandbox/p1/export.zip']);
   });
 
   it('encodes the project id', () => {

@@ -2,7 +2,7 @@
 // The wire contract is docs/sandbox-api.md; the names below keep its snake_case fields.
 import type { Theme, ThemeApplyOutcome } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
-import { type HttpClient, TYPES } from '../app/ports';
+import { type DownloadHttpClient, type HttpClient, TYPES } from '../app/ports';
 
 /** SPEC §3 sandbox info as the API sends it; `url` is the preview address (with a preview token). */
 export interface SandboxInfoDto {
@@ -102,6 +102,20 @@ export interface FindErrorsDto {
   readonly unavailable_reason?: string;
 }
 
+/** A file-tree action's reply: where it ended, and the version that records it (success false is an answer). */
+export interface FileActionDto {
+  readonly success: boolean;
+  readonly path: string;
+  readonly version: GitResultDto;
+}
+
+/** Clean up's reply: the top-level build output and caches removed, and the dev server after its restart. */
+export interface CleanUpDto {
+  readonly removed: readonly string[];
+  readonly status: SandboxStatusWord;
+  readonly message?: string;
+}
+
 export interface ReadDirectoryQuery {
   readonly includeContents?: boolean;
   readonly ignorePatterns?: readonly string[];
@@ -132,6 +146,14 @@ export interface SandboxApi {
   gitRestoreFile(projectId: string, commitHash: string, path: string): Promise<GitResultDto>;
   findErrors(projectId: string): Promise<FindErrorsDto>;
   restartDev(projectId: string): Promise<SandboxStatusDto>;
+  // The file tree's actions (docs/sandbox-api.md "File-tree actions"): each saved as a version.
+  newFile(projectId: string, path: string): Promise<FileActionDto>;
+  newFolder(projectId: string, path: string): Promise<FileActionDto>;
+  rename(projectId: string, from: string, to: string): Promise<FileActionDto>;
+  deletePath(projectId: string, path: string): Promise<FileActionDto>;
+  cleanUp(projectId: string): Promise<CleanUpDto>;
+  /** The project's files as a zip (without installed packages, caches, git or .env files). */
+  exportZip(projectId: string): Promise<Blob>;
   /** Merges the theme into src/index.css on the server, under the project's turn lock (409 PROJECTS.BUSY while a turn runs). */
   applyTheme(projectId: string, theme: Theme): Promise<ApplyThemeResultDto>;
 }
@@ -146,7 +168,10 @@ export function sandboxPath(projectId: string, route: string, query: Readonly<Re
 
 @injectable()
 export class HttpSandboxApi implements SandboxApi {
-  constructor(@inject(TYPES.Http) private readonly http: HttpClient) {}
+  constructor(
+    @inject(TYPES.Http) private readonly http: HttpClient,
+    @inject(TYPES.Download) private readonly downloads: DownloadHttpClient,
+  ) {}
 
   ensure(projectId: string): Promise<SandboxInfoDto> {
     return this.http.post<SandboxInfoDto>(sandboxPath(projectId, 'ensure'));
@@ -222,6 +247,30 @@ export class HttpSandboxApi implements SandboxApi {
 
   restartDev(projectId: string): Promise<SandboxStatusDto> {
     return this.http.post<SandboxStatusDto>(sandboxPath(projectId, 'restart-dev'));
+  }
+
+  newFile(projectId: string, path: string): Promise<FileActionDto> {
+    return this.http.post<FileActionDto>(sandboxPath(projectId, 'actions/new-file'), { path }, { retry: false });
+  }
+
+  newFolder(projectId: string, path: string): Promise<FileActionDto> {
+    return this.http.post<FileActionDto>(sandboxPath(projectId, 'actions/new-folder'), { path }, { retry: false });
+  }
+
+  rename(projectId: string, from: string, to: string): Promise<FileActionDto> {
+    return this.http.post<FileActionDto>(sandboxPath(projectId, 'actions/rename'), { from, to }, { retry: false });
+  }
+
+  deletePath(projectId: string, path: string): Promise<FileActionDto> {
+    return this.http.post<FileActionDto>(sandboxPath(projectId, 'actions/delete'), { path }, { retry: false });
+  }
+
+  cleanUp(projectId: string): Promise<CleanUpDto> {
+    return this.http.post<CleanUpDto>(sandboxPath(projectId, 'actions/clean-up'), undefined, { retry: false });
+  }
+
+  exportZip(projectId: string): Promise<Blob> {
+    return this.downloads.download(sandboxPath(projectId, 'export.zip'));
   }
 
   applyTheme(projectId: string, theme: Theme): Promise<ApplyThemeResultDto> {

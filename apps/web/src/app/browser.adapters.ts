@@ -5,6 +5,7 @@ import type {
   Clipboard,
   GtagHost,
   PageExit,
+  FileSaver,
   ColorSchemeMedia,
   Ids,
   Logger,
@@ -21,6 +22,22 @@ export class BrowserClipboard implements Clipboard {
       throw new Error('Clipboard unavailable');
     }
     await navigator.clipboard.writeText(text);
+  }
+}
+
+/** A download through a temporary object URL and a clicked link (the URL is released right after). */
+@injectable()
+export class BrowserFileSaver implements FileSaver {
+  save(file: Blob, fileName: string): void {
+    const url = URL.createObjectURL(file);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = fileName;
+    link.rel = 'noopener';
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
   }
 }
 

@@ -37,6 +37,8 @@ export const TYPES = {
   TwoFactor: Symbol.for('TwoFactorService'),
   // added with the templates and the wizard
   TemplatesApi: Symbol.for('TemplatesApi'),
+  // added with the file tree's actions (Export as zip)
+  Download: Symbol.for('DownloadHttpClient'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */
@@ -272,6 +274,11 @@ export interface BuilderPreferencesStore {
  */
 export interface StreamingHttpClient {
   postStream(path: string, body?: unknown, options?: RequestOptions): Promise<ReadableStream<Uint8Array>>;
+}
+
+/** A GET whose reply is a file (a zip), read whole as a Blob; a reply that is not 2xx throws ApiError as HttpClient does. Tried once. */
+export interface DownloadHttpClient {
+  download(path: string, options?: RequestOptions): Promise<Blob>;
 }
 
 /** The chat's own stored preference (beside the builder's layout preferences in local storage). */

@@ -17,7 +17,14 @@ export const UI_TYPES = {
   AnalyticsApi: Symbol.for('AnalyticsApi'),
   Gtag: Symbol.for('GtagHost'),
   PageExit: Symbol.for('PageExit'),
+  // added with the file tree's actions
+  FileSaver: Symbol.for('FileSaver'),
 } as const;
+
+/** Hands a file to the person (a download, as the browser saves it). */
+export interface FileSaver {
+  save(file: Blob, fileName: string): void;
+}
 
 /** Writes text to the system clipboard; rejects when the browser refuses. */
 export interface Clipboard {

@@ -15,6 +15,7 @@ import type {
   BrowserEnvironment,
   Clipboard,
   ColorSchemeMedia,
+  FileSaver,
   Logger,
   Navigation,
 } from '../app/ui-ports';
@@ -148,4 +149,12 @@ export async function flush(): Promise<void> {
 /** The API's analytics settings as a test fixes them (default: Kiln only, not from localhost). */
 export function analyticsSettings(settings: Partial<AnalyticsRuntimeSettings> = {}): Pick<AnalyticsSettings, 'load'> {
   return { load: async () => ({ ...DEFAULT_ANALYTICS_SETTINGS, ...settings }) };
+}
+
+/** Keeps what would have been downloaded. */
+export class FakeFileSaver implements FileSaver {
+  readonly saved: { file: Blob; fileName: string }[] = [];
+  save(file: Blob, fileName: string): void {
+    this.saved.push({ file, fileName });
+  }
 }

@@ -7,6 +7,8 @@ import {
   DEFAULT_COMMAND_TIMEOUT_SECONDS,
   DEFAULT_WORKING_DIR,
   type DevServerState,
+  type ExportFilesOptions,
+  type ProjectFileBytes,
   type FileListEntry,
   type FileTreeEntry,
   type DependencyInstallResult,
@@ -32,12 +34,12 @@ import { CgroupLimits } from './isolation/cgroup-limits.js';
 import { DiskWatch } from './isolation/disk-watch.js';
 import { type IsolationStatus, probeIsolation } from './isolation/isolation-probe.js';
 import { ProjectVolumes } from './isolation/project-volumes.js';
-import { type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
+import { formatBytes, type SandboxLimits, sandboxLimits } from './isolation/sandbox-limits.js';
 import { LocalErrorScans } from './local-error-scans.js';
 import type { ReleaseBuildOutput } from './release-build.js';
 import type { LocalSandboxHostOptions } from './local-sandbox-host.options.js';
 import { ProjectDependencies } from './project-dependencies.js';
-import { ProjectFiles, type WriteFileOptions } from './files/project-files.js';
+import { later, ProjectFiles, type WriteFileOptions } from './files/project-files.js';
 import { notRunnable, spawnCapped, splitPlainWords } from './command-runner.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { LocalSandboxJail } from './local-sandbox-jail.js';
@@ -355,6 +357,10 @@ export class LocalSandboxHost implements SandboxHost {
     await (await this.files(sandboxId)).createDirectory(requested);
   }
 
+  createFile = async (sandboxId: string, requested: string): Promise<void> => (await this.files(sandboxId)).createFile(requested);
+  movePath = async (sandboxId: string, from: string, to: string): Promise<void> => (await this.files(sandboxId)).movePath(from, to);
+  exportFiles = (sandboxId: string, options: ExportFilesOptions): AsyncIterable<ProjectFileBytes> => later(async () => (await this.files(sandboxId)).exportFiles(options));
+
   async readDirectory(sandboxId: string, requested: string, options: ReadDirectoryOptions = {}): Promise<readonly FileListEntry[]> {
     return (await this.files(sandboxId)).readDirectory(requested, options);
   }
@@ -591,8 +597,4 @@ export class LocalSandboxHost implements SandboxHost {
   private serialised<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
     return this.locks.run(sandboxId, work);
   }
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 ** 3 && bytes % 1024 ** 3 === 0 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
 }

@@ -1,5 +1,5 @@
 /** Why a project's files changed (the builder's feed says it; docs/sandbox-api.md). */
-export type FilesChangedReason = 'write' | 'delete' | 'create-directory' | 'restore' | 'command';
+export type FilesChangedReason = 'write' | 'delete' | 'create-directory' | 'rename' | 'restore' | 'command';
 
 export interface FilesChange {
   /** The paths written, deleted or created; none: anything may have changed (a command, a restore, a revert). */

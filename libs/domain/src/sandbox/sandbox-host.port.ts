@@ -2,6 +2,7 @@ import type { SandboxCommands } from './sandbox-commands.port.js';
 import type { SandboxDependencies } from './sandbox-dependencies.port.js';
 import type { SandboxDevServer } from './sandbox-dev-server.port.js';
 import type { SandboxDiagnostics } from './sandbox-diagnostics.port.js';
+import type { SandboxFileActions } from './sandbox-file-actions.port.js';
 import type { SandboxFiles } from './sandbox-files.port.js';
 import type { SandboxLifecycle } from './sandbox-lifecycle.port.js';
 import type { SandboxVersions } from './sandbox-versions.port.js';
@@ -17,4 +18,4 @@ import type { SandboxVersions } from './sandbox-versions.port.js';
  * the callers' policy. Saving and restoring a version are the exception: their failures are
  * ordinary results.
  */
-export interface SandboxHost extends SandboxLifecycle, SandboxFiles, SandboxCommands, SandboxVersions, SandboxDiagnostics, SandboxDevServer, SandboxDependencies {}
+export interface SandboxHost extends SandboxLifecycle, SandboxFiles, SandboxFileActions, SandboxCommands, SandboxVersions, SandboxDiagnostics, SandboxDevServer, SandboxDependencies {}

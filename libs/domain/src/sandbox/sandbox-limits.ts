@@ -24,7 +24,7 @@ export const MAX_TREE_BYTES = 8 * MIB;
 export const MAX_TREE_DEPTH = 256;
 
 /** Which cap an answer went over. */
-export type SandboxAnswerCap = 'file-bytes' | 'listing-bytes' | 'listing-entries' | 'tree-entries' | 'tree-bytes' | 'tree-depth';
+export type SandboxAnswerCap = 'file-bytes' | 'listing-bytes' | 'listing-entries' | 'tree-entries' | 'tree-bytes' | 'tree-depth' | 'export-bytes';
 
 /** The answer would be larger than the cap allows (the API answers 413). */
 export type SandboxTooLarge = DomainError<'SANDBOX.TOO_LARGE'> & {
@@ -39,6 +39,7 @@ const CAP_WORDS: Readonly<Record<SandboxAnswerCap, (limit: number) => string>> =
   'tree-entries': (limit) => `The tree is too large: at most ${limit} entries; ask for a folder inside it`,
   'tree-bytes': (limit) => `The tree is too large: at most ${limit} bytes of names and paths; ask for a folder inside it`,
   'tree-depth': (limit) => `The folders are nested too deep: at most ${limit} levels`,
+  'export-bytes': (limit) => `The project is too large to export: at most ${limit} bytes of files (installed packages and caches are left out)`,
 };
 
 export const sandboxTooLarge = (cap: SandboxAnswerCap, limit: number): SandboxTooLarge => ({

@@ -16,6 +16,7 @@ import { type CommandResult, DEFAULT_WORKING_DIR, type RunCommandOptions } from 
 import type { DevServerState, SandboxHostEvent } from '../sandbox/sandbox-dev-server.port.js';
 import { type FileListEntry, type FileTreeEntry, type ReadDirectoryOptions, TREE_IGNORE_LIST } from '../sandbox/sandbox-files.port.js';
 import type { SandboxHost } from '../sandbox/sandbox-host.port.js';
+import type { ExportFilesOptions, ProjectFileBytes } from '../sandbox/sandbox-file-actions.port.js';
 import type { DependencyInstallResult, InstallDependenciesOptions } from '../sandbox/sandbox-dependencies.port.js';
 import { canonicalDependencySet, dependencySetFromPackageJson } from '../sandbox/dependency-set.js';
 import type { SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
@@ -46,6 +47,10 @@ interface Sandbox {
 
 class FileMissing extends Error {
   readonly code = 'ENOENT';
+}
+
+class NameTaken extends Error {
+  readonly code = 'EEXIST';
 }
 
 const IN_MEMORY_RUNNING: DevServerState = Object.freeze({ status: 'running', socketPath: null, message: 'In-memory sandbox (no dev server)' });
@@ -124,6 +129,53 @@ export class InMemorySandboxHost implements SandboxHost {
     if (sandbox.files.has(rel)) throw new Error(`Is a file: ${rel}`);
     this.addParents(sandbox, rel);
     sandbox.dirs.add(rel);
+  }
+
+  async createFile(sandboxId: string, path: string): Promise<void> {
+    const { sandbox, rel } = this.at(sandboxId, path);
+    if (rel === '.' || sandbox.files.has(rel) || sandbox.dirs.has(rel)) throw new NameTaken(`Already taken: ${rel}`);
+    this.addParents(sandbox, rel);
+    sandbox.files.set(rel, '');
+  }
+
+  async movePath(sandboxId: string, from: string, to: string): Promise<void> {
+    const source = this.at(sandboxId, from);
+    const { sandbox, rel: target } = this.at(sandboxId, to);
+    const rel = source.rel;
+    if (rel === '.' || target === '.') throw new Error('Refusing to move the project root');
+    if (sandbox.files.has(target) || sandbox.dirs.has(target)) throw new NameTaken(`Already taken: ${target}`);
+    if (target.startsWith(`${rel}/`)) throw new Error(`Cannot move a folder into itself: ${rel}`);
+    const text = sandbox.files.get(rel);
+    if (text !== undefined) {
+      this.addParents(sandbox, target);
+      sandbox.files.delete(rel);
+      sandbox.files.set(target, text);
+      return;
+    }
+    if (!sandbox.dirs.has(rel)) throw new FileMissing(`No such file: ${rel}`);
+    this.addParents(sandbox, target);
+    const moved = (p: string) => `${target}${p.slice(rel.length)}`;
+    for (const [p, content] of [...sandbox.files]) {
+      if (!p.startsWith(`${rel}/`)) continue;
+      sandbox.files.delete(p);
+      sandbox.files.set(moved(p), content);
+    }
+    for (const dir of [...sandbox.dirs]) {
+      if (dir !== rel && !dir.startsWith(`${rel}/`)) continue;
+      sandbox.dirs.delete(dir);
+      sandbox.dirs.add(moved(dir));
+    }
+  }
+
+  async *exportFiles(sandboxId: string, options: ExportFilesOptions): AsyncIterable<ProjectFileBytes> {
+    const sandbox = this.sandbox(sandboxId);
+    const kept = [...sandbox.files]
+      .filter(([p]) => !p.split('/').some((name) => matchesTreeIgnore(name, options.exclude)))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([path, text]) => ({ path, bytes: utf8Bytes(text) }));
+    const total = kept.reduce((sum, file) => sum + file.bytes.length, 0);
+    if (total > options.maxBytes) throw new SandboxLimitReached(sandboxTooLarge('export-bytes', options.maxBytes));
+    yield* kept;
   }
 
   async readDirectory(sandboxId: string, path: string, options: ReadDirectoryOptions = {}): Promise<readonly FileListEntry[]> {
@@ -361,4 +413,17 @@ export class InMemorySandboxHost implements SandboxHost {
     });
     return hash;
   }
+}
+
+/** UTF-8 bytes of a text (the domain has no TextEncoder: no DOM or Node types). */
+export function utf8Bytes(text: string): Uint8Array {
+  const out: number[] = [];
+  for (const char of text) {
+    const c = char.codePointAt(0) ?? 0;
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return Uint8Array.from(out);
 }

@@ -3,9 +3,11 @@ import type {
   DependencyInstallResult,
   DevServerState,
   ErrorScan,
+  ExportFilesOptions,
   FileListEntry,
   FileTreeEntry,
   InstallDependenciesOptions,
+  ProjectFileBytes,
   ReadDirectoryOptions,
   RestoreVersionResult,
   RunCommandOptions,
@@ -60,6 +62,15 @@ export class ScriptedSandboxHost implements SandboxHost {
   }
   createDirectory(id: string, path: string): Promise<void> {
     return this.inner.createDirectory(id, path);
+  }
+  createFile(id: string, path: string): Promise<void> {
+    return this.inner.createFile(id, path);
+  }
+  movePath(id: string, from: string, to: string): Promise<void> {
+    return this.inner.movePath(id, from, to);
+  }
+  exportFiles(id: string, options: ExportFilesOptions): AsyncIterable<ProjectFileBytes> {
+    return this.inner.exportFiles(id, options);
   }
   cleanup(id: string): Promise<void> {
     return this.inner.cleanup(id);

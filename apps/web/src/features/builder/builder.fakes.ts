@@ -8,6 +8,8 @@ import type {
   CommandResultDto,
   CommitDto,
   FileListEntryDto,
+  CleanUpDto,
+  FileActionDto,
   FileTreeEntryDto,
   FindErrorsDto,
   GitResultDto,
@@ -192,6 +194,42 @@ export class FakeSandboxApi implements SandboxApi {
   async restartDev(): Promise<SandboxStatusDto> {
     await this.call('restartDev');
     return { status: 'starting', message: 'Starting', url: this.info_.url };
+  }
+  // The file tree's actions, on `files` as the server would (a taken name is its 409).
+  async newFile(_id: string, path: string): Promise<FileActionDto> {
+    await this.call('newFile', path);
+    if (this.files.has(path)) throw new ApiError('Something else already has this name', 409, 'SANDBOX.PATH_TAKEN', { code: 'SANDBOX.PATH_TAKEN' });
+    this.files.set(path, '');
+    return this.actionDone(path, `Create ${path}`);
+  }
+  async newFolder(_id: string, path: string): Promise<FileActionDto> {
+    await this.call('newFolder', path);
+    return { success: true, path, version: { success: false, message: 'Nothing to save' } };
+  }
+  async rename(_id: string, from: string, to: string): Promise<FileActionDto> {
+    await this.call('rename', `${from} -> ${to}`);
+    for (const [path, content] of [...this.files]) {
+      if (path !== from && !path.startsWith(`${from}/`)) continue;
+      this.files.delete(path);
+      this.files.set(`${to}${path.slice(from.length)}`, content);
+    }
+    return this.actionDone(to, `Rename ${from} to ${to}`);
+  }
+  async deletePath(_id: string, path: string): Promise<FileActionDto> {
+    await this.call('deletePath', path);
+    for (const file of [...this.files.keys()]) if (file === path || file.startsWith(`${path}/`)) this.files.delete(file);
+    return this.actionDone(path, `Delete ${path}`);
+  }
+  async cleanUp(): Promise<CleanUpDto> {
+    await this.call('cleanUp');
+    return { removed: ['dist'], status: 'running', message: 'Running' };
+  }
+  async exportZip(id: string): Promise<Blob> {
+    await this.call('exportZip', id);
+    return new Blob(['PK'], { type: 'application/zip' });
+  }
+  private actionDone(path: string, message: string): FileActionDto {
+    return { success: true, path, version: this.saveVersion(message, [path]) };
   }
 }
 

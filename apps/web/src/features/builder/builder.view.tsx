@@ -155,7 +155,7 @@ export const BuilderView = observer(function BuilderView() {
             <PreviewPane vm={vm} />
           </TabsContent>
           <TabsContent value="code" className="mt-0 min-h-0 flex-1">
-            <CodePane files={vm.files} dark={dark} />
+            <CodePane files={vm.files} actions={vm.fileActions} dark={dark} />
           </TabsContent>
           <Dock vm={vm} dark={dark} />
         </section>

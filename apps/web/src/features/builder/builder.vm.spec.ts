@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../app/ports';
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
 import { ManualTimers, RecordingAnalytics } from '../../testing/auth-fakes';
-import { FakeNavigation, FakeToasts, RecordingLogger } from '../../testing/ui-fakes';
+import { FakeFileSaver, FakeNavigation, FakeToasts, RecordingLogger } from '../../testing/ui-fakes';
 import {
   FakeFeed,
   FakeSandboxApi,
@@ -48,6 +48,7 @@ function setUp(options: { projects?: Partial<ProjectsApi>; probe?: FakeUrlProbe;
     new SequentialIds(),
     logger,
     analytics,
+    new FakeFileSaver(),
   );
   return { vm, api, feed, toasts, timers, messages, navigation, preferences, analytics };
 }

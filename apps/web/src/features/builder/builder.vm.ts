@@ -2,7 +2,7 @@ import type { ErrorScan, SelectedElement } from '@kiln/domain';
 import { inject, injectable } from 'inversify';
 import { makeAutoObservable, runInAction } from 'mobx';
 import { type Analytics, ApiError, type BuilderPreferencesStore, type Timers, type Toasts, TYPES } from '../../app/ports';
-import { type Ids, type Logger, type Navigation, UI_TYPES, type WindowMessages } from '../../app/ui-ports';
+import { type FileSaver, type Ids, type Logger, type Navigation, UI_TYPES, type WindowMessages } from '../../app/ui-ports';
 import type { ProjectsApi } from '../../api/projects.api';
 import type { SandboxApi, SandboxInfoDto } from '../../api/sandbox.api';
 import type { FeedConnection, FeedState, SandboxFeed, SandboxFeedEvent } from '../../api/sandbox-feed';
@@ -12,6 +12,7 @@ import { ConsoleVm } from './console.vm';
 import { ElementPickerVm } from './element-picker.vm';
 import { ErrorsVm } from './errors.vm';
 import { FilesVm } from './files.vm';
+import { FileTreeActionsVm } from './file-tree-actions.vm';
 import { type ConnectionProblem, type FeedHealth, INITIAL_FEED_HEALTH, connectionProblem, nextFeedHealth } from './connection-status';
 import { DEFAULT_DEVICE, type Device } from './preview';
 import { SandboxSetup } from './sandbox-setup';
@@ -74,6 +75,7 @@ export class BuilderVm implements ChatHost {
   dockTab: DockTab = 'terminal';
 
   readonly files: FilesVm;
+  readonly fileActions: FileTreeActionsVm;
   readonly terminal: TerminalVm;
   readonly versions: VersionsVm;
   readonly console: ConsoleVm;
@@ -102,8 +104,10 @@ export class BuilderVm implements ChatHost {
     @inject(UI_TYPES.Ids) ids: Ids,
     @inject(UI_TYPES.Logger) logger: Logger,
     @inject(TYPES.Analytics) private readonly analytics: Analytics,
+    @inject(UI_TYPES.FileSaver) saver: FileSaver,
   ) {
     this.files = new FilesVm(api, toasts, logger);
+    this.fileActions = new FileTreeActionsVm(api, this.files, toasts, saver);
     this.terminal = new TerminalVm(api, ids, timers);
     this.versions = new VersionsVm(api, toasts, timers, logger);
     this.console = new ConsoleVm(messages, timers);
@@ -131,6 +135,7 @@ export class BuilderVm implements ChatHost {
         analytics: false,
         openedReported: false,
         files: false,
+        fileActions: false,
         terminal: false,
         versions: false,
         console: false,
@@ -151,6 +156,11 @@ export class BuilderVm implements ChatHost {
     const generation = ++this.generation;
     this.projectId = projectId;
     this.files.setProject(projectId);
+    this.fileActions.attach({
+      project: () => ({ id: this.projectId, name: this.projectName }),
+      afterChange: () => this.versions.load(),
+      afterRestart: () => this.reloadPreview(),
+    });
     this.terminal.setProject(projectId);
     this.versions.setProject(projectId, this.afterRestore);
     this.errors.setProject(projectId);

@@ -7,12 +7,14 @@ import { Skeleton } from '../../ui/skeleton';
 import { Spinner } from '../../ui/spinner';
 import { Tooltip } from '../../ui/tooltip';
 import type { FilesVm, TreeRow } from './files.vm';
+import type { FileTreeActionsVm } from './file-tree-actions.vm';
+import { FileActionDialog, FileRowActions, FileTreeToolbar } from './file-tree-actions.view';
 
 // CodeMirror and its languages are a chunk of their own, fetched when the code tab first shows a file.
 const CodeEditor = lazy(() => import('./code-editor'));
 
 /** The code tab: file tree on the side, open files as tabs, the editor, Save. */
-export const CodePane = observer(function CodePane({ files, dark }: { files: FilesVm; dark: boolean }) {
+export const CodePane = observer(function CodePane({ files, actions, dark }: { files: FilesVm; actions: FileTreeActionsVm; dark: boolean }) {
   // SPEC: Save also on Ctrl+S / Cmd+S while the code tab is shown (instead of the browser's "save page").
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
@@ -28,8 +30,12 @@ export const CodePane = observer(function CodePane({ files, dark }: { files: Fil
   return (
     <div className="flex h-full min-h-0 flex-col md:flex-row">
       <div className="flex max-h-[38%] min-h-0 shrink-0 flex-col border-b border-border bg-background md:max-h-none md:w-60 md:border-r md:border-b-0 lg:w-64">
-        <p className="flex h-9 shrink-0 items-center px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">Files</p>
-        <FileTree files={files} />
+        <div className="flex h-9 shrink-0 items-center pr-1.5 pl-3">
+          <p className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">Files</p>
+          <FileTreeToolbar actions={actions} />
+        </div>
+        <FileTree files={files} actions={actions} />
+        <FileActionDialog actions={actions} />
       </div>
       <div className="flex min-h-0 min-w-0 flex-1 flex-col bg-background">
         {files.display.visible ? (
@@ -63,7 +69,7 @@ function iconFor(row: TreeRow) {
  * groups, so each item's name is just its file name). Roving focus: ↑/↓ move, → opens a folder
  * (or moves into it), ← closes it, Enter/Space opens a file or toggles a folder.
  */
-const FileTree = observer(function FileTree({ files }: { files: FilesVm }) {
+const FileTree = observer(function FileTree({ files, actions }: { files: FilesVm; actions: FileTreeActionsVm }) {
   const list = useRef<HTMLDivElement>(null);
   const rows = files.rows;
 
@@ -106,6 +112,8 @@ const FileTree = observer(function FileTree({ files }: { files: FilesVm }) {
       },
       Enter: () => activate(row),
       ' ': () => activate(row),
+      F2: () => actions.startRename(row.entry.path, row.entry.type),
+      Delete: () => actions.startDelete(row.entry.path, row.entry.type),
     };
     const action = keys[event.key];
     if (action) {
@@ -137,7 +145,7 @@ const FileTree = observer(function FileTree({ files }: { files: FilesVm }) {
             onKeyDown={(event) => onKeyDown(event, row, index)}
             style={{ paddingLeft: `${(row.level - 1) * 14 + 6}px` }}
             className={cn(
-              'flex h-7 cursor-pointer items-center gap-1.5 rounded-md pr-2 whitespace-nowrap outline-none select-none',
+              'group flex h-7 cursor-pointer items-center gap-1.5 rounded-md pr-1 whitespace-nowrap outline-none select-none',
               'hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring',
               selected && 'bg-brand-soft text-foreground hover:bg-brand-soft',
             )}
@@ -149,6 +157,7 @@ const FileTree = observer(function FileTree({ files }: { files: FilesVm }) {
             <Icon aria-hidden className={cn('size-4 shrink-0', isDirectory ? 'text-brand' : 'text-muted-foreground')} />
             <span className="truncate">{row.entry.name}</span>
             {files.opening === row.entry.path && <Spinner className="ml-auto size-3.5" />}
+            <FileRowActions row={row} actions={actions} />
           </div>
         );
       })}

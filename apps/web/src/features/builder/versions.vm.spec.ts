@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import type { ProjectDto, ProjectsApi } from '../../api/projects.api';
 import { ManualTimers, RecordingAnalytics } from '../../testing/auth-fakes';
-import { FakeNavigation, FakeToasts, RecordingLogger } from '../../testing/ui-fakes';
+import { FakeFileSaver, FakeNavigation, FakeToasts, RecordingLogger } from '../../testing/ui-fakes';
 import { FakeFeed, FakeSandboxApi, FakeUrlProbe, FakeWindowMessages, MemoryPreferences, SequentialIds } from './builder.fakes';
 import { BuilderVm } from './builder.vm';
 import { SandboxSetup } from './sandbox-setup';
@@ -29,6 +29,7 @@ async function started() {
     new SequentialIds(),
     logger,
     new RecordingAnalytics(),
+    new FakeFileSaver(),
   );
   await vm.start('p1');
   await settle();

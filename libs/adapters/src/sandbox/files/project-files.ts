@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import {
+  type ExportFilesOptions,
   type FileListEntry,
+  type ProjectFileBytes,
   type FileTreeEntry,
   MAX_LISTING_CONTENT_BYTES,
   MAX_LISTING_ENTRIES,
@@ -19,7 +21,10 @@ import {
   TREE_IGNORE_LIST,
 } from '@kiln/domain';
 import { entryAt, openFileAt, readBounded, replaceFileAt } from './file-at.js';
-import { errnoOf, fsError, OPEN_DIRECTORY, OPEN_READ, OPEN_WRITE } from './fd-paths.js';
+import { errnoOf, fdChild, fsError, OPEN_DIRECTORY, OPEN_READ, OPEN_WRITE } from './fd-paths.js';
+import { exportCandidates } from './project-export.js';
+
+export { later } from './project-export.js';
 import { byTypeThenName, eachEntry, folderSize, folderTree, removeEntry } from './folder-walks.js';
 import { type OpenFolder, ProjectWalker } from './project-walker.js';
 
@@ -125,6 +130,75 @@ export class ProjectFiles {
         await walker.release(folder);
       }
     });
+  }
+
+  /** A new empty file (missing folders created); a taken name is EEXIST, never replaced (O_EXCL, no link followed). */
+  async createFile(requested: string): Promise<void> {
+    await this.walk(requested, async (walker, names) => {
+      const { folder, name } = await walker.parentOf(names, { create: true });
+      try {
+        if (name === null) throw fsError('EEXIST', 'the project folder exists');
+        const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+        await (await open(fdChild(folder.fd, name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666)).close();
+      } finally {
+        await walker.release(folder);
+      }
+    });
+  }
+
+  /**
+   * Renames a file, a link (never what it points to) or a folder to a free name; missing folders
+   * of `to` are created. Both parents are walked race-free; a name taken between the check and the
+   * rename is replaced (Node has no RENAME_NOREPLACE), which stays inside the project.
+   */
+  async movePath(from: string, to: string): Promise<void> {
+    const target = resolveSandboxPath(to);
+    if (!target.ok) throw new SandboxPathRefused(target.error);
+    const toNames = target.value === '.' ? [] : target.value.split('/');
+    await this.walk(from, async (walker, fromNames) => {
+      if (fromNames.length === 0 || toNames.length === 0) throw new Error('Refusing to move the project root');
+      const source = await walker.parentOf(fromNames);
+      try {
+        const destination = await walker.parentOf(toNames, { create: true });
+        try {
+          if ((await entryAt(source.folder, source.name as string)) === null) throw fsError('ENOENT', `${from}: nothing to move`);
+          if ((await entryAt(destination.folder, destination.name as string)) !== null) throw fsError('EEXIST', `${to}: the name is taken`);
+          await rename(fdChild(source.folder.fd, source.name as string), fdChild(destination.folder.fd, destination.name as string));
+        } finally {
+          await walker.release(destination.folder);
+        }
+      } finally {
+        await walker.release(source.folder);
+      }
+    });
+  }
+
+  /**
+   * The files an export takes (project-export.ts), read one by one race-free: a file that became
+   * a link or went away meanwhile is skipped; one that grew past what is left of the cap rejects.
+   */
+  async *exportFiles(options: ExportFilesOptions): AsyncIterable<ProjectFileBytes> {
+    const candidates = await this.walk('.', (walker) => exportCandidates(walker.root, options));
+    let budget = options.maxBytes;
+    for (const { path } of candidates) {
+      const bytes = await this.walk(path, async (walker, names) => {
+        const { folder, name } = await walker.parentOf(names);
+        try {
+          const file = await openFileAt(folder, name as string, OPEN_READ).catch((e: unknown) => (errnoOf(e) === 'ENOENT' ? null : Promise.reject(e)));
+          if (file === null || file === 'link') return null;
+          try {
+            return await readBounded(file, budget, 'export-bytes', options.maxBytes);
+          } finally {
+            await file.close();
+          }
+        } finally {
+          await walker.release(folder);
+        }
+      });
+      if (bytes === null) continue;
+      budget -= bytes.length;
+      yield { path, bytes };
+    }
   }
 
   /** mkdir -p: an existing folder is fine; a file in the way is EEXIST (the last name) or ENOTDIR. */

@@ -37,3 +37,8 @@ export function sandboxLimits(overrides: Partial<SandboxLimits> = {}): SandboxLi
   }
   return Object.freeze(limits);
 }
+
+/** A limit as people read it: whole GiB, else MiB. */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 ** 3 && bytes % 1024 ** 3 === 0 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+}

@@ -10,6 +10,7 @@ export * from './processed-payment-events.contract.js';
 export * from './sandbox-role-harness.js';
 export * from './sandbox-lifecycle.contract.js';
 export * from './sandbox-files.contract.js';
+export * from './sandbox-file-actions.contract.js';
 export * from './sandbox-commands.contract.js';
 export * from './sandbox-versions.contract.js';
 export * from './sandbox-diagnostics.contract.js';

@@ -2,6 +2,7 @@ import type { SandboxHost } from '../../sandbox/sandbox-host.port.js';
 import { sandboxCommandsContract } from './sandbox-commands.contract.js';
 import { sandboxDevServerContract } from './sandbox-dev-server.contract.js';
 import { sandboxDiagnosticsContract } from './sandbox-diagnostics.contract.js';
+import { sandboxFileActionsContract } from './sandbox-file-actions.contract.js';
 import { sandboxFilesContract } from './sandbox-files.contract.js';
 import { sandboxLifecycleContract } from './sandbox-lifecycle.contract.js';
 import type { SandboxRoleHarness } from './sandbox-role-harness.js';
@@ -17,6 +18,7 @@ export type SandboxHostHarness = SandboxRoleHarness<SandboxHost>;
 export function sandboxHostContract(name: string, makeHarness: () => Promise<SandboxHostHarness>): void {
   sandboxLifecycleContract(name, makeHarness);
   sandboxFilesContract(name, makeHarness);
+  sandboxFileActionsContract(name, makeHarness);
   sandboxCommandsContract(name, makeHarness);
   sandboxVersionsContract(name, makeHarness);
   sandboxDiagnosticsContract(name, makeHarness);
