@@ -57,6 +57,14 @@ test('select an element in the preview, then “change this to …” changes it
 test('project settings: rename, then delete by typing the name', async ({ page, request }) => {
   test.setTimeout(240_000);
   const { id, auth } = await newProjectInBuilder(page, request, 'settings', 'Chores');
+  // The toolbar (name, views, preview actions, Database, Theme, Plan & usage, Publish) fits a phone
+  // and a laptop without scrolling sideways, the project's name readable.
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 812 });
+    await expect(page.getByRole('button', { name: 'Project settings Chores' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: path.join(tmpdir(), 'kiln-screens', `builder-toolbar-${width}.png`) });
+  }
   await page.getByRole('button', { name: 'Project settings Chores' }).click();
   const dialog = page.getByRole('dialog', { name: 'Project settings' });
   await dialog.getByRole('textbox', { name: 'Project name' }).fill('House chores');

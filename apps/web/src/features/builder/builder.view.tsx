@@ -199,10 +199,10 @@ const Toolbar = observer(function Toolbar({
               aria-expanded={settings.open}
               title={vm.projectName}
               onClick={() => void settings.show()}
-              className="-mx-1.5 inline-flex max-w-full items-center gap-1 rounded-md px-1.5 py-1 outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
+              className="-mx-1.5 inline-flex items-center gap-1 rounded-md px-1.5 py-1 outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
             >
               <span className="sr-only">Project settings </span>
-              {/* A width of its own: inside the shrinking toolbar a percentage of it left only the first letter. */}
+              {/* A width of its own, and none on the button: a percentage max-width on a button counts as 0 in its intrinsic size, which left only the first letter. */}
               <span className="max-w-[38vw] truncate sm:max-w-[16rem]">{vm.projectName || <span className="text-muted-foreground">Loading project…</span>}</span>
               <ChevronDown className="size-3.5 shrink-0 text-muted-foreground" aria-hidden />
             </button>
