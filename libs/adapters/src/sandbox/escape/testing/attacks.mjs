@@ -144,8 +144,10 @@ const attacks = {
     return { ...got, body: undefined, canarySeen: typeof got.body === 'string' && got.body.includes(t.otherProjectCanaryText) };
   },
   'write-outside': (t) => Object.fromEntries(t.writeOutside.map((file) => [file, tryWrite(file, `escaped ${t.marker}\n`)])),
-  disk: async (t) => {
-    const dir = `${DIR}/fill`;
+  disk: async (t, source) => {
+    // Its own folder: a config a build tool loads twice must not remove the other one's files
+    // while they are written (rmdir's ENOTEMPTY crashed the attack once).
+    const dir = `${DIR}/fill-${source}-${process.pid}`;
     const r = await run(process.execPath, [SELF, 'fill', String(t.diskFillBytes), dir], 90_000);
     let reported = {};
     try {
@@ -162,7 +164,7 @@ const attacks = {
     } catch (e) {
       reported.measureError = errText(e);
     }
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     return { target: t.diskFillBytes, ...reported, bytesInFiles, exit: r.code, signal: r.signal };
   },
   /** A double-forked, setsid'd heartbeat writer: must not outlive the process that started it. */
