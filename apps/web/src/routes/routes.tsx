@@ -18,6 +18,7 @@ import {
   PitchDeckPage,
   PrivacyPolicyPage,
   TermsOfServicePage,
+  requireCreationParam,
   requireProjectIdParam,
 } from '../features/pages';
 import { ProjectPreviewView } from '../features/hosting/project-preview.view';
@@ -63,7 +64,7 @@ export const routes: RouteObject[] = [
               { path: 'confirm', element: <ConfirmView /> },
               { path: 'profile-setup', element: <ProfileSetupView /> },
               { path: 'auth/callback', element: <AuthCallbackView /> },
-              { path: 'creation/:projectId', loader: requireProjectIdParam, element: <CreationView /> },
+              { path: 'creation/:projectId', loader: requireCreationParam, element: <CreationView /> },
               { path: 'wizard/:projectId', loader: requireProjectIdParam, element: <WizardView /> },
               { path: 'thank-you', handle: checkout, element: <ThankYouView /> },
             ],

@@ -2,4 +2,4 @@
 export { CancellationRefundPolicyPage, CookiesPolicyPage, PrivacyPolicyPage, TermsOfServicePage } from './legal-pages';
 export { BetaPage, ContactUsPage, PitchDeckPage } from './marketing-pages';
 export { ErrorPage, NotFoundPage, errorPageTitle } from './status-pages';
-export { pageNotFoundMessage, requireProjectIdParam } from './page-params';
+export { pageNotFoundMessage, requireCreationParam, requireProjectIdParam } from './page-params';

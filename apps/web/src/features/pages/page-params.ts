@@ -15,3 +15,9 @@ export function requireProjectIdParam({ params, request }: Pick<LoaderFunctionAr
   if (!UUID.test(params['projectId'] ?? '')) throw data(pageNotFoundMessage(new URL(request.url).pathname), { status: 404 });
   return null;
 }
+
+/** /creation/new turns an idea into a new project (NEW_PROJECT_PATH): 'new' is a valid id there. */
+export function requireCreationParam({ params, request }: Pick<LoaderFunctionArgs, 'params' | 'request'>): null {
+  if (params['projectId'] === 'new') return null;
+  return requireProjectIdParam({ params, request });
+}
