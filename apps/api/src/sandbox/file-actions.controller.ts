@@ -6,19 +6,16 @@ import {
   CreateProjectFile,
   CreateProjectFolder,
   DeleteProjectPath,
-  type DomainError,
   ExportProject,
   RenameProjectPath,
-  type Result,
 } from '@kiln/domain';
 import { openProjectZip } from '@kiln/adapters';
 import type { Response } from 'express';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
-import { unwrap } from '../error-mapping.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
 import { CleanUpResponse, FileActionPathDto, FileActionResponse, RenameDto } from './dto/file-actions.dto.js';
-import { hostFailure } from './sandbox-errors.js';
+import { hostCall, hostFailure } from './sandbox-errors.js';
 
 const NOT_FOUND = 'PROJECTS.NOT_FOUND (also another user’s project); SANDBOX.NOT_FOUND before ensure';
 const REFUSED = 'VALIDATION_FAILED, SANDBOX.PATH_OUTSIDE, SANDBOX.PATH_TOO_LONG, SANDBOX.LINK_LOOP, SANDBOX.PATH_PROTECTED (node_modules, .git, caches)';
@@ -51,7 +48,7 @@ export class FileActionsController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: NOT_FOUND })
   @ApiResponse({ status: 409, type: ErrorResponse, description: `SANDBOX.PATH_TAKEN; ${BUSY}` })
   async createFile(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: FileActionPathDto): Promise<FileActionResponse> {
-    return FileActionResponse.from(await call(id, body.path, () => this.newFile.execute(user.userId, id, body.path)));
+    return FileActionResponse.from(await hostCall(id, body.path, () => this.newFile.execute(user.userId, id, body.path)));
   }
 
   @Post('actions/new-folder')
@@ -62,7 +59,7 @@ export class FileActionsController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: NOT_FOUND })
   @ApiResponse({ status: 409, type: ErrorResponse, description: `SANDBOX.PATH_TAKEN (a file has that name); ${BUSY}` })
   async createFolder(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: FileActionPathDto): Promise<FileActionResponse> {
-    return FileActionResponse.from(await call(id, body.path, () => this.newFolder.execute(user.userId, id, body.path)));
+    return FileActionResponse.from(await hostCall(id, body.path, () => this.newFolder.execute(user.userId, id, body.path)));
   }
 
   @Post('actions/rename')
@@ -73,7 +70,7 @@ export class FileActionsController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${NOT_FOUND}; SANDBOX.FILE_NOT_FOUND` })
   @ApiResponse({ status: 409, type: ErrorResponse, description: `SANDBOX.PATH_TAKEN; ${BUSY}` })
   async rename(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: RenameDto): Promise<FileActionResponse> {
-    return FileActionResponse.from(await call(id, body.to, () => this.renamePath.execute(user.userId, id, body.from, body.to)));
+    return FileActionResponse.from(await hostCall(id, body.to, () => this.renamePath.execute(user.userId, id, body.from, body.to)));
   }
 
   @Post('actions/delete')
@@ -84,7 +81,7 @@ export class FileActionsController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: `${NOT_FOUND}; SANDBOX.FILE_NOT_FOUND` })
   @ApiResponse({ status: 409, type: ErrorResponse, description: BUSY })
   async delete(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Body() body: FileActionPathDto): Promise<FileActionResponse> {
-    return FileActionResponse.from(await call(id, body.path, () => this.deletePath.execute(user.userId, id, body.path)));
+    return FileActionResponse.from(await hostCall(id, body.path, () => this.deletePath.execute(user.userId, id, body.path)));
   }
 
   @Post('actions/clean-up')
@@ -94,7 +91,7 @@ export class FileActionsController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: NOT_FOUND })
   @ApiResponse({ status: 409, type: ErrorResponse, description: BUSY })
   async cleanUp(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string): Promise<CleanUpResponse> {
-    return CleanUpResponse.from(await call(id, undefined, () => this.cleanUpProject.execute(user.userId, id)));
+    return CleanUpResponse.from(await hostCall(id, undefined, () => this.cleanUpProject.execute(user.userId, id)));
   }
 
   @Get('export.zip')
@@ -104,7 +101,7 @@ export class FileActionsController {
   @ApiResponse({ status: 404, type: ErrorResponse, description: NOT_FOUND })
   @ApiResponse({ status: 413, type: ErrorResponse, description: 'SANDBOX.TOO_LARGE' })
   async exportZip(@CurrentUser() user: AccessClaims, @Param('id', ProjectIdPipe) id: string, @Res() res: Response): Promise<void> {
-    const files = await call(id, undefined, () => this.exportProject.execute(user.userId, id));
+    const files = await hostCall(id, undefined, () => this.exportProject.execute(user.userId, id));
     // The first file is read before any header is sent: a refusal is still a status.
     const zip = await openProjectZip(files, { mtime: new Date() }).catch((error: unknown) => Promise.reject(hostFailure(error, id)));
     res.status(200);
@@ -118,13 +115,3 @@ export class FileActionsController {
   }
 }
 
-/** Runs a use case: its domain error becomes the mapped reply, a host rejection its API error (hostFailure). */
-async function call<T>(id: string, path: string | undefined, work: () => Promise<Result<T, DomainError>>): Promise<T> {
-  let result: Result<T, DomainError>;
-  try {
-    result = await work();
-  } catch (error) {
-    throw hostFailure(error, id, path);
-  }
-  return unwrap(result);
-}

@@ -1,4 +1,6 @@
 import {
+  type DomainError,
+  type Result,
   isSandboxMissing,
   type SandboxLimitError,
   SandboxLimitReached,
@@ -15,6 +17,7 @@ import {
   SANDBOX_NOT_FOUND,
   SANDBOX_PATH_TAKEN,
   toException,
+  unwrap,
 } from '../error-mapping.js';
 
 export const sandboxNotFound = (projectId: string) => ({
@@ -91,4 +94,19 @@ function isCodedRefusal(error: unknown): error is { error: SandboxPathError | Sa
 function errnoOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Runs a use case that reaches the sandbox host: its domain error becomes the mapped reply
+ * (unwrap), a host rejection its API error (hostFailure: a missing sandbox, file or folder, a
+ * refused path, a limit).
+ */
+export async function hostCall<T>(projectId: string, requestedPath: string | undefined, work: () => Promise<Result<T, DomainError>>): Promise<T> {
+  let result: Result<T, DomainError>;
+  try {
+    result = await work();
+  } catch (error) {
+    throw hostFailure(error, projectId, requestedPath);
+  }
+  return unwrap(result);
 }

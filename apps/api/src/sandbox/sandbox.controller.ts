@@ -55,7 +55,7 @@ import {
   TreeQuery,
   WriteFileDto,
 } from './dto/sandbox.dto.js';
-import { hostFailure } from './sandbox-errors.js';
+import { hostCall } from './sandbox-errors.js';
 import type { SandboxIsolation } from './sandbox-isolation.js';
 import { type SandboxFeedEvent, SandboxFeed } from './sandbox-feed.js';
 
@@ -388,14 +388,8 @@ export class SandboxController {
    * Runs a use case: its domain error becomes the mapped reply (unwrap), a host rejection its API
    * error (hostFailure: a missing sandbox, file or folder, a refused path, a limit).
    */
-  private async call<T>(id: string, work: () => Promise<Result<T, DomainError>>, path?: string): Promise<T> {
-    let result: Result<T, DomainError>;
-    try {
-      result = await work();
-    } catch (error) {
-      throw hostFailure(error, id, path);
-    }
-    return unwrap(result);
+  private call<T>(id: string, work: () => Promise<Result<T, DomainError>>, path?: string): Promise<T> {
+    return hostCall(id, path, work);
   }
 
   private async infoBody(id: string, info: SandboxInfo, state: DevServerState): Promise<SandboxInfoResponse> {
