@@ -298,3 +298,5 @@ export * from './analytics/record-tracking-events.use-case.js';
 export * from './analytics/counted-prompt-credit.js';
 export * from './analytics/daily-activity.js';
 export * from './analytics/read-daily-activity.use-case.js';
+export * from './storage/object-key.js';
+export * from './storage/object-store.port.js';

@@ -31,3 +31,4 @@ export * from './marketing-audience.contract.js';
 export * from './marketing-outbox.contract.js';
 export * from './factor-store.contract.js';
 export * from './analytics-event-store.contract.js';
+export * from './object-store.contract.js';

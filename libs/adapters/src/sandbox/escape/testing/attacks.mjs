@@ -174,7 +174,8 @@ const attacks = {
     child.on('error', () => undefined);
     child.unref();
     // Until it beats: a process started after the unmask below cannot even find its working folder.
-    for (let i = 0; i < 50 && fileSize(file) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    // Two node start-ups on a loaded 2-core machine took more than 5 s once (CI): wait up to 20 s.
+    for (let i = 0; i < 200 && fileSize(file) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     return { started: child.pid !== undefined, beating: fileSize(file) > 0 };
   },
   remount: async (t, source) => {
@@ -297,12 +298,16 @@ function fill(total, dir) {
 function heartbeat(file, _marker) {
   // Stops by itself after a minute whatever happens, so a leak never outlives the test for long.
   const started = Date.now();
-  const beat = setInterval(() => {
+  const once = () => {
     try {
       fs.appendFileSync(file, `${Date.now()}\n`);
     } catch {
       // the project may be gone
     }
+  };
+  once(); // at once: whoever started it waits for a first beat
+  const beat = setInterval(() => {
+    once();
     if (Date.now() - started > 60_000) clearInterval(beat);
   }, 200);
 }
