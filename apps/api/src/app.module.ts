@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import type { AiAssistant, Clock, RepositoryImporter, SandboxHost, TurnRepository } from '@kiln/domain';
+import type { AiAssistant, Clock, ObjectStore, RepositoryImporter, SandboxHost, TurnRepository } from '@kiln/domain';
 import { LoggerModule } from 'nestjs-pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AiModule } from './ai/ai.module.js';
@@ -50,6 +50,8 @@ export interface AppModuleOptions {
    */
   readonly accountDeletion?: boolean;
   readonly clock?: Clock;
+  /** Where file bytes live (OBJECT_STORE); without one, file routes answer 503. */
+  readonly objectStore?: ObjectStore;
   readonly logLevel: LogLevel;
   /** The project sandboxes behind /api/sandbox and the live preview. */
   readonly sandboxHost: SandboxHost;
@@ -131,7 +133,7 @@ export class AppModule {
             autoLogging: { ignore: (req) => req.url === '/health' },
           }),
         }),
-        CoreModule.forRoot(config, { clock: options.clock }),
+        CoreModule.forRoot(config, { clock: options.clock, ...(options.objectStore === undefined ? {} : { objectStore: options.objectStore }) }),
         globally(PersistenceHostModule, options.persistence),
         globally(AuthHostModule, options.auth),
         HealthModule,

@@ -3,7 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { AccessTokenVerifier, AiAssistant, Clock, RepositoryImporter, SandboxHost, TurnRepository } from '@kiln/domain';
+import type { AccessTokenVerifier, AiAssistant, Clock, ObjectStore, RepositoryImporter, SandboxHost, TurnRepository } from '@kiln/domain';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
@@ -40,6 +40,8 @@ export interface AppParts {
   /** Binds this verifier instead of `auth` (tests use a test double). */
   readonly accessTokenVerifier?: AccessTokenVerifier;
   readonly clock?: Clock;
+  /** Where file bytes live: main.ts the configured ObjectStore (filesystem or S3); tests memory. */
+  readonly objectStore?: ObjectStore;
   /** pino level (default: silent under NODE_ENV=test, else info). */
   readonly logLevel?: LogLevel;
   /** The built web app to serve (default: resolved from WEB_DIST_DIR or apps/web/dist); null serves none. */
@@ -105,6 +107,7 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
     auth,
     accountDeletion: !parts.accessTokenVerifier && parts.auth !== undefined,
     clock: parts.clock,
+    ...(parts.objectStore === undefined ? {} : { objectStore: parts.objectStore }),
     logLevel: parts.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
     sandboxHost: parts.sandboxHost,
     ...(parts.sandboxIsolation === undefined ? {} : { sandboxIsolation: parts.sandboxIsolation }),

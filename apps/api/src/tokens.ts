@@ -2,6 +2,8 @@
 // by configuration (persistence/, auth/, mail/); use cases are provided under their own class
 // with useCase() (common/use-case.provider.ts). docs/architecture.md § Wiring the API.
 export const CLOCK = Symbol('Clock');
+/** ObjectStore: where file bytes live (storage on the data origin, the builder's attachments; issue 18). */
+export const OBJECT_STORE = Symbol('ObjectStore');
 export const RANDOM_SOURCE = Symbol('RandomSource');
 export const ID_GENERATOR = Symbol('IdGenerator');
 export const PLAN_CATALOG = Symbol('PlanCatalog');
