@@ -10,6 +10,7 @@ import type { KindBlueprint, KindContext } from './kinds/kind.js';
 import { KIND_BLUEPRINTS } from './kinds/index.js';
 import { dataBlueprint } from './data/data-app.js';
 import { dataTableFor, type DataTable } from './data/data-tables.js';
+import { liveAppFor, liveBlueprint, type LiveApp } from './data/live-apps.js';
 
 export type BuildStage = 'layout' | 'core' | 'sections' | 'theme';
 
@@ -23,14 +24,16 @@ export interface AppContext {
   readonly spec: AppSpec;
   readonly topic: Topic;
   readonly blueprint: KindBlueprint;
-  /** The table of a data-backed app (built only when the project has a database), else null. */
-  readonly data: DataTable | null;
+  /** The table of a data-backed app, or its live app (storage, realtime); built only when the project has a database, else null. */
+  readonly data: DataTable | LiveApp | null;
 }
 
 /** The app to build; with `databaseConnected`, a request for accounts builds the data-backed version. */
 export function appContext(spec: AppSpec, prompt: string, databaseConnected = false): AppContext {
   const topic = topicFor(spec.name, spec.subject, prompt);
   const ctx: KindContext = { spec, topic, prompt };
+  const live = databaseConnected ? liveAppFor(prompt) : null;
+  if (live !== null) return { spec, topic, blueprint: liveBlueprint(live), data: live };
   const data = databaseConnected ? dataTableFor(prompt, spec.kind) : null;
   return { spec, topic, blueprint: data ? dataBlueprint(data, ctx) : KIND_BLUEPRINTS[spec.kind](ctx), data };
 }

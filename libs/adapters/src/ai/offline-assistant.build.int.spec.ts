@@ -19,6 +19,11 @@ const DATA_PROMPTS = {
   habits: 'Build a habit tracker with sign-in so each user tracks their own habits',
   bookings: 'A booking app for my hair salon where clients log in to book appointments',
 } as const;
+/** Issue 18's live apps: storage and realtime. */
+const LIVE_PROMPTS = {
+  gallery: 'A photo gallery where people sign in and upload their photos',
+  guestbook: 'A guest book for our wedding that updates live',
+} as const;
 
 interface BuildCase {
   readonly name: string;
@@ -459,6 +464,12 @@ describe(`offline assistant: generated apps type-check and build in a real sandb
       const failure = await check(host, id);
       if (failure) failures.push(failure);
       expect(await host.readFile(id, `src/data/${table}.ts`)).toContain(`.from('${table}')`);
+    }
+    // Issue 18's live apps: the photo gallery (storage) and the live guest book (realtime).
+    for (const [name, prompt] of Object.entries(LIVE_PROMPTS)) {
+      const result = await drive(assistant, prompt, starterFiles(), [], database);
+      const failure = await check(host, await sandboxWith(host, `live-${name}`, result.files));
+      if (failure) failures.push(failure);
     }
     // Started over from a local todo list: the local list's files stay beside the new ones and all build.
     const local = await drive(assistant, 'A todo list app called Chores', starterFiles(), [], database);

@@ -23,7 +23,7 @@ export function messageOf(error: unknown): string {
 }
 `;
 
-const AUTH_GATE_TSX = `import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+export const AUTH_GATE_TSX = `import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { Session } from '@supabase/supabase-js';
 import { messageOf, supabase } from '../lib/supabase';
 
@@ -119,7 +119,7 @@ export function AuthGate({ children }: { children: (session: Session) => ReactNo
 }
 `;
 
-const DATA_CSS = `.auth-card { display: grid; gap: 0.75rem; max-width: 24rem; margin: 2rem auto; padding: 1.5rem; border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.75rem; }
+export const DATA_CSS = `.auth-card { display: grid; gap: 0.75rem; max-width: 24rem; margin: 2rem auto; padding: 1.5rem; border: 1px solid color-mix(in srgb, currentColor 15%, transparent); border-radius: 0.75rem; }
 .auth-card label, .data-form label { display: grid; gap: 0.25rem; font-weight: 500; }
 .auth-card input, .data-form input, .data-form textarea { padding: 0.5rem 0.75rem; border: 1px solid color-mix(in srgb, currentColor 25%, transparent); border-radius: 0.5rem; font: inherit; }
 .link-button { background: none; border: none; color: inherit; text-decoration: underline; cursor: pointer; padding: 0; }

@@ -5,6 +5,7 @@ import type { AppContext } from '../app-generator.js';
 import type { OfflineRequest } from '../offline-request.js';
 import { SUPABASE_PACKAGE } from './data-app.js';
 import { dataTableFor } from './data-tables.js';
+import { liveAppFor } from './live-apps.js';
 
 /**
  * Why a build is declined, or null: it asks for people's own data behind a sign-in (a todo list,
@@ -12,6 +13,14 @@ import { dataTableFor } from './data-tables.js';
  */
 export function noDatabaseReason(request: OfflineRequest, prompt: string, database: AssistantDatabase | undefined): string | null {
   if (request.mode !== 'build' || database?.connected) return null;
+  const live = liveAppFor(prompt);
+  if (live !== null) {
+    const needs = live.live === 'gallery' ? 'a database with file storage for the photos' : 'a database for the entries and its live updates';
+    return (
+      `A ${live.words.app} needs ${needs}, and this project has none yet. ` +
+      'Connect one first (the Database panel: “Connect a database”), then send this request again: I will build it with sign-in, its migration and row-level security.'
+    );
+  }
   const table = dataTableFor(prompt, request.spec.kind);
   if (table === null) return null;
   return (
