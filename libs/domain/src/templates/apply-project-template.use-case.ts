@@ -26,13 +26,20 @@ export interface AppliedTemplate {
 export type ApplyProjectTemplateError = ProjectNotFound | TemplateNotFound | ProjectBusy;
 
 /** What applying a template needs of the sandbox: reading and writing files, saving a version. */
-export type TemplateSandbox = Pick<SandboxFiles, 'readFile' | 'writeFile'> & Pick<SandboxVersions, 'saveVersion'>;
+export type TemplateSandbox = Pick<SandboxFiles, 'readFile' | 'writeFile'> & Pick<SandboxVersions, 'saveVersion' | 'versionHistory' | 'restoreVersion'>;
+
+/** The version message of a template applied (one per template name). */
+export const templateVersionMessage = (name: string): string => `Start from the ${name} template`;
+const TEMPLATE_VERSION = /^Start from the .+ template$/;
 
 /**
  * The wizard's template step (issue #17 item 6): under the project's turn lock, taken without
  * waiting (PROJECTS.BUSY while a turn runs), the template's files are written into the project's
  * sandbox — only those that differ — reported as changed (the builder's feed and the search
- * index hear of them) and saved as one version. Host rejections (no sandbox, a failed write) are
+ * index hear of them) and saved as one version. Another template chosen right after one (the
+ * wizard's Back, then a different card) replaces it: the project is first restored to the version
+ * before the last template (a new version on top, so nothing is lost), so Blank after Store is the
+ * starter again and Blog after Store leaves no store pages behind. Host rejections (no sandbox, a failed write) are
  * rethrown for the caller to map; a version that cannot be saved is `success: false` and logged.
  */
 export class ApplyProjectTemplate {
@@ -55,6 +62,7 @@ export class ApplyProjectTemplate {
   }
 
   private async apply(projectId: string, template: ProjectTemplate): Promise<AppliedTemplate> {
+    const undone = await this.undoOtherTemplate(projectId, template);
     const current = await this.currentFiles(projectId);
     const written: string[] = [];
     for (const [path, content] of template.files(current)) {
@@ -63,9 +71,24 @@ export class ApplyProjectTemplate {
       await this.sandbox.writeFile(projectId, path, content);
       written.push(path);
     }
+    if (undone) this.changed.filesChanged(projectId, { paths: [], reason: 'restore' });
     if (written.length === 0) return { templateId: template.id, written };
     this.changed.filesChanged(projectId, { paths: written, reason: 'write' });
-    return { templateId: template.id, written, version: await this.saveVersion(projectId, `Start from the ${template.name} template`) };
+    return { templateId: template.id, written, version: await this.saveVersion(projectId, templateVersionMessage(template.name)) };
+  }
+
+  /**
+   * When the newest version is another template applied (nothing saved after it), puts the files
+   * back as they were before it; true when it did. A failed restore is logged and the template is
+   * written over the old one, as before.
+   */
+  private async undoOtherTemplate(projectId: string, template: ProjectTemplate): Promise<boolean> {
+    const [latest, before] = await this.sandbox.versionHistory(projectId);
+    if (latest === undefined || before === undefined) return false;
+    if (!TEMPLATE_VERSION.test(latest.message) || latest.message === templateVersionMessage(template.name)) return false;
+    const restored = await this.sandbox.restoreVersion(projectId, before.hash).catch((error: unknown) => ({ success: false, message: problemText(error) }));
+    if (!restored.success) this.problems.warn(`Undoing the previous template of ${projectId} failed: ${restored.message}`);
+    return restored.success;
   }
 
   /** The base files the project has; one it lacks is left out, any other read failure is rethrown. */

@@ -24,6 +24,8 @@ class EchoTemplateFiles implements TemplateFiles {
     return new Map([
       ['src/App.tsx', `export function App() { return <h1>${template}</h1>; }\n`],
       ['index.html', (current.get('index.html') ?? '').replace('Kiln', template)],
+      // A page only this template has.
+      [`src/pages/${template}.tsx`, `export const page = '${template}';\n`],
     ]);
   }
 }
@@ -42,6 +44,7 @@ async function setUp() {
   const host = new InMemorySandboxHost(clock);
   await host.ensure(PROJECT);
   await host.writeFile(PROJECT, 'index.html', STARTER_HTML);
+  await host.saveVersion(PROJECT, 'Starter');
   const producer = new EchoTemplateFiles();
   const catalog = new TemplateCatalog(producer);
   const lock = new InProcessTurnLock();
@@ -74,12 +77,12 @@ describe('ApplyProjectTemplate', () => {
   it("writes the template's files into the sandbox, tells the followers, and saves one version", async () => {
     const t = await setUp();
     const result = await t.apply.execute('ana', PROJECT, 'landing');
-    expect(result).toEqual({ ok: true, value: { templateId: 'landing', written: ['src/App.tsx', 'index.html'], version: expect.objectContaining({ success: true }) } });
+    expect(result).toEqual({ ok: true, value: { templateId: 'landing', written: ['src/App.tsx', 'index.html', 'src/pages/landing.tsx'], version: expect.objectContaining({ success: true }) } });
     expect(await t.host.readFile(PROJECT, 'src/App.tsx')).toContain('<h1>landing</h1>');
     // The producer built on the project's own files (its head kept).
     expect(await t.host.readFile(PROJECT, 'index.html')).toBe(STARTER_HTML.replace('Kiln', 'landing'));
     expect(t.producer.seen[0]?.current.get('index.html')).toBe(STARTER_HTML);
-    expect(t.changed.of(PROJECT)).toEqual([{ paths: ['src/App.tsx', 'index.html'], reason: 'write' }]);
+    expect(t.changed.of(PROJECT)).toEqual([{ paths: ['src/App.tsx', 'index.html', 'src/pages/landing.tsx'], reason: 'write' }]);
     expect(await t.versions()).toContain('Start from the Landing page template');
   });
 
@@ -96,6 +99,39 @@ describe('ApplyProjectTemplate', () => {
     await t.apply.execute('ana', PROJECT, 'store');
     const again = await t.apply.execute('ana', PROJECT, 'store');
     expect(again.ok && again.value.written).toEqual([]);
+  });
+
+  it('another template right after one replaces it: no page of the first is left, and the history keeps both', async () => {
+    const t = await setUp();
+    await t.apply.execute('ana', PROJECT, 'store');
+    const blog = await t.apply.execute('ana', PROJECT, 'blog');
+    expect(blog).toMatchObject({ ok: true, value: { templateId: 'blog', version: { success: true } } });
+    expect(await t.host.readFile(PROJECT, 'src/App.tsx')).toContain('<h1>blog</h1>');
+    expect(await t.host.readFile(PROJECT, 'index.html')).toBe(STARTER_HTML.replace('Kiln', 'blog'));
+    await expect(t.host.readFile(PROJECT, 'src/pages/store.tsx')).rejects.toMatchObject({ code: 'ENOENT' });
+    const history = await t.versions();
+    expect(history[0]).toBe('Start from the Blog template');
+    expect(history).toContain('Start from the Online store template');
+    expect(t.changed.of(PROJECT).map((c) => c.reason)).toEqual(['write', 'restore', 'write']);
+  });
+
+  it('Blank right after a template is the starter again', async () => {
+    const t = await setUp();
+    await t.apply.execute('ana', PROJECT, 'store');
+    await t.apply.execute('ana', PROJECT, 'blank');
+    expect(await t.host.readFile(PROJECT, 'index.html')).toBe(STARTER_HTML);
+    await expect(t.host.readFile(PROJECT, 'src/pages/store.tsx')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('work saved after a template is never undone: the next template is written over it', async () => {
+    const t = await setUp();
+    await t.apply.execute('ana', PROJECT, 'store');
+    await t.host.writeFile(PROJECT, 'src/cart.ts', 'export const cart = [];\n');
+    await t.host.saveVersion(PROJECT, 'Add a cart');
+    await t.apply.execute('ana', PROJECT, 'blog');
+    expect(await t.host.readFile(PROJECT, 'src/cart.ts')).toContain('cart');
+    expect(await t.host.readFile(PROJECT, 'src/pages/store.tsx')).toContain('store');
+    expect(await t.host.readFile(PROJECT, 'src/App.tsx')).toContain('<h1>blog</h1>');
   });
 
   it("refuses another user's project, an unknown template, and a project whose turn is running", async () => {
