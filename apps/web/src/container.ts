@@ -22,6 +22,7 @@ import { ProjectDatabaseStore } from './features/databases/project-database.stor
 import { ProjectPreviewVm } from './features/hosting/project-preview.vm';
 import { PublishVm } from './features/hosting/publish.vm';
 import { ProjectSettingsVm } from './features/builder/project-settings/project-settings.vm';
+import { RepositoryImportVm } from './features/builder/project-settings/repository-import.vm';
 import { StoredBuilderPreferences } from './features/builder/builder-preferences';
 import { StoredChatPreferences } from './features/builder/chat/chat-preferences';
 import { ChatVm } from './features/builder/chat/chat.vm';
@@ -127,6 +128,7 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind(SandboxSetup).toSelf().inSingletonScope();
   container.bind(BuilderVm).toSelf();
   container.bind(ProjectSettingsVm).toSelf();
+  container.bind(RepositoryImportVm).toSelf();
 
   // ── Builder chat: AI turns over the streaming client, the auto-run preference ───────────
   container.bind(TYPES.AiApi).to(HttpAiApi).inSingletonScope();

@@ -60,6 +60,13 @@ export interface CommandResultDto {
   readonly interrupted?: boolean;
 }
 
+/** What an import brought in. */
+export interface RepositorySetUpDto {
+  readonly success: boolean;
+  readonly files: number;
+  readonly bytes: number;
+}
+
 export interface GitResultDto {
   readonly success: boolean;
   readonly message: string;
@@ -154,6 +161,8 @@ export interface SandboxApi {
   cleanUp(projectId: string): Promise<CleanUpDto>;
   /** The project's files as a zip (without installed packages, caches, git or .env files). */
   exportZip(projectId: string): Promise<Blob>;
+  /** Replaces the project's files with a public repository's (SPEC §7 setup/repository), saved as a version. */
+  setupRepository(projectId: string, gitUrl: string): Promise<RepositorySetUpDto>;
   /** Merges the theme into src/index.css on the server, under the project's turn lock (409 PROJECTS.BUSY while a turn runs). */
   applyTheme(projectId: string, theme: Theme): Promise<ApplyThemeResultDto>;
 }
@@ -243,6 +252,10 @@ export class HttpSandboxApi implements SandboxApi {
 
   findErrors(projectId: string): Promise<FindErrorsDto> {
     return this.http.post<FindErrorsDto>(sandboxPath(projectId, 'find-errors'), {});
+  }
+
+  setupRepository(projectId: string, gitUrl: string): Promise<RepositorySetUpDto> {
+    return this.http.post<RepositorySetUpDto>(sandboxPath(projectId, '__internal/api/setup/repository'), { gitUrl });
   }
 
   restartDev(projectId: string): Promise<SandboxStatusDto> {

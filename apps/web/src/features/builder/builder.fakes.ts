@@ -17,6 +17,7 @@ import type {
   RunCommandInput,
   SandboxApi,
   SandboxInfoDto,
+  RepositorySetUpDto,
   SandboxStatusDto,
 } from '../../api/sandbox.api';
 import type { FeedConnection, FeedListener, FeedState, SandboxFeed, SandboxFeedEvent } from '../../api/sandbox-feed';
@@ -227,6 +228,10 @@ export class FakeSandboxApi implements SandboxApi {
   async exportZip(id: string): Promise<Blob> {
     await this.call('exportZip', id);
     return new Blob(['PK'], { type: 'application/zip' });
+  }
+  async setupRepository(id: string, gitUrl: string): Promise<RepositorySetUpDto> {
+    await this.call('setupRepository', `${id} ${gitUrl}`);
+    return { success: true, files: 12, bytes: 4096 };
   }
   private actionDone(path: string, message: string): FileActionDto {
     return { success: true, path, version: this.saveVersion(message, [path]) };

@@ -57,6 +57,7 @@ import { ColorModeStore } from '../color-mode/color-mode.store';
 import { DatabaseButton, DatabaseDialog } from '../databases/database.view';
 import { ProjectSettingsDialog } from './project-settings/project-settings.view';
 import { ProjectSettingsVm } from './project-settings/project-settings.vm';
+import { RepositoryImportVm } from './project-settings/repository-import.vm';
 import { DatabaseVm } from '../databases/database.vm';
 import { PublishVm } from '../hosting/publish.vm';
 import { PublishButton, PublishDialog } from '../hosting/publish.view';
@@ -86,6 +87,7 @@ export const BuilderView = observer(function BuilderView() {
   const publish = useVm(PublishVm);
   const database = useVm(DatabaseVm);
   const settings = useVm(ProjectSettingsVm);
+  const repositoryImport = useVm(RepositoryImportVm);
   const billing = useVm(PlanUsageVm);
   const dark = colorMode.resolved === 'dark';
 
@@ -109,7 +111,8 @@ export const BuilderView = observer(function BuilderView() {
   // The settings panel (SPEC §2): a rename shows in the toolbar at once.
   useEffect(() => {
     settings.setProject(projectId, vm.setProjectName);
-  }, [settings, vm, projectId]);
+    repositoryImport.setProject(projectId);
+  }, [settings, repositoryImport, vm, projectId]);
 
   // The project's database (SPEC §3 databaseConnected; the Publish dialog reads its tables).
   useEffect(() => {
@@ -165,7 +168,7 @@ export const BuilderView = observer(function BuilderView() {
       <ThemeBuilderDialog vm={vm.theme} />
       <PublishDialog vm={publish} />
       <DatabaseDialog vm={database} />
-      <ProjectSettingsDialog vm={settings} />
+      <ProjectSettingsDialog vm={settings} importer={repositoryImport} />
       <PlanUsageDialog vm={billing} />
     </Tabs>
   );
