@@ -90,3 +90,6 @@ export { DATA_API_FUNCTIONS_SQL, installDataApiFunctions } from './databases/dat
 export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
 export * from './databases/app-auth/pg-app-auth-stores.adapter.js';
 export * from './geo/ipwhois-geo-locator.adapter.js';
+
+// Object storage (issue 18): file bytes on the filesystem or in S3
+export { FilesystemObjectStore } from './storage/filesystem-object-store.adapter.js';
