@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FilesystemObjectStore } from '@kiln/adapters';
+import { FilesystemObjectStore, S3ObjectStore } from '@kiln/adapters';
 import { loadConfig } from '../config.js';
 import { objectStoreFromConfig } from './object-store-from-config.js';
 
@@ -26,5 +26,12 @@ describe('objectStoreFromConfig', () => {
     const { store } = objectStoreFromConfig(loadConfig({ OBJECT_STORE_DIR: path.join(dir, 'elsewhere') }).objectStore);
     await store.put('x', Uint8Array.of(9), 'text/plain');
     expect(await readdir(path.join(dir, 'elsewhere'))).toEqual(['x~obj']);
+  });
+
+  it('builds the S3 store for OBJECT_STORE=s3, described by its region on AWS', () => {
+    const { store, description } = objectStoreFromConfig(loadConfig({ OBJECT_STORE: 's3', S3_BUCKET: 'kiln-prod', S3_REGION: 'eu-west-3' }).objectStore);
+    expect(store).toBeInstanceOf(S3ObjectStore);
+    expect(description).toBe('S3 (AWS eu-west-3, bucket kiln-prod)');
+    (store as S3ObjectStore).destroy();
   });
 });
