@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { InvalidObjectKey } from '@kiln/domain';
@@ -129,5 +131,33 @@ describe('S3ObjectStore wire details', () => {
     } finally {
       unreachable.destroy();
     }
+  });
+
+  it('off AWS, sends DeleteObjects with the Content-MD5 of its body instead of the SDK\'s CRC32 (servers that predate it require MD5)', async () => {
+    const seen: { url: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
+    const recorder = createHttpServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        seen.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end('<?xml version="1.0" encoding="UTF-8"?><DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"></DeleteResult>');
+      });
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    const { port } = recorder.address() as { port: number };
+    const offAws = new S3ObjectStore({ ...connection(`http://127.0.0.1:${port}`), maxAttempts: 1 });
+    try {
+      await offAws.delete(['p/b/one', 'p/b/two']);
+    } finally {
+      offAws.destroy();
+      await new Promise<void>((resolve) => recorder.close(() => resolve()));
+    }
+    expect(seen).toHaveLength(1);
+    const [request] = seen;
+    expect(request?.url).toMatch(/^\/kiln-objects\/?\?delete/);
+    expect(request?.body.toString()).toContain('<Key>p/b/one</Key>');
+    expect(request?.headers['content-md5']).toBe(createHash('md5').update(request?.body ?? '').digest('base64'));
+    expect(Object.keys(request?.headers ?? {}).filter((h) => h.startsWith('x-amz-checksum-') || h.startsWith('x-amz-sdk-checksum-'))).toEqual([]);
   });
 });

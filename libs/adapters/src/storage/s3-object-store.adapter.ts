@@ -1,5 +1,7 @@
-import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
+import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException, type ServiceInputTypes, type ServiceOutputTypes } from '@aws-sdk/client-s3';
 import { assertObjectKey, type ObjectStore, type StoredObject } from '@kiln/domain';
+import type { BuildMiddleware } from '@smithy/types';
 
 export interface S3ObjectStoreOptions {
   readonly bucket: string;
@@ -50,7 +52,7 @@ export class S3ObjectStore implements ObjectStore {
 
   private static makeClient(options: S3ObjectStoreOptions): S3Client {
     const thirdParty = Boolean(options.endpoint);
-    return new S3Client({
+    const client = new S3Client({
       region: options.region ?? 'us-east-1',
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle ?? false,
@@ -61,6 +63,8 @@ export class S3ObjectStore implements ObjectStore {
       // request): there, only where S3 requires one (DeleteObjects).
       ...(thirdParty ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
     });
+    if (thirdParty) contentMd5ForDeleteObjects(client);
+    return client;
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
@@ -141,6 +145,28 @@ export class S3ObjectStore implements ObjectStore {
       throw new Error(`S3 ${operation} in bucket ${this.bucket} failed: ${describe(error)}`, { cause: error });
     }
   }
+}
+
+/**
+ * DeleteObjects is the one call S3 requires a body checksum for, and the SDK now always sends
+ * CRC32 there, which S3-compatible servers that predate it refuse ("Missing required header:
+ * Content-MD5"). Off AWS, that request carries Content-MD5 instead (the SDK's documented fallback).
+ */
+export function contentMd5ForDeleteObjects(client: S3Client): void {
+  const middleware: BuildMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next, context) => async (args) => {
+    const request = args.request as { headers?: Record<string, string>; body?: unknown } | undefined;
+    if (context.commandName !== 'DeleteObjectsCommand' || request?.headers === undefined) return next(args);
+    for (const header of Object.keys(request.headers)) {
+      const lower = header.toLowerCase();
+      if (lower.startsWith('x-amz-checksum-') || lower.startsWith('x-amz-sdk-checksum-')) delete request.headers[header];
+    }
+    if (typeof request.body === 'string' || request.body instanceof Uint8Array) {
+      request.headers['content-md5'] = createHash('md5').update(request.body).digest('base64');
+    }
+    return next(args);
+  };
+  // Last in the build step: after the SDK's checksum middleware (which only some commands carry) has run.
+  client.middlewareStack.add(middleware, { step: 'build', priority: 'low', name: 'kilnContentMd5ForDeleteObjects' });
 }
 
 function isMissing(error: unknown): boolean {
