@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { InvalidObjectKey } from '@kiln/domain';
@@ -116,6 +116,12 @@ describe('FilesystemObjectStore on disk', () => {
       await store.put('clean/b/k', text('2'), 'text/plain');
       expect(await readdir(path.join(root, 'clean', 'b'))).toEqual(['k~obj']);
     });
+  });
+
+  it('keeps objects readable by the API\'s user only (files 0600, folders 0700)', async () => {
+    await store.put('modes/b/k', text('private'), 'text/plain');
+    expect((await stat(path.join(root, 'modes', 'b'))).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(root, 'modes', 'b', 'k~obj'))).mode & 0o777).toBe(0o600);
   });
 
   it('rejects a damaged object file rather than answering garbage', async () => {

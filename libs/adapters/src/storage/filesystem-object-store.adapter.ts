@@ -79,7 +79,7 @@ export class FilesystemObjectStore implements ObjectStore {
   /** The root, created on first use; a root that cannot be created (under a file) rejects every call. */
   private ensureRoot(): Promise<void> {
     this.ready ??= (async () => {
-      await mkdir(this.root, { recursive: true });
+      await mkdir(this.root, { recursive: true, mode: FOLDER_MODE });
       // stat, not lstat: the root itself may be a link (DATA_DIR on another disk).
       if (!(await stat(this.root)).isDirectory()) throw new Error('not a folder');
     })().catch((error: unknown) => {
@@ -100,7 +100,7 @@ export class FilesystemObjectStore implements ObjectStore {
     let dir = this.root;
     for (const segment of segments) {
       dir = path.join(dir, fsName(segment));
-      if (create) await mkdir(dir).catch(ignore('EEXIST'));
+      if (create) await mkdir(dir, { mode: FOLDER_MODE }).catch(ignore('EEXIST'));
       let stats;
       try {
         stats = await lstat(dir);
@@ -119,6 +119,8 @@ export class FilesystemObjectStore implements ObjectStore {
 }
 
 const HEADER_LIMIT = 4096;
+/** Objects are people's files: only the API's user reads them (files 0600, folders 0700). */
+const FOLDER_MODE = 0o700;
 const OBJECT_SUFFIX = '~obj';
 /** File names are at most 255 bytes: a segment longer than this is shortened with its hash. */
 const MAX_PLAIN_SEGMENT = 200;
@@ -158,7 +160,8 @@ function decode(raw: Buffer, key: string): StoredObject {
     contentType = undefined;
   }
   if (typeof contentType !== 'string') throw new Error(`The stored object ${key} is damaged (no content type header)`);
-  return { bytes: new Uint8Array(raw.buffer, raw.byteOffset + end + 1, raw.length - end - 1), contentType };
+  // A copy: a Buffer may share its memory with others (Node's pool).
+  return { bytes: new Uint8Array(raw.subarray(end + 1)), contentType };
 }
 
 async function writeAtomically(dir: string, name: string, data: Buffer): Promise<void> {
