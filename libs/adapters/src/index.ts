@@ -90,3 +90,6 @@ export { DATA_API_FUNCTIONS_SQL, installDataApiFunctions } from './databases/dat
 export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
 export * from './databases/app-auth/pg-app-auth-stores.adapter.js';
 export * from './geo/ipwhois-geo-locator.adapter.js';
+export { StorageService, type StorageServiceOptions, type StorageTransactions, type StorageQuotas } from './storage/storage-service.js';
+export { SignedObjectTokens } from './storage/signed-object-tokens.js';
+export { STORAGE_SCHEMA_SQL } from './storage/storage-schema-sql.js';

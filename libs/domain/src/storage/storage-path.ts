@@ -11,7 +11,15 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 /** Lone surrogates (not UTF-8 encodable). */
 const LONE_SURROGATE = /\p{Cs}/u;
 
-const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+/** UTF-8 length of a string without lone surrogates (checked before). */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
 
 /**
  * An object's name as stored (SPEC "Upload path: leading and trailing slashes removed, repeated
