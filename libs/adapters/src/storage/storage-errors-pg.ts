@@ -21,7 +21,7 @@ export function storageFailureOf(error: unknown): StorageFailure | null {
   const message = typeof e?.message === 'string' ? e.message : '';
   if (code === '42501') return rlsDenied();
   if (code === '23505') return duplicate();
-  if (code === '23503') return message.includes('buckets') && message.includes('still referenced') ? storageFailure(409, 'InvalidRequest', 'The bucket you tried to delete is not empty') : bucketNotFound();
+  if (code === '23503') return /^update or delete on table "buckets"/.test(message) ? storageFailure(409, 'InvalidRequest', 'The bucket you tried to delete is not empty') : bucketNotFound();
   if (code === '53300' || code === '57014' || code === '57P01' || code.startsWith('08') || code === '40001' || code === '40P01') return storageUnavailable();
   if (code === '3F000' || (code === '42P01' && message.includes('storage.')) || (code === '42883' && message.includes('kiln_'))) {
     return storageFailure(503, 'ServiceUnavailable', 'Storage is not set up in this project database yet: reconnect the database (POST /api/db/provision) to add it');
