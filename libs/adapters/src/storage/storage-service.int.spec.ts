@@ -191,6 +191,14 @@ describe('StorageService (local PostgreSQL, supabase-js storage)', () => {
     expect((await a.from('pics').list()).data?.map((f) => f.name)).toEqual(['cat.png']);
   });
 
+  it('answers a CORS preflight allowing what storage-js sends', async () => {
+    const res = await rawRequest(port, `${ref}.data.localhost`, 'OPTIONS', '/storage/v1/object/docs/x', { origin: 'http://app.example', 'access-control-request-method': 'PUT' });
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-methods']).toContain('PUT');
+    expect(res.headers['access-control-allow-headers']).toContain('x-upsert');
+  });
+
   it('answers 503 when the project database cannot be reached', async () => {
     const saved = target;
     target = { ...target, connection: { ...target.connection, port: 1 } };

@@ -90,6 +90,11 @@ export class StorageService implements DataOriginService {
     this.objectRoutes = new ObjectRoutes(this);
   }
 
+  /** The project database was detached, deleted or reprovisioned: look it up again on the next request. */
+  forget(ref: string): void {
+    this.targets.forget(ref);
+  }
+
   handle(ref: string, req: IncomingMessage, res: ServerResponse): void {
     this.serve(ref, req, res).catch((e: unknown) => {
       (this.options.log ?? ((x) => console.error('storage:', x)))(e);

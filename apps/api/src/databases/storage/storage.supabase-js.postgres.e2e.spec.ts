@@ -167,6 +167,8 @@ describe('Storage through @supabase/supabase-js (e2e, local PostgreSQL)', () => 
     expect(s.objects.keys().some((k) => k.startsWith(`${s.ref}/`))).toBe(true);
     await s.t.http().delete(`/database/${s.projectId}?deleteFromProvider=true`).set(s.ownerAuth).expect(200);
     expect(s.objects.keys().filter((k) => k.startsWith(`${s.ref}/`))).toEqual([]);
+    // At once, not when the data origin's lookup expires.
+    expect((await s.client(a.token).storage.from('private').download(`${a.id}/diary.txt`)).error).toMatchObject({ status: 404, message: 'No project database at this address' });
   });
 });
 
