@@ -86,7 +86,8 @@ export class ObjectRoutes {
       const token = await this.service.tokens.verify(target.jwtSecret, query.get('token'), at.bucket, at.name, 'upload');
       if (!token.ok) return (req.resume(), sendFailure(res, token.error, method), true);
       const caller = this.service.signerCaller(target, token.value.signer);
-      const stored = await this.upload(caller, at.bucket, at.name, token.value.upsert || parseUpsert(header(req, 'x-upsert')), req);
+      // Only the signer decides whether it may overwrite: the uploader's own x-upsert is not asked.
+      const stored = await this.upload(caller, at.bucket, at.name, token.value.upsert, req);
       if (!stored.ok) return (sendFailure(res, stored.error, method), true);
       sendJson(res, 200, { Key: `${at.bucket}/${at.name}`, Id: (stored.value as { Id: string }).Id });
       return true;

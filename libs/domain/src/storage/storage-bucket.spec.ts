@@ -25,6 +25,8 @@ describe('storage buckets (SPEC entity "Storage bucket")', () => {
     [{ id: '../x' }, /Bucket name invalid/],
     [{ id: 'a/b' }, /Bucket name invalid/],
     [{ id: 'x'.repeat(64) }, /Bucket name invalid/],
+    [{ id: 'public' }, /reserved/],
+    [{ id: 'Sign' }, /reserved/],
     [{ id: 'ok', public: 'yes' }, /public/],
     [{ id: 'ok', file_size_limit: -1 }, /file_size_limit/],
     [{ id: 'ok', file_size_limit: '1TB' }, /file_size_limit/],

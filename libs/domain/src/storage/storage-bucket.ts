@@ -18,11 +18,21 @@ const BUCKET_ID = /^[A-Za-z0-9_][A-Za-z0-9 _.-]{0,62}$/;
 const MIME_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$/;
 const MAX_MIME_TYPES = 100;
 
+/** Words the routes read after `/object/` (`/object/public/…`, `/object/sign/…`): a bucket named so could not be reached. */
+export const RESERVED_BUCKET_IDS: readonly string[] = ['public', 'authenticated', 'sign', 'upload', 'info', 'list', 'list-v2', 'move', 'copy'];
+
 export function bucketIdError(id: unknown): string | null {
   if (typeof id !== 'string' || !BUCKET_ID.test(id) || id === '.' || id === '..' || id.endsWith(' ')) {
     return 'Bucket name invalid: 1 to 63 letters, digits, spaces, and - _ . (not starting with . or -)';
   }
   return null;
+}
+
+/** For a new bucket: a valid id that is not one of the route words. */
+export function newBucketIdError(id: unknown): string | null {
+  const error = bucketIdError(id);
+  if (error !== null) return error;
+  return RESERVED_BUCKET_IDS.includes((id as string).toLowerCase()) ? `Bucket name invalid: "${id as string}" is reserved (${RESERVED_BUCKET_IDS.join(', ')})` : null;
 }
 
 /** `1048576`, `"1048576"`, `"5mb"`, `"100KB"`, `"1gb"` (storage-js passes fileSizeLimit as it was given). */
@@ -59,7 +69,7 @@ export function parseBucketCreate(body: unknown, globalMax: number): Result<Stor
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return err(invalidRequest('The body must be a JSON object'));
   const b = body as Record<string, unknown>;
   const id = b['id'] ?? b['name'];
-  const idError = bucketIdError(id);
+  const idError = newBucketIdError(id);
   if (idError !== null) return err(invalidRequest(idError));
   if (b['name'] !== undefined && b['name'] !== id) return err(invalidRequest('A bucket’s name is its id'));
   const update = parseBucketUpdate(b, globalMax);

@@ -102,6 +102,12 @@ describe('Storage against hostile input (e2e, local PostgreSQL)', () => {
     expect(await get(`${a.id}/keep.txt`, '')).toMatchObject({ status: 400, body: { message: 'A token is required (?token=)' } });
     const upload = await kept().createSignedUploadUrl(`${a.id}/new.txt`);
     expect(await get(`${a.id}/new.txt`, upload.data!.token)).toMatchObject({ status: 400, body: { message: 'The token is not a signed download token' } });
+    // A signed upload URL without upsert cannot overwrite, whatever the uploader's x-upsert says.
+    const intoExisting = await kept().createSignedUploadUrl(`${a.id}/keep2.txt`);
+    expect((await kept().upload(`${a.id}/keep2.txt`, Buffer.from('mine'), { contentType: 'text/plain' })).error).toBeNull();
+    const overwrite = await s.client().storage.from('vault').uploadToSignedUrl(`${a.id}/keep2.txt`, intoExisting.data!.token, Buffer.from('theirs'), { contentType: 'text/plain', upsert: true });
+    expect(overwrite.error).toMatchObject({ status: 409 });
+    expect(await (await kept().download(`${a.id}/keep2.txt`)).data?.text()).toBe('mine');
     const put = await rawRequest(s.port, `${s.ref}.data.localhost`, 'PUT', `/storage/v1/object/upload/sign/vault/${a.id}/keep.txt?token=${token}`, { 'content-type': 'text/plain', 'x-upsert': 'true' }, 'overwrite');
     expect(put.status).toBe(400);
     expect(JSON.parse(put.body)).toMatchObject({ message: 'The token is not a signed upload token' });

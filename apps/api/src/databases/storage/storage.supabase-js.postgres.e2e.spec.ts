@@ -60,6 +60,9 @@ describe('Storage through @supabase/supabase-js (e2e, local PostgreSQL)', () => 
 
     const down = await files.download(`${a.id}/notes/today.txt`);
     expect(await down.data?.text()).toBe('second');
+    // The same object at /object/authenticated/… (what the dashboard's links use), with the caller's token.
+    const authenticated = await loopbackBinaryFetch(`${s.dataUrl}/storage/v1/object/authenticated/private/${a.id}/notes/today.txt`, { headers: { apikey: s.anonKey, authorization: `Bearer ${a.token}` } });
+    expect([authenticated.status, await authenticated.text()]).toEqual([200, 'second']);
     const info = await files.info(`${a.id}/photo.png`);
     expect(info.error).toBeNull();
     expect(info.data).toMatchObject({ name: `${a.id}/photo.png`, bucketId: 'private', size: 5, contentType: 'image/png', cacheControl: 'max-age=3600' });
