@@ -190,10 +190,23 @@ export class ObjectRoutes {
         const used = await storageSql.usedBytes(sql);
         if (!fitsStorageQuota(used, existing?.metadata.size ?? 0, bytes.length, quota)) throw new StorageRefusal(storageQuotaExceeded(used, quota.quotaBytes));
         const userMetadata = body.value.userMetadata ?? null;
-        if (existing === null) return { row: await storageSql.insertObject(sql, bucket, name, version, metadata, userMetadata, sub), old: null };
-        const row = await storageSql.replaceObject(sql, existing.id, version, metadata, userMetadata);
+        let current = existing;
+        if (current === null) {
+          // An upsert racing another upload of the same new name: the loser replaces the winner's row.
+          if (upsert !== true) return { row: await storageSql.insertObject(sql, bucket, name, version, metadata, userMetadata, sub), old: null };
+          await sql.query('SAVEPOINT kiln_insert');
+          try {
+            return { row: await storageSql.insertObject(sql, bucket, name, version, metadata, userMetadata, sub), old: null };
+          } catch (e) {
+            if ((e as { code?: unknown }).code !== '23505') throw e;
+            await sql.query('ROLLBACK TO SAVEPOINT kiln_insert');
+            current = await storageSql.findObject(sql, bucket, name, true);
+            if (current === null) throw e;
+          }
+        }
+        const row = await storageSql.replaceObject(sql, current.id, version, metadata, userMetadata);
         if (row === null) throw new StorageRefusal({ status: 403, error: 'Unauthorized', message: 'new row violates row-level security policy' });
-        return { row, old: existing.version };
+        return { row, old: current.version };
       })
       .catch(async (e: unknown) => {
         await this.o.objects.delete([key]).catch(() => undefined);

@@ -191,6 +191,17 @@ describe('StorageService (local PostgreSQL, supabase-js storage)', () => {
     expect((await a.from('pics').list()).data?.map((f) => f.name)).toEqual(['cat.png']);
   });
 
+  it('lets concurrent upserts of one new name all succeed, leaving one object and one key', async () => {
+    const a = storageOf(aliceToken);
+    const before = store.keys().length;
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => a.from('pics').upload('race.png', Buffer.from(`v${i}`), { contentType: 'image/png', upsert: true })));
+    expect(results.map((r) => r.error)).toEqual(Array(6).fill(null));
+    expect(store.keys().length).toBe(before + 1);
+    expect(await (await a.from('pics').download('race.png')).data?.text()).toMatch(/^v[0-5]$/);
+    expect((await a.from('pics').remove(['race.png'])).data).toHaveLength(1);
+    expect(store.keys().length).toBe(before);
+  });
+
   it('answers a CORS preflight allowing what storage-js sends', async () => {
     const res = await rawRequest(port, `${ref}.data.localhost`, 'OPTIONS', '/storage/v1/object/docs/x', { origin: 'http://app.example', 'access-control-request-method': 'PUT' });
     expect(res.status).toBe(204);
