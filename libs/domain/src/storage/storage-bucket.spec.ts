@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { mimeAllowed, parseBucketCreate, parseBucketUpdate, parseFileSizeLimit } from './storage-bucket.js';
 import { checkSignedClaims, parseExpiresIn } from './signed-object-token.js';
 import { STORAGE_DEFAULTS, parseCacheControl, parseListOptions, parseUpsert } from './storage-list.js';

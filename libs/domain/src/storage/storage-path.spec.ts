@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { OBJECT_NAME_MAX_BYTES, normaliseListPrefix, normaliseObjectPath } from './storage-path.js';
 
 describe('object path normalisation (SPEC "Upload path")', () => {

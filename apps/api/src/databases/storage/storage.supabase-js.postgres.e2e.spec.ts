@@ -105,7 +105,11 @@ describe('Storage through @supabase/supabase-js (e2e, local PostgreSQL)', () => 
     expect((await asB.info(`${a.id}/diary.txt`)).error).toMatchObject({ status: 404 });
     expect((await asB.list(a.id)).data).toEqual([]);
     expect((await asB.createSignedUrl(`${a.id}/diary.txt`, 60)).error).toMatchObject({ status: 404 });
+    const keys = s.objects.keys().length;
     expect((await asB.upload(`${a.id}/diary.txt`, Buffer.from('overwritten'), { contentType: 'text/plain', upsert: true })).error).toMatchObject({ status: 403 });
+    expect((await asB.upload(`${a.id}/other.txt`, Buffer.from('planted'), { contentType: 'text/plain' })).error).toMatchObject({ status: 403, message: 'new row violates row-level security policy' });
+    // The bytes written before RLS said no were deleted again.
+    expect(s.objects.keys().length).toBe(keys);
     expect((await asB.remove([`${a.id}/diary.txt`])).data).toEqual([]);
     expect((await asB.move(`${a.id}/diary.txt`, `${b.id}/stolen.txt`)).error).toMatchObject({ status: 404 });
     expect((await asB.copy(`${a.id}/diary.txt`, `${b.id}/stolen.txt`)).error).toMatchObject({ status: 404 });
