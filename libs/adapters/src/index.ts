@@ -94,3 +94,6 @@ export * from './geo/ipwhois-geo-locator.adapter.js';
 // Object storage (issue 18): file bytes on the filesystem or in S3
 export { FilesystemObjectStore } from './storage/filesystem-object-store.adapter.js';
 export { S3_DELETE_BATCH, S3ObjectStore, type S3ObjectStoreOptions } from './storage/s3-object-store.adapter.js';
+export { StorageService, type StorageServiceOptions, type StorageTransactions, type StorageQuotas } from './storage/storage-service.js';
+export { SignedObjectTokens } from './storage/signed-object-tokens.js';
+export { STORAGE_SCHEMA_SQL } from './storage/storage-schema-sql.js';

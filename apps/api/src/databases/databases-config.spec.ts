@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_DATABASE_PLAN_LIMITS } from '@kiln/domain';
+import { DEFAULT_DATABASE_PLAN_LIMITS, DEFAULT_STORAGE_PLAN_LIMITS } from '@kiln/domain';
 import { loadConfig } from '../config.js';
 import { dataUrlFor, parseDatabasesConfig } from './databases-config.js';
 
@@ -13,7 +13,7 @@ describe('databases config', () => {
   it('defaults: the local provider, the data origin under data.localhost, generated key, default limits', () => {
     const { config, problems } = parse({});
     expect(problems).toEqual([]);
-    expect(config).toEqual({ provider: 'local', neon: null, dataUrlTemplate: 'http://{ref}.data.localhost:3000', secretsKey: null, limits: DEFAULT_DATABASE_PLAN_LIMITS });
+    expect(config).toEqual({ provider: 'local', neon: null, dataUrlTemplate: 'http://{ref}.data.localhost:3000', secretsKey: null, limits: DEFAULT_DATABASE_PLAN_LIMITS, storage: DEFAULT_STORAGE_PLAN_LIMITS });
     expect(dataUrlFor(config.dataUrlTemplate, 'abcdefghij0123456789')).toBe('http://abcdefghij0123456789.data.localhost:3000');
     expect(loadConfig({ NODE_ENV: 'test' }).databases.provider).toBe('local');
   });
@@ -51,10 +51,19 @@ describe('databases config', () => {
     [{ DATABASE_FREE_CONNECTIONS: '0' }, 'DATABASE_FREE_CONNECTIONS'],
     [{ DATABASE_PAID_SIZE_MB: '-5' }, 'DATABASE_PAID_SIZE_MB'],
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '10' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
+    [{ STORAGE_FREE_QUOTA_MB: '0' }, 'STORAGE_FREE_QUOTA_MB'],
+    [{ STORAGE_PAID_QUOTA_MB: 'lots' }, 'STORAGE_PAID_QUOTA_MB'],
+    [{ STORAGE_MAX_FILE_MB: '6000' }, 'STORAGE_MAX_FILE_MB'],
   ])('refuses %j', (env, mentioned) => {
     const { problems } = parse(env as Record<string, string>);
     expect(problems.join('\n')).toContain(mentioned);
     expect(() => loadConfig({ NODE_ENV: 'test', ...env })).toThrow(mentioned);
+  });
+
+  it('reads the storage quotas per plan and the file cap, in MB', () => {
+    const { config } = parse({ STORAGE_FREE_QUOTA_MB: '20', STORAGE_PAID_QUOTA_MB: '2000', STORAGE_MAX_FILE_MB: '5' });
+    expect(config.storage).toEqual({ free: { quotaBytes: 20 * 1024 * 1024 }, paid: { quotaBytes: 2000 * 1024 * 1024 }, maxFileBytes: 5 * 1024 * 1024 });
+    expect(parse({}).config.storage).toEqual({ free: { quotaBytes: 500 * 1024 * 1024 }, paid: { quotaBytes: 10240 * 1024 * 1024 }, maxFileBytes: 50 * 1024 * 1024 });
   });
 
   it('never echoes the Neon key or the secrets key in a problem', () => {

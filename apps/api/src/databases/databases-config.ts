@@ -1,4 +1,4 @@
-import { DEFAULT_DATABASE_PLAN_LIMITS, type DatabaseLimits, type DatabasePlanLimits } from '@kiln/domain';
+import { DEFAULT_DATABASE_PLAN_LIMITS, DEFAULT_STORAGE_PLAN_LIMITS, type DatabaseLimits, type DatabasePlanLimits, type StoragePlanLimits } from '@kiln/domain';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Report = (problem: string) => void;
@@ -15,6 +15,8 @@ export interface DatabasesConfig {
   readonly secretsKey: string | null;
   /** DATABASE_FREE_SIZE_MB, DATABASE_FREE_CONNECTIONS, DATABASE_PAID_SIZE_MB, DATABASE_PAID_CONNECTIONS, DATABASE_STATEMENT_TIMEOUT_MS. */
   readonly limits: DatabasePlanLimits;
+  /** STORAGE_FREE_QUOTA_MB, STORAGE_PAID_QUOTA_MB (a project's files, all together), STORAGE_MAX_FILE_MB (one file, any plan). */
+  readonly storage: StoragePlanLimits;
 }
 
 export const DEFAULT_DATA_URL_TEMPLATE = 'http://{ref}.data.localhost:{port}';
@@ -67,6 +69,17 @@ function parseLimits(env: Env, report: Report): DatabasePlanLimits {
   return { free: tier('FREE', d.free), paid: tier('PAID', d.paid) };
 }
 
+const MB = 1024 * 1024;
+
+function parseStorageLimits(env: Env, report: Report): StoragePlanLimits {
+  const d = DEFAULT_STORAGE_PLAN_LIMITS;
+  return {
+    free: { quotaBytes: whole(env, 'STORAGE_FREE_QUOTA_MB', 1, 100_000_000, d.free.quotaBytes / MB, report) * MB },
+    paid: { quotaBytes: whole(env, 'STORAGE_PAID_QUOTA_MB', 1, 100_000_000, d.paid.quotaBytes / MB, report) * MB },
+    maxFileBytes: whole(env, 'STORAGE_MAX_FILE_MB', 1, 5_000, d.maxFileBytes / MB, report) * MB,
+  };
+}
+
 /** Reads the databases' settings; every problem is reported (the API then refuses to start). */
 export function parseDatabasesConfig(env: Env, port: number, report: Report): DatabasesConfig {
   const providerRaw = blank(env['DATABASE_PROVIDER']) ?? 'local';
@@ -103,5 +116,6 @@ export function parseDatabasesConfig(env: Env, port: number, report: Report): Da
     dataUrlTemplate: parseDataUrlTemplate(blank(env['DATA_URL_TEMPLATE']), port, report),
     secretsKey,
     limits: parseLimits(env, report),
+    storage: parseStorageLimits(env, report),
   };
 }

@@ -14,6 +14,7 @@ import {
   DropProjectDatabase,
   GetDatabaseConnection,
   type IdGenerator,
+  type ObjectStore,
   OwnedProjects,
   type ProfileRepository,
   type ProjectDatabaseRepository,
@@ -21,6 +22,7 @@ import {
   type RandomSource,
   type RateLimiter,
   type SchemaMigrator,
+  storageLimitsFor,
 } from '@kiln/domain';
 import { useCase } from '../common/use-case.provider.js';
 import type { AppConfig } from '../config.js';
@@ -34,6 +36,7 @@ import {
   DATABASE_PROVISIONER,
   DATABASE_SAFETY,
   ID_GENERATOR,
+  OBJECT_STORE,
   PROFILE_REPOSITORY,
   PROJECT_DATABASE_REMOVAL,
   PROJECT_DATABASE_REPOSITORY,
@@ -44,7 +47,8 @@ import {
   SCHEMA_MIGRATOR,
   TURN_LOCK,
 } from '../tokens.js';
-import { Argon2PasswordHasher, type DataOriginService, OWASP_ARGON2ID, type ProjectAuthStores, Sha256SecretHasher } from '@kiln/adapters';
+import { Argon2PasswordHasher, type DataOriginService, OWASP_ARGON2ID, type ProjectAuthStores, Sha256SecretHasher, StorageService, type StorageTransactions } from '@kiln/adapters';
+import { randomUUID } from 'node:crypto';
 import { AppAuthHandler } from './app-auth/app-auth.handler.js';
 import { DatabaseController, DbController } from './db.controller.js';
 import { ForgettingDatabaseRemoval } from './forgetting-database-removal.js';
@@ -62,6 +66,11 @@ export interface DatabaseAdapters {
   readonly dataOrigin?: (targets: DataApiTargets, services: readonly DataOriginService[], quota: DataApiQuota) => DataOriginHandler;
   /** App users' stores per project (`/auth/v1` on the data origin; main.ts PgAppAuthStores). Without them app sign-in is not served. */
   readonly appAuthStores?: { forRef(ref: string): Promise<ProjectAuthStores>; close?(): Promise<void> };
+  /**
+   * Runs storage's metadata as the caller's role in a project database (main.ts: the data origin's
+   * PgDataApi). With it and dataOrigin, `/storage/v1` is served; bytes go to OBJECT_STORE.
+   */
+  readonly storage?: StorageTransactions;
   /** Applies migrations (local: Kiln's admin connection; absent: migrating answers 503). */
   readonly migrator?: SchemaMigrator;
   /** Releases what the provisioner holds (its admin pool) when the app shuts down. */
@@ -132,8 +141,9 @@ export class DatabasesModule {
         useCase(DropProjectDatabase, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
         {
           provide: PROJECT_DATABASE_REMOVAL,
-          useFactory: (drop: DropProjectDatabase, databases: ProjectDatabaseRepository, dataOrigin: DataOriginHandler | null) => new ForgettingDatabaseRemoval(drop, databases, dataOrigin),
-          inject: [DropProjectDatabase, PROJECT_DATABASE_REPOSITORY, DATA_ORIGIN],
+          useFactory: (drop: DropProjectDatabase, databases: ProjectDatabaseRepository, dataOrigin: DataOriginHandler | null, objects: ObjectStore) =>
+            new ForgettingDatabaseRemoval(drop, databases, dataOrigin, objects),
+          inject: [DropProjectDatabase, PROJECT_DATABASE_REPOSITORY, DATA_ORIGIN, OBJECT_STORE],
         },
         useCase(GetDatabaseConnection, [PROJECT_DATABASE_REPOSITORY, PROJECT_REPOSITORY]),
         useCase(DatabaseQuotaGuard, [PROFILE_REPOSITORY, DATABASE_PROVISIONER, DATABASE_PLAN_LIMITS, CLOCK]),
@@ -148,6 +158,7 @@ export class DatabasesModule {
             random: RandomSource,
             ids: IdGenerator,
             profiles: ProfileRepository,
+            objects: ObjectStore,
           ): DataOriginHandler | null => {
             if (adapters.dataOrigin === undefined) return null;
             const targets = new ProjectDatabaseTargets(connections, profiles, config.databases.limits);
@@ -171,10 +182,25 @@ export class DatabasesModule {
                       }),
                     ),
                   ];
+            // Storage (`/storage/v1`): metadata as the caller in the project database, bytes in the ObjectStore.
+            const storage =
+              adapters.storage === undefined
+                ? []
+                : [
+                    new StorageService({
+                      targets,
+                      db: adapters.storage,
+                      objects,
+                      quotas: { limitsFor: async (target) => storageLimitsFor((await profiles.findById(target.ownerId))?.subscriptionPlan ?? 'free', config.databases.storage) },
+                      maxFileBytes: config.databases.storage.maxFileBytes,
+                      clock,
+                      newVersion: randomUUID,
+                    }),
+                  ];
             // Writes past the owner's plan's size quota are 402 (docs/databases.md "Limits").
-            return adapters.dataOrigin(targets, auth, quota);
+            return adapters.dataOrigin(targets, [...auth, ...storage], quota);
           },
-          inject: [GetDatabaseConnection, DatabaseQuotaGuard, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR, PROFILE_REPOSITORY],
+          inject: [GetDatabaseConnection, DatabaseQuotaGuard, APP_CONFIG, RATE_LIMITER, CLOCK, RANDOM_SOURCE, ID_GENERATOR, PROFILE_REPOSITORY, OBJECT_STORE],
         },
         useCase(DescribeDatabaseForAssistant, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),
       ],

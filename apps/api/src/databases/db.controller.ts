@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessClaims, ApplyMigrations, CheckDatabase, DeleteDatabase, ProvisionDatabase, type SandboxFiles } from '@kiln/domain';
+import { type AccessClaims, ApplyMigrations, CheckDatabase, DeleteDatabase, type ObjectStore, ProvisionDatabase, type SandboxFiles } from '@kiln/domain';
 import { CurrentUser } from '../common/current-user.decorator.js';
 import { ErrorResponse } from '../common/error-response.dto.js';
 import { RequiresBearer } from '../common/public.decorator.js';
 import type { AppConfig } from '../config.js';
 import { unwrap } from '../error-mapping.js';
 import { ProjectIdPipe } from '../projects/project-id.pipe.js';
-import { APP_CONFIG, DATA_ORIGIN, SANDBOX_HOST } from '../tokens.js';
+import { APP_CONFIG, DATA_ORIGIN, OBJECT_STORE, SANDBOX_HOST } from '../tokens.js';
 import { removeConnectionFile, writeConnectionFile } from './connection-file.js';
 import { signAnonKey } from './anon-key.js';
 import { dataUrlFor } from './databases-config.js';
@@ -114,6 +114,7 @@ export class DatabaseController {
     @Inject(DeleteDatabase) private readonly remove: DeleteDatabase,
     @Inject(SANDBOX_HOST) private readonly files: SandboxFiles,
     @Inject(DATA_ORIGIN) private readonly dataOrigin: DataOriginHandler | null,
+    @Inject(OBJECT_STORE) private readonly objects: ObjectStore,
   ) {}
 
   @Delete(':id')
@@ -128,6 +129,8 @@ export class DatabaseController {
     const deleted = unwrap(await this.remove.execute(user.userId, projectId, query.deleteFromProvider === 'true'));
     // The data origin stops answering for it now, not when its cached lookup expires.
     void this.dataOrigin?.forget?.(deleted.ref);
+    // Dropped with its data: its stored files too (a detached database keeps them with its rows).
+    if (deleted.droppedFromProvider) await this.objects.deletePrefix(deleted.ref).catch((e: unknown) => console.error(`storage: could not delete the files of ${deleted.ref}:`, e));
     await removeConnectionFile(this.files, projectId);
     return { ref: deleted.ref, deleted_from_provider: deleted.droppedFromProvider, connected: false };
   }

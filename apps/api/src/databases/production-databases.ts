@@ -26,6 +26,8 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
       migrator: ownerSchemaMigrator((ref) => provisioner.ownerClient(ref)),
       dataOrigin,
       appAuthStores,
+      // Storage's metadata in each project database as the caller (docs/databases.md "Storage").
+      storage: api,
       close: async () => (await api.close(), await appAuthStores.close()),
     };
   }
@@ -38,6 +40,7 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
     migrator: localSchemaMigrator(adminUrl),
     dataOrigin,
     appAuthStores,
+    storage: api,
     close: async () => (await api.close(), await appAuthStores.close(), await provisioner.close()),
   };
 }

@@ -30,6 +30,8 @@ const EXPOSED_HEADERS = 'Content-Range, Range, Location, Preference-Applied, X-S
 export interface DataOriginService {
   readonly prefix: string;
   handle(ref: string, req: IncomingMessage, res: ServerResponse): void;
+  /** Drops what the service keeps of a project database (DataApiServer.forget calls it). */
+  forget?(ref: string): void;
 }
 
 /**
@@ -74,6 +76,7 @@ export class DataApiServer {
    */
   async forget(ref: string): Promise<void> {
     this.targets.forget(ref);
+    for (const service of this.services) service.forget?.(ref);
     await this.api.forget(ref);
   }
 

@@ -50,6 +50,11 @@ export interface DataAnswer {
   readonly list: boolean;
 }
 
+/** SQL inside PgDataApi.transaction: rows of one statement with $n parameters. */
+export interface RoleSql {
+  query<R extends object>(text: string, params?: readonly unknown[]): Promise<R[]>;
+}
+
 /** How one request runs: `readOnly` (an rpc past the size quota) makes any write of it fail with 25006. */
 export interface RunOptions {
   readonly readOnly?: boolean;
@@ -164,6 +169,29 @@ export class PgDataApi {
       const mapped: RestError = restErrorOf(error, role === 'anon');
       if (['42P01', '42703', '42883'].includes(mapped.code)) this.schemas.invalidate(target.ref);
       return { ok: false, error: mapped };
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * Runs `work` in one transaction of the project's authenticator as `role` with `claims` (the
+   * same set-up as a /rest/v1 request, so row-level security decides): committed when it
+   * returns, rolled back when it throws. Storage's metadata goes through it. Rejects with the
+   * connection's error when the database cannot be reached (isDatabaseUnavailable, 53300).
+   */
+  async transaction<T>(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, work: (sql: RoleSql) => Promise<T>): Promise<T> {
+    const pool = await this.pools.get(target);
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query(setupSql(client, role, claims, this.options.statementTimeoutMs, false));
+      const value = await work({ query: async <R extends object>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as R[] });
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      broken = await client.query('ROLLBACK').then(() => false, () => true);
+      throw error;
     } finally {
       client.release(broken);
     }

@@ -1,4 +1,5 @@
 import { databaseNames } from '@kiln/domain';
+import { STORAGE_SCHEMA_SQL } from '../storage/storage-schema-sql.js';
 
 /** A double-quoted identifier; the names come from databaseNames() (a validated ref), quoting is belt and braces. */
 export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -11,7 +12,7 @@ export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 export function projectDatabaseSetup(ref: string, options: { readonly eventTrigger: boolean } = { eventTrigger: true }): string {
   const n = databaseNames(ref);
   const owner = ident(n.owner);
-  return `${baseSetup(n, owner)}${options.eventTrigger ? RLS_EVENT_TRIGGER : ''}`;
+  return `${baseSetup(n, owner)}${storageSetup(owner)}${options.eventTrigger ? RLS_EVENT_TRIGGER : ''}`;
 }
 
 function baseSetup(n: ReturnType<typeof databaseNames>, owner: string): string {
@@ -46,6 +47,23 @@ GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA auth TO anon, authenticated, ${owner};
 CREATE SCHEMA IF NOT EXISTS kiln;
 REVOKE ALL ON SCHEMA kiln FROM PUBLIC;
 CREATE TABLE IF NOT EXISTS kiln.schema_migrations (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+`;
+}
+
+/**
+ * Storage (docs/databases.md "Storage"): the tables belong to the owner, so the app's migrations
+ * (SET ROLE owner) can write policies on them (CREATE POLICY needs the table's owner); so do the
+ * kiln_* functions, whose owner therefore reads past row-level security.
+ */
+function storageSetup(owner: string): string {
+  return `${STORAGE_SCHEMA_SQL}
+GRANT USAGE ON SCHEMA storage TO ${owner};
+ALTER TABLE storage.buckets OWNER TO ${owner};
+ALTER TABLE storage.objects OWNER TO ${owner};
+ALTER FUNCTION storage.kiln_bucket(text) OWNER TO ${owner};
+ALTER FUNCTION storage.kiln_public_object(text, text) OWNER TO ${owner};
+ALTER FUNCTION storage.kiln_used_bytes() OWNER TO ${owner};
+GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA storage TO ${owner};
 `;
 }
 
