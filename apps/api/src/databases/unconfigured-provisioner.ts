@@ -8,6 +8,10 @@ export class UnconfiguredDatabaseProvisioner implements DatabaseProvisioner {
     return Promise.reject(new DatabaseServerDown('no database provider is configured'));
   }
 
+  upgrade(): Promise<never> {
+    return this.provision();
+  }
+
   drop(): Promise<never> {
     return this.provision();
   }

@@ -197,6 +197,37 @@ describe('LocalPostgresProvisioner: isolation between projects (real PostgreSQL)
     expect(rows[0]).toEqual({ roles: 0, dbs: 0 });
   });
 
+  it('brings a database made by an older Kiln (no storage schema, no setup version) up to the current setup, keeping its rows and its login', async () => {
+    const old = newRef();
+    const login = await provisioner.provision(old, limits);
+    await asAdminIn(old, async (admin) => {
+      await admin.query(`SET ROLE "kiln_app_${old}_owner"`);
+      await admin.query('CREATE TABLE public.kept (id int primary key)');
+      await admin.query('INSERT INTO public.kept VALUES (1)');
+      await admin.query('RESET ROLE');
+      // What a database of the previous release lacks.
+      await admin.query('DROP SCHEMA storage CASCADE');
+      await admin.query('DROP TABLE kiln.setup_version');
+    });
+    // A new process (a new Kiln) that has not seen this database yet.
+    const newer = new LocalPostgresProvisioner({ adminUrl });
+    try {
+      expect(await newer.upgrade(old)).toBe(true);
+      const { rows } = await asAdminIn(old, (admin) =>
+        admin.query("SELECT to_regclass('storage.objects') IS NOT NULL AS storage, (SELECT count(*)::int FROM public.kept) AS kept, (SELECT count(*)::int FROM kiln.setup_version) AS versions"),
+      );
+      expect(rows[0]).toEqual({ storage: true, kept: 1, versions: 1 });
+      // The login still works: the password was not changed.
+      const client = new pg.Client({ host: login.host, port: login.port, user: login.user, password: login.password, database: login.database });
+      await client.connect();
+      await client.end();
+      expect(await newer.upgrade(newRef())).toBe(false);
+    } finally {
+      await newer.close();
+      await provisioner.drop(old);
+    }
+  });
+
   it('provisions several projects at once (the ACL updates do not collide)', async () => {
     const refs = [newRef(), newRef(), newRef(), newRef()];
     try {

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { installDataApiFunctions } from './data-api-functions.js';
 import { isDatabaseUnavailable } from '../postgres/database-unavailable.js';
 import { INSPECT_SQL, ident, projectDatabaseSetup } from './project-database-sql.js';
+import { recordSetupVersion, setupVersion, upgradeSetup } from './setup-version.js';
 import { readTableSample } from './table-sample-sql.js';
 
 export interface LocalPostgresProvisionerOptions {
@@ -79,9 +80,11 @@ export class LocalPostgresProvisioner implements DatabaseProvisioner {
       await ignoringDuplicate(admin, `CREATE DATABASE ${ident(names.database)} OWNER ${ident(names.owner)} TEMPLATE template0 ENCODING 'UTF8'`);
       await this.inProjectDatabase(names.database, async (client) => {
         await client.query('BEGIN');
-        await client.query(projectDatabaseSetup(ref));
+        const setup = projectDatabaseSetup(ref);
+        await client.query(setup);
         // The data API's own RPC (update_many_records), owned by the owner role so migrations may replace it.
         await installDataApiFunctions(client, names.owner);
+        await recordSetupVersion(client, setupVersion(setup));
         await client.query('COMMIT');
       });
       await this.revokePublicConnect(admin);
@@ -96,8 +99,30 @@ export class LocalPostgresProvisioner implements DatabaseProvisioner {
     });
   }
 
+  /** Refs upgraded by this process: later calls answer at once (another process's upgrade is the same SQL). */
+  private readonly upToDate = new Set<string>();
+
+  async upgrade(ref: string): Promise<boolean> {
+    const names = databaseNames(ref);
+    if (this.upToDate.has(ref)) return true;
+    const setup = projectDatabaseSetup(ref);
+    return guarded(async () => {
+      const { rowCount } = await this.admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [names.database]);
+      if (rowCount === 0) return false;
+      await this.inProjectDatabase(names.database, (client) =>
+        upgradeSetup(client, setupVersion(setup), async () => {
+          await client.query(setup);
+          await installDataApiFunctions(client, names.owner);
+        }),
+      );
+      this.upToDate.add(ref);
+      return true;
+    });
+  }
+
   async drop(ref: string): Promise<void> {
     const names = databaseNames(ref);
+    this.upToDate.delete(ref);
     await this.serialized(async (admin) => {
       await admin.query(`DROP DATABASE IF EXISTS ${ident(names.database)} WITH (FORCE)`);
       for (const role of [names.authenticator, names.owner]) {

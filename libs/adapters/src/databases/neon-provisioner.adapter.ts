@@ -12,6 +12,7 @@ import { type Api, createApiClient } from '@neondatabase/api-client';
 import pg from 'pg';
 import { installDataApiFunctions } from './data-api-functions.js';
 import { INSPECT_SQL, ident, projectDatabaseSetup } from './project-database-sql.js';
+import { recordSetupVersion, setupVersion, upgradeSetup } from './setup-version.js';
 import { readTableSample } from './table-sample-sql.js';
 
 export interface NeonProvisionerOptions {
@@ -61,8 +62,10 @@ export class NeonProvisioner implements DatabaseProvisioner {
       await client.query(`ALTER ROLE ${authenticator} SET idle_in_transaction_session_timeout = ${timeoutMs * 2}`);
       await client.query(`GRANT anon, authenticated TO ${authenticator}`);
       await client.query('BEGIN');
-      await client.query(projectDatabaseSetup(ref, { eventTrigger: false }));
+      const setup = projectDatabaseSetup(ref, { eventTrigger: false });
+      await client.query(setup);
       await installDataApiFunctions(client);
+      await recordSetupVersion(client, setupVersion(setup));
       await client.query('COMMIT');
     });
     const url = new URL(ownerUrl);
@@ -78,9 +81,29 @@ export class NeonProvisioner implements DatabaseProvisioner {
 
   async drop(ref: string): Promise<void> {
     const names = databaseNames(ref);
+    this.upToDate.delete(ref);
     const projectId = await this.findProject(names.database);
     if (projectId === null) return;
     await this.call(() => this.api.deleteProject(projectId));
+  }
+
+  /** Refs upgraded by this process: later calls answer at once (another process's upgrade is the same SQL). */
+  private readonly upToDate = new Set<string>();
+
+  async upgrade(ref: string): Promise<boolean> {
+    const names = databaseNames(ref);
+    if (this.upToDate.has(ref)) return true;
+    const projectId = await this.findProject(names.database);
+    if (projectId === null) return false;
+    const setup = projectDatabaseSetup(ref, { eventTrigger: false });
+    await this.asOwner(await this.ownerUri(projectId, ref), (client) =>
+      upgradeSetup(client, setupVersion(setup), async () => {
+        await client.query(setup);
+        await installDataApiFunctions(client);
+      }),
+    );
+    this.upToDate.add(ref);
+    return true;
   }
 
   async inspect(ref: string): Promise<DatabaseInspection | null> {

@@ -38,6 +38,12 @@ export interface DatabaseProvisioner {
    * each call. Returns the authenticator's server-side login.
    */
   provision(ref: string, limits: DatabaseLimits): Promise<DatabaseConnection>;
+  /**
+   * Brings an existing database up to the current setup (what a newer Kiln adds to every project
+   * database: the storage schema, realtime's triggers), keeping its login and its data;
+   * idempotent, and only a version check when it is already current. False when it does not exist.
+   */
+  upgrade(ref: string): Promise<boolean>;
   /** Drops the database and its roles; nothing happens when they do not exist. */
   drop(ref: string): Promise<void>;
   /** Size and tables of the database, or null when it does not exist. */

@@ -33,6 +33,17 @@ export class InMemoryDatabaseProvisioner implements DatabaseProvisioner {
     return { host: '127.0.0.1', port: 5432, database: names.database, user: names.authenticator, password: `in-memory-password-${this.passwords}`, ssl: false };
   }
 
+  /** Refs brought up to the current setup (tests). */
+  readonly upgraded: string[] = [];
+
+  async upgrade(ref: string): Promise<boolean> {
+    this.check();
+    databaseNames(ref);
+    if (!this.databases.has(ref)) return false;
+    this.upgraded.push(ref);
+    return true;
+  }
+
   async drop(ref: string): Promise<void> {
     this.check();
     databaseNames(ref);

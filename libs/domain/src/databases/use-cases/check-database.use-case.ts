@@ -23,7 +23,9 @@ export type DatabaseCheck =
 /**
  * What GET /api/db/check reports: whether the project has a ready database, its size against the
  * plan's quota, and its tables with row-level security per table. A record whose database is gone
- * from the provider (dropped behind Kiln's back) reports not connected.
+ * from the provider (dropped behind Kiln's back) reports not connected. The builder checks when it
+ * opens a project, so this is where a database made by an older Kiln is brought up to the current
+ * setup (DatabaseProvisioner.upgrade: a version check when it is current).
  */
 export class CheckDatabase {
   constructor(
@@ -39,6 +41,8 @@ export class CheckDatabase {
     if (!project.ok) return project;
     const database = await this.databases.findByProject(projectId);
     if (!database || database.status !== 'ready') return ok({ connected: false });
+    const upgraded = await providerCall(() => this.provisioner.upgrade(database.ref));
+    if (!upgraded.ok) return upgraded;
     const inspection = await providerCall(() => this.provisioner.inspect(database.ref));
     if (!inspection.ok) return inspection;
     if (!inspection.value) return ok({ connected: false });

@@ -69,7 +69,11 @@ export class ProvisionDatabase {
   }
 
   private async finish(database: ProjectDatabase, limits: DatabaseLimits, claimedNow: boolean): Promise<Result<ProjectDatabase, ProvisionDatabaseError>> {
-    if (database.status === 'ready') return ok(database);
+    if (database.status === 'ready') {
+      // Made by an older Kiln, perhaps: brought up to the current setup (storage, realtime).
+      const upgraded = await providerCall(() => this.provisioner.upgrade(database.ref));
+      return upgraded.ok ? ok(database) : upgraded;
+    }
     const stale = this.clock.now().getTime() - database.updatedAt.getTime() > STALE_PROVISIONING_MS;
     if (database.status === 'provisioning' && !claimedNow && !stale) return err(databaseProvisioning());
     const created = await providerCall(() => this.provisioner.provision(database.ref, limits)).catch(async (error: unknown) => {

@@ -80,6 +80,18 @@ export function databaseProvisionerContract(name: string, makeHarness: () => Pro
       expect((await h.provisioner.inspect(ref))?.tables.map((t) => t.name)).toEqual(['notes']);
     });
 
+    it('upgrades an existing database to the current setup, keeping its tables and rows; an unknown one is false', async () => {
+      const ref = fresh();
+      await h.provisioner.provision(ref, limits);
+      await h.createTable(ref, 'kept');
+      await h.insertRows(ref, 'kept', [{ id: '00000000-0000-4000-8000-000000000001', title: 'still here' }]);
+      expect(await h.provisioner.upgrade(ref)).toBe(true);
+      expect(await h.provisioner.upgrade(ref)).toBe(true); // current already: a check only
+      expect((await h.provisioner.inspect(ref))?.tables.map((t) => t.name)).toContain('kept');
+      expect(await h.provisioner.sampleRows(ref, 'kept', 5)).toEqual([{ id: '00000000-0000-4000-8000-000000000001', title: 'still here' }]);
+      expect(await h.provisioner.upgrade(h.newRef())).toBe(false);
+    });
+
     it('drops a database, idempotently; an unknown ref inspects as null', async () => {
       const ref = fresh();
       await h.provisioner.provision(ref, limits);
