@@ -49,6 +49,16 @@ function setUp() {
 }
 
 describe('WizardVm', () => {
+  it('keeps a name typed while the project was still loading', async () => {
+    const t = setUp();
+    const loading = t.vm.init('p1');
+    t.vm.setName('Crumbs Bakery');
+    await loading;
+    expect(t.vm.name).toBe('Crumbs Bakery');
+    await t.vm.next();
+    expect(t.calls).toContain('rename p1 Crumbs Bakery');
+  });
+
   it('walks name → template → theme → database → first prompt, each step doing its work, then opens the builder', async () => {
     const t = setUp();
     await t.vm.init('p1');

@@ -56,6 +56,9 @@ export class WizardVm {
   enhancing = false;
   error: string | null = null;
 
+  /** The person has typed in the name field (the loaded name must not replace it). */
+  private nameTyped = false;
+
   constructor(
     @inject(TYPES.ProjectsApi) private readonly projects: ProjectsApi,
     @inject(TYPES.TemplatesApi) private readonly templatesApi: TemplatesApi,
@@ -66,9 +69,9 @@ export class WizardVm {
     @inject(TYPES.Navigator) private readonly navigator: Navigator,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
   ) {
-    makeAutoObservable<WizardVm, 'projects' | 'templatesApi' | 'sandbox' | 'databases' | 'ai' | 'savedPrompts' | 'navigator' | 'logger'>(
+    makeAutoObservable<WizardVm, 'projects' | 'templatesApi' | 'sandbox' | 'databases' | 'ai' | 'savedPrompts' | 'navigator' | 'logger' | 'nameTyped'>(
       this,
-      { projects: false, templatesApi: false, sandbox: false, databases: false, ai: false, savedPrompts: false, navigator: false, logger: false, themes: false },
+      { projects: false, templatesApi: false, sandbox: false, databases: false, ai: false, savedPrompts: false, navigator: false, logger: false, themes: false, nameTyped: false },
       { autoBind: true },
     );
   }
@@ -79,11 +82,12 @@ export class WizardVm {
     try {
       const [project, templates] = await Promise.all([this.projects.get(projectId), this.templatesApi.list()]);
       runInAction(() => {
-        this.name = project.name;
+        // What the person typed while the project loaded is theirs: the loaded name only fills an untouched field.
+        if (!this.nameTyped) this.name = project.name;
         this.savedName = project.name;
         this.templates = templates;
         // An idea typed before (the landing page's) is the first prompt's draft.
-        this.prompt = this.savedPrompts.get(projectId) ?? '';
+        if (this.prompt === '') this.prompt = this.savedPrompts.get(projectId) ?? '';
         this.load = { kind: 'ready' };
       });
     } catch (error) {
@@ -108,6 +112,7 @@ export class WizardVm {
 
   setName(name: string): void {
     this.name = name;
+    this.nameTyped = true;
   }
   chooseTemplate(id: TemplateId): void {
     this.template = id;
