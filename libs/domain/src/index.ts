@@ -300,3 +300,8 @@ export * from './analytics/daily-activity.js';
 export * from './analytics/read-daily-activity.use-case.js';
 export * from './storage/object-key.js';
 export * from './storage/object-store.port.js';
+export * from './realtime/fanout-message.js';
+export * from './realtime/postgres-change-filter.js';
+export * from './realtime/presence.js';
+export * from './realtime/realtime-fanout.port.js';
+export * from './realtime/realtime-rules.js';
