@@ -90,3 +90,4 @@ export { DATA_API_FUNCTIONS_SQL, installDataApiFunctions } from './databases/dat
 export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
 export * from './databases/app-auth/pg-app-auth-stores.adapter.js';
 export * from './geo/ipwhois-geo-locator.adapter.js';
+export * from './realtime/pg-realtime-fanout.js';
