@@ -91,3 +91,5 @@ export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
 export * from './databases/app-auth/pg-app-auth-stores.adapter.js';
 export * from './geo/ipwhois-geo-locator.adapter.js';
 export * from './realtime/pg-realtime-fanout.js';
+export * from './realtime/pg-change-feed.js';
+export * from './realtime/realtime-server.js';

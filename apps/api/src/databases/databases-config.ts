@@ -1,4 +1,4 @@
-import { DEFAULT_DATABASE_PLAN_LIMITS, type DatabaseLimits, type DatabasePlanLimits } from '@kiln/domain';
+import { DEFAULT_DATABASE_PLAN_LIMITS, DEFAULT_REALTIME_LIMITS, type DatabaseLimits, type DatabasePlanLimits, type RealtimeLimits } from '@kiln/domain';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Report = (problem: string) => void;
@@ -15,6 +15,8 @@ export interface DatabasesConfig {
   readonly secretsKey: string | null;
   /** DATABASE_FREE_SIZE_MB, DATABASE_FREE_CONNECTIONS, DATABASE_PAID_SIZE_MB, DATABASE_PAID_CONNECTIONS, DATABASE_STATEMENT_TIMEOUT_MS. */
   readonly limits: DatabasePlanLimits;
+  /** REALTIME_SOCKETS_PER_USER, REALTIME_SOCKETS_PER_PROJECT (docs/databases.md "Realtime"). */
+  readonly realtime: RealtimeLimits;
 }
 
 export const DEFAULT_DATA_URL_TEMPLATE = 'http://{ref}.data.localhost:{port}';
@@ -103,5 +105,10 @@ export function parseDatabasesConfig(env: Env, port: number, report: Report): Da
     dataUrlTemplate: parseDataUrlTemplate(blank(env['DATA_URL_TEMPLATE']), port, report),
     secretsKey,
     limits: parseLimits(env, report),
+    realtime: {
+      ...DEFAULT_REALTIME_LIMITS,
+      socketsPerUser: whole(env, 'REALTIME_SOCKETS_PER_USER', 1, 100_000, DEFAULT_REALTIME_LIMITS.socketsPerUser, report),
+      socketsPerProject: whole(env, 'REALTIME_SOCKETS_PER_PROJECT', 1, 1_000_000, DEFAULT_REALTIME_LIMITS.socketsPerProject, report),
+    },
   };
 }

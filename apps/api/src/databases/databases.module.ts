@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   ApplyMigrations,
@@ -79,6 +80,8 @@ export interface DataOriginHandler {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Drops what it keeps of a project database (detached, deleted or reprovisioned: DataApiServer.forget). */
   forget?(ref: string): Promise<void>;
+  /** A websocket upgrade on a data origin (`/realtime/v1/websocket`: DataApiServer.handleUpgrade). */
+  handleUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 @Injectable()

@@ -10,6 +10,7 @@ import {
   parseRestQuery,
 } from '@kiln/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { VerifiedTokens, authenticate } from './data-api-auth.js';
 import { DataApiTargetCache, TARGET_CACHE_MS } from './data-api-target-cache.js';
 import type { DataRequest, PgDataApi } from './pg-data-api.js';
@@ -30,6 +31,10 @@ const EXPOSED_HEADERS = 'Content-Range, Range, Location, Preference-Applied, X-S
 export interface DataOriginService {
   readonly prefix: string;
   handle(ref: string, req: IncomingMessage, res: ServerResponse): void;
+  /** A websocket upgrade under its prefix (realtime); without it such an upgrade is refused. */
+  upgrade?(ref: string, req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Drops what it keeps of a project (its sockets), like DataApiServer.forget. */
+  forget?(ref: string): Promise<void>;
 }
 
 /**
@@ -74,7 +79,19 @@ export class DataApiServer {
    */
   async forget(ref: string): Promise<void> {
     this.targets.forget(ref);
-    await this.api.forget(ref);
+    await Promise.all([this.api.forget(ref), ...this.services.map((s) => s.forget?.(ref))]);
+  }
+
+  /** A websocket upgrade on a data origin: to the service of its path that takes upgrades (realtime), else refused. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const ref = this.refOf(req) as string;
+    const url = req.url ?? '/';
+    const service = this.services.find((s) => s.upgrade !== undefined && (url === s.prefix || url.startsWith(`${s.prefix}/`) || url.startsWith(`${s.prefix}?`)));
+    if (service?.upgrade === undefined) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    service.upgrade(ref, req, socket, head);
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {

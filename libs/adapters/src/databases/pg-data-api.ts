@@ -169,6 +169,28 @@ export class PgDataApi {
     }
   }
 
+  /**
+   * Runs one read-only statement as `role` with `claims`, exactly as a data request would (the
+   * project's pool, SET LOCAL ROLE, request.jwt.claims): realtime re-reads a changed row with it,
+   * so row-level security decides what a subscriber receives. Throws what pg throws.
+   */
+  async readAs<Row extends Record<string, unknown>>(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, sql: string, params: readonly unknown[]): Promise<Row[]> {
+    const pool = await this.pools.get(target);
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query(setupSql(client, role, claims, this.options.statementTimeoutMs, true));
+      const result = await client.query<Row>(sql, params as unknown[]);
+      await client.query('COMMIT');
+      return result.rows;
+    } catch (error) {
+      broken = await client.query('ROLLBACK').then(() => false, () => true);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   /** Whether a project has a pool here (what `forget` would end). */
   knows(ref: string): boolean {
     return this.pools.has(ref);

@@ -1,6 +1,7 @@
 import { type Result, err, ok } from '../shared/result.js';
 import type { FanoutMessage } from './realtime-fanout.port.js';
-import { FANOUT_MAX_PAYLOAD_BYTES, type RealtimeError, utf8Length } from './realtime-rules.js';
+import { utf8Length } from '../sandbox/sandbox-path.js';
+import { FANOUT_MAX_PAYLOAD_BYTES, type RealtimeError } from './realtime-rules.js';
 
 /** The text a fanout carries for a message, or MESSAGE_TOO_LARGE past FANOUT_MAX_PAYLOAD_BYTES. */
 export function encodeFanoutMessage(message: FanoutMessage): Result<string, RealtimeError> {

@@ -2,12 +2,12 @@ import { type Result, err, ok } from '../shared/result.js';
 import type { RealtimeError } from './realtime-rules.js';
 
 export type ChangeEvent = 'INSERT' | 'UPDATE' | 'DELETE';
-export type FilterOperator = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in';
+export type ChangeFilterOperator = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in';
 
 /** `column=op.value` as realtime-js's `filter` sends it (`id=eq.1`, `status=in.(a,b)`). */
 export interface ChangeFilter {
   readonly column: string;
-  readonly op: FilterOperator;
+  readonly op: ChangeFilterOperator;
   /** One value, or the list of `in`. */
   readonly values: readonly string[];
 }
@@ -22,7 +22,7 @@ export interface ChangeSubscription {
   readonly echo: { readonly event: string; readonly schema: string; readonly table?: string; readonly filter?: string };
 }
 
-const OPERATORS: readonly FilterOperator[] = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in'];
+const OPERATORS: readonly ChangeFilterOperator[] = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in'];
 const IDENT = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
 const MAX_FILTER = 1024;
 const MAX_IN_VALUES = 100;
@@ -36,7 +36,7 @@ export function parseChangeFilter(text: string): Result<ChangeFilter, RealtimeEr
   const [, column = '', op = '', raw = ''] = m;
   if (!IDENT.test(column)) return invalid(`Invalid column in filter: ${column.slice(0, 64)}`);
   if (!(OPERATORS as readonly string[]).includes(op)) return invalid(`Unsupported filter operator: ${op}; use one of ${OPERATORS.join(', ')}`);
-  if (op !== 'in') return ok({ column, op: op as FilterOperator, values: [raw] });
+  if (op !== 'in') return ok({ column, op: op as ChangeFilterOperator, values: [raw] });
   const list = /^\((.*)\)$/s.exec(raw);
   if (list === null) return invalid('An "in" filter is "column=in.(a,b,c)"');
   const values = (list[1] ?? '').split(',').map((v) => v.trim().replace(/^"(.*)"$/s, '$1'));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { DEFAULT_REALTIME_LIMITS, admitSocket, parseTopic, utf8Length } from './realtime-rules.js';
+import { utf8Length } from '../sandbox/sandbox-path.js';
+import { DEFAULT_REALTIME_LIMITS, admitSocket, parseTopic } from './realtime-rules.js';
 
 describe('realtime rules', () => {
   it('admits sockets up to the per-user cap, then up to the per-project cap, with clear reasons', () => {

@@ -79,18 +79,3 @@ export function parseTopic(topic: unknown): Result<string, RealtimeError> {
   if (!/^[\x20-\x7e]+$/.test(name)) return fail('REALTIME.INVALID_TOPIC', 'A channel name may only contain printable ASCII characters');
   return ok(topic);
 }
-
-/** UTF-8 length of a string, without TextEncoder (the domain has none). */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-}
