@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
+import { Inbox, type RealtimeApp, startRealtimeApp, subscribed } from './testing/realtime-harness.js';
+
+jest.setTimeout(60_000);
+
+type Row = { id: number; room: string; body: string; visible: boolean };
+
+/**
+ * Issue 18's bar for realtime: supabase-js's `.channel` (realtime-js 2.109.0) against the real
+ * API app with project databases on the real PostgreSQL — postgres_changes with row-level
+ * security, filters, updates and deletes, broadcast (binary frames) and presence between two
+ * clients, and a reconnect after the server drops the socket.
+ */
+describe('Realtime through @supabase/supabase-js (e2e, local PostgreSQL)', () => {
+  let app: RealtimeApp;
+  let ref: string;
+  let anonKey: string;
+
+  beforeAll(async () => {
+    app = await startRealtimeApp();
+    ({ ref, anonKey } = await app.project());
+    await app.asOwner(
+      ref,
+      `CREATE TABLE public.messages (id serial PRIMARY KEY, room text NOT NULL, body text NOT NULL, visible boolean NOT NULL DEFAULT true);
+       CREATE POLICY anon_reads_visible ON public.messages FOR SELECT TO anon USING (visible);
+       CREATE POLICY anon_writes ON public.messages FOR INSERT TO anon WITH CHECK (true);
+       CREATE POLICY anon_updates ON public.messages FOR UPDATE TO anon USING (true) WITH CHECK (true);
+       CREATE POLICY anon_deletes ON public.messages FOR DELETE TO anon USING (true);
+       -- the policies read the row: a DELETE/UPDATE through the API needs SELECT on it too
+       CREATE POLICY anon_reads_for_writes ON public.messages FOR SELECT TO anon USING (room = 'writes');`,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+  }, 60_000);
+
+  it('subscribed → an insert by another client arrives; a row hidden by RLS never arrives', async () => {
+    const listener = app.client(ref, anonKey);
+    const writer = app.client(ref, anonKey);
+    const inbox = new Inbox<RealtimePostgresChangesPayload<Row>>();
+    const channel = listener.channel('db-messages').on<Row>('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages' }, inbox.push);
+    await subscribed(channel);
+
+    // Inserted in this order, committed in this order: the hidden row is handled before the visible
+    // one. (The hidden one by the owner's SQL: the data API's insert reads its row back, which RLS refuses.)
+    await app.asOwner(ref, `INSERT INTO public.messages (room, body, visible) VALUES ('a', 'secret', false)`);
+    expect((await writer.from('messages').insert({ room: 'a', body: 'hello', visible: true })).error).toBeNull();
+    const [first] = await inbox.count(1);
+    expect(first).toMatchObject({ schema: 'public', table: 'messages', eventType: 'INSERT', new: { room: 'a', body: 'hello', visible: true }, old: {} });
+    expect(first!.commit_timestamp).toEqual(expect.any(String));
+    // One more visible insert: everything before it has been handled, and the secret never came.
+    await writer.from('messages').insert({ room: 'a', body: 'again' });
+    const all = await inbox.count(2);
+    expect(all.map((p) => (p.new as Row).body)).toEqual(['hello', 'again']);
+    await listener.removeChannel(channel);
+  });
+
+  it('applies filters (eq, in) and the event, and sends updates and deletes (a delete only its key)', async () => {
+    const listener = app.client(ref, anonKey);
+    const writer = app.client(ref, anonKey);
+    const inRoom = new Inbox<RealtimePostgresChangesPayload<Row>>();
+    const everything = new Inbox<RealtimePostgresChangesPayload<Row>>();
+    const channel = listener
+      .channel('filtered')
+      .on<Row>('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages', filter: 'room=eq.writes' }, inRoom.push)
+      .on<Row>('postgres_changes', { event: '*', schema: 'public', table: 'messages', filter: 'room=in.(writes,other)' }, everything.push);
+    await subscribed(channel);
+    await writer.from('messages').insert({ room: 'elsewhere', body: 'not for us' });
+    const inserted = await writer.from('messages').insert({ room: 'writes', body: 'first' }).select().single();
+    expect(inserted.error).toBeNull();
+    const id = (inserted.data as Row).id;
+    await inRoom.count(1);
+    expect(inRoom.items[0]).toMatchObject({ eventType: 'INSERT', new: { id, room: 'writes', body: 'first' } });
+    expect((await writer.from('messages').update({ body: 'edited' }).eq('id', id)).error).toBeNull();
+    expect((await writer.from('messages').delete().eq('id', id)).error).toBeNull();
+    const seen = await everything.count(3);
+    expect(seen.map((p) => p.eventType)).toEqual(['INSERT', 'UPDATE', 'DELETE']);
+    expect(seen[1]).toMatchObject({ new: { id, body: 'edited' }, old: { id } });
+    expect(seen[2]).toMatchObject({ new: {}, old: { id } });
+    expect(Object.keys(seen[2]!.old)).toEqual(['id']);
+    expect(inRoom.items).toHaveLength(1);
+    await listener.removeChannel(channel);
+  });
+
+  it('carries broadcasts between two clients as binary frames, without self unless asked, with acks', async () => {
+    const a = app.client(ref, anonKey);
+    const b = app.client(ref, anonKey);
+    const toA = new Inbox<{ event: string; payload: unknown }>();
+    const toB = new Inbox<{ event: string; payload: unknown }>();
+    const chA = a.channel('room-1', { config: { broadcast: { self: false, ack: true } } }).on('broadcast', { event: '*' }, toA.push);
+    const chB = b.channel('room-1', { config: { broadcast: { self: true } } }).on('broadcast', { event: 'cursor' }, toB.push);
+    await subscribed(chA);
+    await subscribed(chB);
+    expect(await chA.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, who: 'ä' } })).toBe('ok');
+    expect(await chB.send({ type: 'broadcast', event: 'cursor', payload: { x: 2 } })).toBe('ok');
+    const atB = await toB.count(2);
+    expect(atB.map((m) => m.payload)).toEqual([{ x: 1, who: 'ä' }, { x: 2 }]);
+    const atA = await toA.count(1);
+    expect(atA).toEqual([{ type: 'broadcast', event: 'cursor', payload: { x: 2 } }]);
+    // Too big for the fan-out: refused (an ack'd send answers error), nobody gets it.
+    expect(await chA.send({ type: 'broadcast', event: 'cursor', payload: { big: 'x'.repeat(9000) } })).toBe('error');
+    await a.removeChannel(chA);
+    await b.removeChannel(chB);
+  });
+
+  it('shows presence across two clients: joins, state and leaves', async () => {
+    const a = app.client(ref, anonKey);
+    const b = app.client(ref, anonKey);
+    const chA = a.channel('lobby', { config: { presence: { key: 'ana' } } });
+    const syncs = new Inbox<Record<string, unknown[]>>();
+    const leaves = new Inbox<string>();
+    chA.on('presence', { event: 'sync' }, () => syncs.push(chA.presenceState())).on('presence', { event: 'leave' }, ({ key }) => leaves.push(key));
+    await subscribed(chA);
+    expect(await chA.track({ name: 'Ana' })).toBe('ok');
+    const chB = b.channel('lobby', { config: { presence: { key: 'bo' } } });
+    chB.on('presence', { event: 'sync' }, () => {});
+    await subscribed(chB);
+    expect(await chB.track({ name: 'Bo' })).toBe('ok');
+    const both = await new Promise<Record<string, unknown[]>>((resolve) => {
+      const check = () => {
+        const s = chA.presenceState();
+        if (s['ana'] && s['bo']) resolve(s);
+      };
+      check();
+      chA.on('presence', { event: 'sync' }, check);
+    });
+    expect(both['bo']).toEqual([expect.objectContaining({ name: 'Bo', presence_ref: expect.any(String) })]);
+    expect(chB.presenceState()['ana']).toEqual([expect.objectContaining({ name: 'Ana' })]);
+    await b.removeChannel(chB);
+    expect(await leaves.count(1)).toEqual(['bo']);
+    expect(chA.presenceState()['bo']).toBeUndefined();
+    await a.removeChannel(chA);
+  });
+
+  it('reconnects after the server drops the socket and gets changes again', async () => {
+    const listener = app.client(ref, anonKey);
+    const writer = app.client(ref, anonKey);
+    const inbox = new Inbox<RealtimePostgresChangesPayload<Row>>();
+    const statuses = new Inbox<string>();
+    const channel = listener.channel('reconnect').on<Row>('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages', filter: 'room=eq.reconnect' }, inbox.push);
+    channel.subscribe((status) => statuses.push(status));
+    await statuses.count(1);
+    expect(statuses.items[0]).toBe('SUBSCRIBED');
+    expect(app.realtime.count(ref)).toBeGreaterThan(0);
+    // The server drops every socket of the project (as when its database is detached and reattached).
+    await app.realtime.forget(ref);
+    // realtime-js reconnects (1 s) and joins again: SUBSCRIBED a second time.
+    await new Promise<void>((resolve) => {
+      const check = () => (statuses.items.filter((s) => s === 'SUBSCRIBED').length >= 2 ? resolve() : setTimeout(check, 100));
+      check();
+    });
+    await writer.from('messages').insert({ room: 'reconnect', body: 'after' });
+    expect((await inbox.count(1))[0]).toMatchObject({ new: { room: 'reconnect', body: 'after' } });
+    await listener.removeChannel(channel);
+  });
+});
