@@ -35,6 +35,8 @@ export interface DataOriginService {
   upgrade?(ref: string, req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Drops what it keeps of a project (its sockets), like DataApiServer.forget. */
   forget?(ref: string): Promise<void>;
+  /** Ends its websockets and refuses new ones (the API is shutting down). */
+  closeSockets?(): Promise<void>;
 }
 
 /**
@@ -82,13 +84,19 @@ export class DataApiServer {
     await Promise.all([this.api.forget(ref), ...this.services.map((s) => s.forget?.(ref))]);
   }
 
+  /** Ends the services' websockets (realtime) before the HTTP server closes: it waits for them. */
+  async closeSockets(): Promise<void> {
+    await Promise.all(this.services.map((s) => s.closeSockets?.()));
+  }
+
   /** A websocket upgrade on a data origin: to the service of its path that takes upgrades (realtime), else refused. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const ref = this.refOf(req) as string;
     const url = req.url ?? '/';
     const service = this.services.find((s) => s.upgrade !== undefined && (url === s.prefix || url.startsWith(`${s.prefix}/`) || url.startsWith(`${s.prefix}?`)));
     if (service?.upgrade === undefined) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.on('error', () => {});
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', () => socket.destroy());
       return;
     }
     service.upgrade(ref, req, socket, head);

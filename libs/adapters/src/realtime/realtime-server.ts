@@ -49,6 +49,7 @@ export class RealtimeServer {
   private readonly sweep: NodeJS.Timeout;
   private stopFanout: Promise<() => Promise<void>> | null = null;
   private nextSocket = 0;
+  private closing = false;
 
   constructor(private readonly options: RealtimeServerOptions) {
     this.limits = options.limits ?? DEFAULT_REALTIME_LIMITS;
@@ -94,9 +95,18 @@ export class RealtimeServer {
     await this.options.changes.forget(ref);
   }
 
+  /** Ends every socket (1001) and refuses new ones: the API is shutting down. */
+  async closeSockets(): Promise<void> {
+    this.closing = true;
+    const open = [...this.sockets.values()].flatMap((set) => [...set]);
+    for (const s of open) s.ws.close(CLOSE.shutdown, 'The server is shutting down');
+    // The close frames are written; the sockets end now rather than after ws's 30 s close handshake.
+    for (const s of open) s.ws.terminate();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweep);
-    for (const ref of [...this.sockets.keys()]) for (const s of [...(this.sockets.get(ref) ?? [])]) s.ws.close(CLOSE.shutdown, 'The server is shutting down');
+    await this.closeSockets();
     this.wss.close();
     const stop = this.stopFanout;
     this.stopFanout = null;
@@ -105,6 +115,7 @@ export class RealtimeServer {
   }
 
   private async admit(ref: string, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    if (this.closing) return refuse(socket, 503, 'REALTIME.UNAVAILABLE', 'The server is shutting down; try again shortly');
     const url = new URL(req.url ?? '/', 'http://data.invalid');
     if (url.pathname !== PATH && url.pathname !== `${PATH}/`) return refuse(socket, 404, 'REALTIME.NOT_FOUND', `Realtime answers on ${PATH}`);
     const vsn = url.searchParams.get('vsn') ?? '2.0.0';
@@ -175,7 +186,7 @@ export class RealtimeServer {
   private closeIdle(): void {
     const before = Date.now() - this.limits.idleMs;
     for (const set of this.sockets.values()) {
-      for (const s of set) if (s.lastSeen < before) s.ws.close(CLOSE.idle, `No message for ${Math.round(this.limits.idleMs / 1000)} s: send heartbeats to stay connected`);
+      for (const s of set) if (s.lastSeen < before) s.ws.close(CLOSE.idle, `No message for ${Number((this.limits.idleMs / 1000).toFixed(1))} s: send heartbeats to stay connected`);
     }
   }
 }
@@ -196,8 +207,10 @@ function refuse(socket: Duplex, status: number, code: string, message: string): 
   if (!socket.writable) return void socket.destroy();
   const body = JSON.stringify({ code, message });
   const reason = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' }[status] ?? 'Error';
+  // Ended and then destroyed: the server's close must not wait for a client that keeps its side open.
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `${status === 503 ? 'Retry-After: 5\r\n' : ''}\r\n${body}`,
+    () => socket.destroy(),
   );
 }
