@@ -24,7 +24,7 @@ export class InMemoryRealtimeFanout implements RealtimeFanout {
     const text = encodeFanoutMessage(message);
     if (!text.ok) return text;
     const listeners = [...this.hub];
-    queueMicrotask(() => {
+    void Promise.resolve().then(() => {
       for (const listener of listeners) {
         const copy = decodeFanoutMessage(text.value);
         if (copy !== null && this.hub.has(listener)) listener(copy);
