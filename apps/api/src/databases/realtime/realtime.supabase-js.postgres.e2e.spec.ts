@@ -28,7 +28,9 @@ describe('Realtime through @supabase/supabase-js (e2e, local PostgreSQL)', () =>
        CREATE POLICY anon_updates ON public.messages FOR UPDATE TO anon USING (true) WITH CHECK (true);
        CREATE POLICY anon_deletes ON public.messages FOR DELETE TO anon USING (true);
        -- the policies read the row: a DELETE/UPDATE through the API needs SELECT on it too
-       CREATE POLICY anon_reads_for_writes ON public.messages FOR SELECT TO anon USING (room = 'writes');`,
+       CREATE POLICY anon_reads_for_writes ON public.messages FOR SELECT TO anon USING (room = 'writes');
+       CREATE TABLE public.notes (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), user_id uuid NOT NULL DEFAULT auth.uid(), body text NOT NULL);
+       CREATE POLICY own_notes ON public.notes FOR ALL TO authenticated USING (user_id = auth.uid()) WITH CHECK (user_id = auth.uid());`,
     );
   }, 120_000);
   afterAll(async () => {
@@ -133,12 +135,68 @@ describe('Realtime through @supabase/supabase-js (e2e, local PostgreSQL)', () =>
     await a.removeChannel(chA);
   });
 
+  it('goes through the channel states closed → joining → joined → leaving → closed, and errored when a join is refused', async () => {
+    const c = app.client(ref, anonKey);
+    const channel = c.channel('states');
+    expect(channel.state).toBe('closed');
+    const joined = subscribed(channel);
+    expect(channel.state).toBe('joining');
+    await joined;
+    expect(channel.state).toBe('joined');
+    // realtime-js (phoenix) is `leaving` only inside leave(): once not joined it cannot push, so it
+    // settles the leave at once and closes; the server gets the phx_leave and drops the channel.
+    // The states phoenix's channel (inside realtime-js) passes through, recorded as they are set.
+    const states: string[] = [];
+    const inner = (channel as unknown as { channelAdapter: { channel: { state: string } } }).channelAdapter.channel;
+    let current = inner.state;
+    Object.defineProperty(inner, 'state', { configurable: true, get: () => current, set: (v: string) => void states.push((current = v)) });
+    expect(await channel.unsubscribe()).toBe('ok');
+    expect(channel.state).toBe('closed');
+    expect(states[0]).toBe('leaving');
+    // A join the server refuses (a filter it does not know): errored, with the server's reason.
+    const refused = c.channel('refused').on('postgres_changes', { event: '*', schema: 'public', table: 'messages', filter: 'body=like.x' }, () => {});
+    await expect(subscribed(refused)).rejects.toThrow('Unsupported filter operator: like; use one of eq, neq, lt, lte, gt, gte, in');
+    expect(refused.state).toBe('errored');
+    await c.removeChannel(refused);
+  });
+
+  it('re-reads changes as each signed-in user: A gets A’s rows only, and a refreshed access token keeps working', async () => {
+    const a = app.client(ref, anonKey);
+    const b = app.client(ref, anonKey);
+    const stamp = Date.now().toString(36);
+    const signedA = await a.auth.signUp({ email: `a-${stamp}@example.com`, password: 'user a password' });
+    const signedB = await b.auth.signUp({ email: `b-${stamp}@example.com`, password: 'user b password' });
+    expect(signedA.error).toBeNull();
+    expect(signedB.error).toBeNull();
+    // supabase-js hands the session's token to realtime; the join carries it as access_token.
+    await a.realtime.setAuth(signedA.data.session!.access_token);
+    const inbox = new Inbox<RealtimePostgresChangesPayload<{ id: string; user_id: string; body: string }>>();
+    const channel = a.channel('notes').on<{ id: string; user_id: string; body: string }>('postgres_changes', { event: 'INSERT', schema: 'public', table: 'notes' }, inbox.push);
+    await subscribed(channel);
+    expect((await b.from('notes').insert({ body: 'b’s private note' })).error).toBeNull();
+    expect((await a.from('notes').insert({ body: 'a’s note' })).error).toBeNull();
+    const [first] = await inbox.count(1);
+    expect(first!.new).toMatchObject({ body: 'a’s note', user_id: signedA.data.user!.id });
+    // A new token for the same user (a refresh): pushed to the joined channel, changes keep coming.
+    const refreshed = await a.auth.refreshSession({ refresh_token: signedA.data.session!.refresh_token });
+    expect(refreshed.error).toBeNull();
+    await a.realtime.setAuth(refreshed.data.session!.access_token);
+    expect((await b.from('notes').insert({ body: 'b again' })).error).toBeNull();
+    expect((await a.from('notes').insert({ body: 'a again' })).error).toBeNull();
+    const both = await inbox.count(2);
+    expect(both.map((p) => (p.new as { body: string }).body)).toEqual(['a’s note', 'a again']);
+    await a.removeChannel(channel);
+  });
+
   it('reconnects after the server drops the socket and gets changes again', async () => {
     const listener = app.client(ref, anonKey);
     const writer = app.client(ref, anonKey);
     const inbox = new Inbox<RealtimePostgresChangesPayload<Row>>();
     const statuses = new Inbox<string>();
     const channel = listener.channel('reconnect').on<Row>('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages', filter: 'room=eq.reconnect' }, inbox.push);
+    // realtime-js's defaults against this server: 10 s timeout, reconnect after 1, 2, 5, then 10 s.
+    expect(listener.realtime.timeout).toBe(10_000);
+    expect([1, 2, 3, 4, 5].map((n) => listener.realtime.reconnectAfterMs(n))).toEqual([1000, 2000, 5000, 10_000, 10_000]);
     channel.subscribe((status) => statuses.push(status));
     await statuses.count(1);
     expect(statuses.items[0]).toBe('SUBSCRIBED');
