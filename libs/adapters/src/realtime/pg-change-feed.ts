@@ -34,6 +34,8 @@ export interface ChangeSubscriber {
   readonly bindings: readonly { readonly id: number; readonly sub: ChangeSubscription }[];
   caller(): { readonly role: RequestRole; readonly claims: Record<string, unknown> };
   deliver(payload: ChangePayload): void;
+  /** The LISTEN connection was lost: changes stop until the subscriber joins again. */
+  lost(): void;
 }
 
 interface Feed {
@@ -117,10 +119,19 @@ export class PgChangeFeed {
       feed.queue = feed.queue.then(() => this.dispatch(feed, change)).catch((e: unknown) => this.log(e));
     });
     client.on('end', () => {
-      // The connection dropped (server restart, database deleted): forget it; subscribers stay
-      // joined but get nothing until they join again (realtime-js rejoins after a socket error).
+      // The connection dropped (a server restart, a killed backend): forget it and tell the
+      // subscribers, whose channels error so that realtime-js joins again (a new LISTEN). Not
+      // after forget(): that removed the feed first, and closes the sockets itself.
       const feed = this.feeds.get(target.ref);
-      if (feed !== undefined) void feed.client.then((c) => c === client && this.feeds.get(target.ref) === feed && this.feeds.delete(target.ref), () => {});
+      if (feed === undefined) return;
+      void feed.client.then(
+        (c) => {
+          if (c !== client || this.feeds.get(target.ref) !== feed) return;
+          this.feeds.delete(target.ref);
+          for (const s of [...feed.subscribers]) s.lost();
+        },
+        () => {},
+      );
     });
     await client.connect().catch((e: unknown) => Promise.reject(markConnectFailure(e)));
     await client.query(`LISTEN ${CHANGES_CHANNEL}`);

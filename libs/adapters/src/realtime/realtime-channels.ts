@@ -200,6 +200,12 @@ export class RealtimeChannels {
           bindings,
           caller: () => channel.caller,
           deliver: (change: ChangePayload) => send(s, encodeMessage(channel.joinRef, null, channel.topic, 'postgres_changes', change)),
+          // Phoenix's phx_error: realtime-js marks the channel errored and joins it again.
+          lost: () => {
+            if (channel.left) return;
+            send(s, encodeMessage(channel.joinRef, channel.joinRef, channel.topic, 'phx_error', {}));
+            this.leave(channel);
+          },
         });
         if (channel.left) stop();
         else channel.stopChanges = stop;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
-import { Inbox, type RealtimeApp, startRealtimeApp, subscribed } from './testing/realtime-harness.js';
+import pg from 'pg';
+import { Inbox, type RealtimeApp, adminUrl, startRealtimeApp, subscribed } from './testing/realtime-harness.js';
 
 jest.setTimeout(60_000);
 
@@ -210,6 +211,31 @@ describe('Realtime through @supabase/supabase-js (e2e, local PostgreSQL)', () =>
     });
     await writer.from('messages').insert({ room: 'reconnect', body: 'after' });
     expect((await inbox.count(1))[0]).toMatchObject({ new: { room: 'reconnect', body: 'after' } });
+    await listener.removeChannel(channel);
+  });
+
+  it('joins again and gets changes after the project database’s LISTEN connection is lost', async () => {
+    const listener = app.client(ref, anonKey);
+    const writer = app.client(ref, anonKey);
+    const inbox = new Inbox<RealtimePostgresChangesPayload<Row>>();
+    const statuses = new Inbox<string>();
+    const channel = listener.channel('listen-lost').on<Row>('postgres_changes', { event: 'INSERT', schema: 'public', table: 'messages', filter: 'room=eq.lost' }, inbox.push);
+    channel.subscribe((status) => statuses.push(status));
+    await statuses.count(1);
+    // The server restarted, or an operator killed the backend: the API's LISTEN connection ends.
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN kiln_realtime'`, [`kiln_app_${ref}`]);
+      expect(killed.rowCount).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+    }
+    // The channel errors (phx_error) and realtime-js joins it again: SUBSCRIBED a second time.
+    const again = await statuses.count(3);
+    expect(again.slice(0, 3)).toEqual(['SUBSCRIBED', 'CHANNEL_ERROR', 'SUBSCRIBED']);
+    await writer.from('messages').insert({ room: 'lost', body: 'after the drop' });
+    expect((await inbox.count(1))[0]).toMatchObject({ new: { room: 'lost', body: 'after the drop' } });
     await listener.removeChannel(channel);
   });
 });
