@@ -105,25 +105,29 @@ export class RealtimeChannels {
     const channel = s.channels.get(push.topic);
     const answer = (status: 'ok' | 'error', response: unknown) => push.ref !== null && send(s, reply(push.joinRef, push.ref, push.topic, status, response));
     if (channel === undefined) return void answer('error', { reason: 'unmatched topic' });
-    const body: FanoutBody = {
-      kind: 'broadcast',
-      event: push.event,
-      sender: `${this.deps.instanceId}:${s.id}`,
-      encoding: push.encoding,
-      data: push.encoding === 'json' ? push.data.toString('utf8') : push.data.toString('base64'),
-    };
-    const message: FanoutMessage = { project: s.ref, topic: push.topic, origin: this.deps.instanceId, body };
+    const sent = await this.publishBroadcast(s.ref, push.topic, push.event, push.encoding, push.data, `${this.deps.instanceId}:${s.id}`);
+    if (!sent.ok) return void answer('error', { reason: sent.reason });
+    if (channel.ack) answer('ok', {});
+  }
+
+  /**
+   * A broadcast on a project's topic (from a socket, or the REST endpoint): checked against the
+   * fanout's size, delivered to this instance's sockets, then published to the others.
+   */
+  async publishBroadcast(ref: string, topic: string, event: string, encoding: 'json' | 'binary', data: Buffer, sender: string): Promise<{ ok: true } | { ok: false; tooLarge: boolean; reason: string }> {
+    const body: FanoutBody = { kind: 'broadcast', event, sender, encoding, data: encoding === 'json' ? data.toString('utf8') : data.toString('base64') };
+    const message: FanoutMessage = { project: ref, topic, origin: this.deps.instanceId, body };
     const fits = encodeFanoutMessage(message);
-    if (!fits.ok) return void answer('error', { reason: fits.error.message });
-    this.deliverBroadcast(s.ref, push.topic, body);
+    if (!fits.ok) return { ok: false, tooLarge: true, reason: fits.error.message };
+    this.deliverBroadcast(ref, topic, body);
     try {
       const published = await this.deps.fanout.publish(message);
-      if (!published.ok) return void answer('error', { reason: published.error.message });
+      if (!published.ok) return { ok: false, tooLarge: true, reason: published.error.message };
     } catch (error) {
       this.deps.log(error);
-      return void answer('error', { reason: 'Realtime could not reach the other servers; the message reached only this one’s clients' });
+      return { ok: false, tooLarge: false, reason: 'Realtime could not reach the other servers; the message reached only this one’s clients' };
     }
-    if (channel.ack) answer('ok', {});
+    return { ok: true };
   }
 
   /** A message of another instance (this instance's own were delivered when sent). */

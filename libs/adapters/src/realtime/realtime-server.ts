@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type DataApiTarget, type DataApiTargets, DEFAULT_REALTIME_LIMITS, type FanoutMessage, type RealtimeFanout, type RealtimeLimits, admitSocket } from '@kiln/domain';
+import { type DataApiTarget, type DataApiTargets, DEFAULT_REALTIME_LIMITS, type FanoutMessage, type RealtimeFanout, type RealtimeLimits, admitSocket, parseTopic } from '@kiln/domain';
 import { WebSocket, WebSocketServer } from 'ws';
 import { type Caller, VerifiedTokens, authenticate } from '../databases/data-api-auth.js';
 import { DataApiTargetCache } from '../databases/data-api-target-cache.js';
@@ -68,10 +68,64 @@ export class RealtimeServer {
     this.sweep.unref();
   }
 
-  /** A plain HTTP request on /realtime/v1: only websockets are served here. */
-  handle(_ref: string, _req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(426, { 'Content-Type': 'application/json; charset=utf-8', Upgrade: 'websocket' });
-    res.end(JSON.stringify({ code: 'REALTIME.UPGRADE_REQUIRED', message: 'Realtime is a websocket: connect to /realtime/v1/websocket?apikey=…&vsn=2.0.0' }));
+  /**
+   * HTTP on /realtime/v1: realtime-js's REST broadcast (`POST /realtime/v1/api/broadcast` with
+   * `{ messages: [{ topic, event, payload }] }`, and `httpSend`'s
+   * `POST /realtime/v1/api/broadcast/{topic}/events/{event}`), answered 202; anything else is 426
+   * (the socket is at /realtime/v1/websocket).
+   */
+  handle(ref: string, req: IncomingMessage, res: ServerResponse): void {
+    this.rest(ref, req, res).catch((e: unknown) => {
+      this.options.log?.(e);
+      if (!res.headersSent) answer(res, 500, { code: 'REALTIME.INTERNAL', message: 'Internal error of realtime' });
+      else res.destroy();
+    });
+  }
+
+  private async rest(ref: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://data.invalid');
+    const broadcast = /^\/realtime\/v1\/api\/broadcast(?:\/([^/]+)\/events\/([^/]+))?\/?$/.exec(url.pathname);
+    if (broadcast === null) return answer(res, 426, { code: 'REALTIME.UPGRADE_REQUIRED', message: 'Realtime is a websocket: connect to /realtime/v1/websocket?apikey=…&vsn=2.0.0' }, { Upgrade: 'websocket' });
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Allow-Headers': 'apikey, authorization, content-type, x-client-info', 'Access-Control-Max-Age': '600' });
+      return void res.end();
+    }
+    if (req.method !== 'POST') return answer(res, 405, { code: 'REALTIME.METHOD_NOT_ALLOWED', message: 'Broadcast with POST' });
+    let target: DataApiTarget | null;
+    try {
+      target = await this.targets.findByRef(ref);
+    } catch {
+      return answer(res, 503, { code: 'REALTIME.UNAVAILABLE', message: 'The project database is unavailable; try again shortly' }, { 'Retry-After': '5' });
+    }
+    if (target === null) return answer(res, 404, { code: 'PGRST125', message: 'No project database at this address' });
+    const caller = await authenticate(header(req, 'apikey'), header(req, 'authorization'), target.jwtSecret, ref, this.verified);
+    if (!caller.ok) return answer(res, 401, { code: caller.error.code, message: caller.error.message });
+    const body = await readBody(req, this.limits.maxFrameBytes);
+    // The rest of the body is not read: the connection cannot be reused.
+    if (body === null) return answer(res, 413, { code: 'REALTIME.TOO_LARGE', message: `The body is larger than ${this.limits.maxFrameBytes} bytes` }, { Connection: 'close' });
+    let messages: { topic: unknown; event: unknown; encoding: 'json' | 'binary'; data: Buffer; private?: unknown }[];
+    if (broadcast[1] !== undefined) {
+      const binary = (header(req, 'content-type') ?? '').startsWith('application/octet-stream');
+      if (!binary && !isJson(body)) return answer(res, 400, { code: 'REALTIME.INVALID_BODY', message: 'The payload must be JSON (or application/octet-stream)' });
+      messages = [{ topic: safeDecode(broadcast[1]), event: safeDecode(broadcast[2] ?? ''), encoding: binary ? 'binary' : 'json', data: body, private: url.searchParams.get('private') === 'true' }];
+    } else {
+      const parsed = isJson(body) ? (JSON.parse(body.toString('utf8')) as { messages?: unknown }) : null;
+      if (parsed === null || typeof parsed !== 'object' || !Array.isArray(parsed.messages) || parsed.messages.length === 0 || parsed.messages.length > 100) {
+        return answer(res, 400, { code: 'REALTIME.INVALID_BODY', message: 'The body must be { messages: [{ topic, event, payload }] } with 1 to 100 messages' });
+      }
+      messages = (parsed.messages as Record<string, unknown>[]).map((m) => ({ topic: m?.['topic'], event: m?.['event'], encoding: 'json' as const, data: Buffer.from(JSON.stringify(m?.['payload'] ?? {}), 'utf8'), private: m?.['private'] }));
+    }
+    for (const m of messages) {
+      if (m.private === true) return answer(res, 400, { code: 'REALTIME.PRIVATE', message: 'Private channels (realtime.messages policies) are not available' });
+      const topic = parseTopic(`realtime:${typeof m.topic === 'string' ? m.topic : ''}`);
+      if (!topic.ok) return answer(res, 400, { code: topic.error.code, message: topic.error.message });
+      if (typeof m.event !== 'string' || m.event === '' || Buffer.byteLength(m.event) > 255) return answer(res, 400, { code: 'REALTIME.INVALID_BODY', message: 'Each message needs an event of 1 to 255 bytes' });
+    }
+    for (const m of messages) {
+      const sent = await this.channels.publishBroadcast(ref, `realtime:${m.topic as string}`, m.event as string, m.encoding, m.data, 'rest');
+      if (!sent.ok) return answer(res, sent.tooLarge ? 413 : 503, { code: sent.tooLarge ? 'REALTIME.MESSAGE_TOO_LARGE' : 'REALTIME.UNAVAILABLE', message: sent.reason });
+    }
+    res.writeHead(202).end();
   }
 
   /** A websocket upgrade on project `ref`'s data origin. Refusals before the upgrade are HTTP answers. */
@@ -213,4 +267,38 @@ function refuse(socket: Duplex, status: number, code: string, message: string): 
       `${status === 503 ? 'Retry-After: 5\r\n' : ''}\r\n${body}`,
     () => socket.destroy(),
   );
+}
+
+function answer(res: ServerResponse, status: number, body: { code: string; message: string }, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** The body, or null past `max` bytes (the rest is not read). */
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function isJson(body: Buffer): boolean {
+  try {
+    JSON.parse(body.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return '';
+  }
 }

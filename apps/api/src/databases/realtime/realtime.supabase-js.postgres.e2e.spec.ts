@@ -107,6 +107,28 @@ describe('Realtime through @supabase/supabase-js (e2e, local PostgreSQL)', () =>
     await b.removeChannel(chB);
   });
 
+  it('takes broadcasts over REST (httpSend, and send() before joining) to the channel’s subscribers', async () => {
+    const listener = app.client(ref, anonKey);
+    const sender = app.client(ref, anonKey);
+    const got = new Inbox<{ event: string; payload: unknown }>();
+    const channel = listener.channel('rest-room').on('broadcast', { event: '*' }, got.push);
+    await subscribed(channel);
+    const outside = sender.channel('rest-room');
+    expect(await outside.httpSend('note', { via: 'httpSend' })).toEqual({ success: true });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect(await outside.send({ type: 'broadcast', event: 'note', payload: { via: 'send' } })).toBe('ok');
+    } finally {
+      warn.mockRestore();
+    }
+    expect((await got.count(2)).map((m) => m.payload)).toEqual([{ via: 'httpSend' }, { via: 'send' }]);
+    // Another project's key is refused.
+    const foreign = app.client(ref, 'not-a-key').channel('rest-room');
+    await expect(foreign.httpSend('note', { x: 1 })).rejects.toThrow('JWT could not be verified');
+    await listener.removeChannel(channel);
+    await sender.removeChannel(outside);
+  });
+
   it('shows presence across two clients: joins, state and leaves', async () => {
     const a = app.client(ref, anonKey);
     const b = app.client(ref, anonKey);
