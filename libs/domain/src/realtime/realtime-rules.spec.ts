@@ -31,7 +31,8 @@ describe('realtime rules', () => {
     }
   });
 
-  it('counts UTF-8 bytes as TextEncoder does (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length)));
+  it('counts UTF-8 bytes (property; the oracle: percent-encoding, one %XX per byte)', () => {
+    const bytes = (s: string) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, 'x').length;
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => expect(utf8Length(s)).toBe(bytes(s))));
   });
 });
