@@ -97,3 +97,6 @@ export { S3_DELETE_BATCH, S3ObjectStore, type S3ObjectStoreOptions } from './sto
 export { StorageService, type StorageServiceOptions, type StorageTransactions, type StorageQuotas } from './storage/storage-service.js';
 export { SignedObjectTokens } from './storage/signed-object-tokens.js';
 export { STORAGE_SCHEMA_SQL } from './storage/storage-schema-sql.js';
+export * from './realtime/pg-realtime-fanout.js';
+export * from './realtime/pg-change-feed.js';
+export * from './realtime/realtime-server.js';

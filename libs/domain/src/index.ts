@@ -306,3 +306,8 @@ export * from './storage/storage-bucket.js';
 export * from './storage/storage-list.js';
 export * from './storage/storage-limits.js';
 export * from './storage/signed-object-token.js';
+export * from './realtime/fanout-message.js';
+export * from './realtime/postgres-change-filter.js';
+export * from './realtime/presence.js';
+export * from './realtime/realtime-fanout.port.js';
+export * from './realtime/realtime-rules.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_DATABASE_PLAN_LIMITS, DEFAULT_STORAGE_PLAN_LIMITS } from '@kiln/domain';
+import { DEFAULT_DATABASE_PLAN_LIMITS, DEFAULT_REALTIME_LIMITS, DEFAULT_STORAGE_PLAN_LIMITS } from '@kiln/domain';
 import { loadConfig } from '../config.js';
 import { dataUrlFor, parseDatabasesConfig } from './databases-config.js';
 
@@ -13,9 +13,17 @@ describe('databases config', () => {
   it('defaults: the local provider, the data origin under data.localhost, generated key, default limits', () => {
     const { config, problems } = parse({});
     expect(problems).toEqual([]);
-    expect(config).toEqual({ provider: 'local', neon: null, dataUrlTemplate: 'http://{ref}.data.localhost:3000', secretsKey: null, limits: DEFAULT_DATABASE_PLAN_LIMITS, storage: DEFAULT_STORAGE_PLAN_LIMITS });
+    expect(config).toEqual({ provider: 'local', neon: null, dataUrlTemplate: 'http://{ref}.data.localhost:3000', secretsKey: null, limits: DEFAULT_DATABASE_PLAN_LIMITS, storage: DEFAULT_STORAGE_PLAN_LIMITS, realtime: DEFAULT_REALTIME_LIMITS });
     expect(dataUrlFor(config.dataUrlTemplate, 'abcdefghij0123456789')).toBe('http://abcdefghij0123456789.data.localhost:3000');
     expect(loadConfig({ NODE_ENV: 'test' }).databases.provider).toBe('local');
+  });
+
+  it('reads the realtime caps and refuses nonsense', () => {
+    const { config, problems } = parse({ REALTIME_SOCKETS_PER_USER: '10', REALTIME_SOCKETS_PER_PROJECT: '50' });
+    expect(problems).toEqual([]);
+    expect(config.realtime).toEqual({ ...DEFAULT_REALTIME_LIMITS, socketsPerUser: 10, socketsPerProject: 50 });
+    expect(parse({ REALTIME_SOCKETS_PER_USER: '0' }).problems).toEqual(['REALTIME_SOCKETS_PER_USER must be a whole number between 1 and 100000, got "0"']);
+    expect(parse({ REALTIME_SOCKETS_PER_PROJECT: 'lots' }).problems).toEqual(['REALTIME_SOCKETS_PER_PROJECT must be a whole number between 1 and 1000000, got "lots"']);
   });
 
   it('reads Neon, a template, a key and limits', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_DATABASE_PLAN_LIMITS, DEFAULT_STORAGE_PLAN_LIMITS, type DatabaseLimits, type DatabasePlanLimits, type StoragePlanLimits } from '@kiln/domain';
+import { DEFAULT_DATABASE_PLAN_LIMITS, DEFAULT_REALTIME_LIMITS, DEFAULT_STORAGE_PLAN_LIMITS, type DatabaseLimits, type DatabasePlanLimits, type RealtimeLimits, type StoragePlanLimits } from '@kiln/domain';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Report = (problem: string) => void;
@@ -17,6 +17,8 @@ export interface DatabasesConfig {
   readonly limits: DatabasePlanLimits;
   /** STORAGE_FREE_QUOTA_MB, STORAGE_PAID_QUOTA_MB (a project's files, all together), STORAGE_MAX_FILE_MB (one file, any plan). */
   readonly storage: StoragePlanLimits;
+  /** REALTIME_SOCKETS_PER_USER, REALTIME_SOCKETS_PER_PROJECT (docs/databases.md "Realtime"). */
+  readonly realtime: RealtimeLimits;
 }
 
 export const DEFAULT_DATA_URL_TEMPLATE = 'http://{ref}.data.localhost:{port}';
@@ -117,5 +119,10 @@ export function parseDatabasesConfig(env: Env, port: number, report: Report): Da
     secretsKey,
     limits: parseLimits(env, report),
     storage: parseStorageLimits(env, report),
+    realtime: {
+      ...DEFAULT_REALTIME_LIMITS,
+      socketsPerUser: whole(env, 'REALTIME_SOCKETS_PER_USER', 1, 100_000, DEFAULT_REALTIME_LIMITS.socketsPerUser, report),
+      socketsPerProject: whole(env, 'REALTIME_SOCKETS_PER_PROJECT', 1, 1_000_000, DEFAULT_REALTIME_LIMITS.socketsPerProject, report),
+    },
   };
 }

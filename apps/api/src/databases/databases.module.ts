@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Duplex } from 'node:stream';
+import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   ApplyMigrations,
   CheckDatabase,
@@ -88,6 +89,23 @@ export interface DataOriginHandler {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Drops what it keeps of a project database (detached, deleted or reprovisioned: DataApiServer.forget). */
   forget?(ref: string): Promise<void>;
+  /** A websocket upgrade on a data origin (`/realtime/v1/websocket`: DataApiServer.handleUpgrade). */
+  handleUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Ends its websockets (realtime) and refuses new ones: before the HTTP server closes, which waits for them. */
+  closeSockets?(): Promise<void>;
+}
+
+/**
+ * The HTTP server's close waits for every connection, upgraded ones included, and realtime
+ * clients heartbeat forever: their sockets end before it closes (Nest runs this hook first).
+ */
+@Injectable()
+class CloseDataOriginSocketsBeforeShutdown implements BeforeApplicationShutdown {
+  constructor(@Inject(DATA_ORIGIN) private readonly dataOrigin: DataOriginHandler | null) {}
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.dataOrigin?.closeSockets?.();
+  }
 }
 
 @Injectable()
@@ -119,6 +137,7 @@ export class DatabasesModule {
       providers: [
         { provide: DATABASE_ADAPTERS, useValue: adapters },
         CloseDatabasesOnShutdown,
+        CloseDataOriginSocketsBeforeShutdown,
         { provide: DATABASE_PROVISIONER, useValue: adapters.provisioner },
         { provide: SCHEMA_MIGRATOR, useValue: adapters.migrator ?? new UnconfiguredSchemaMigrator() },
         useCase(DatabaseRlsSafety, [PROJECT_DATABASE_REPOSITORY, DATABASE_PROVISIONER]),

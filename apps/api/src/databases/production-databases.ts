@@ -1,5 +1,17 @@
 import type { Logger } from '@nestjs/common';
-import { DataApiServer, type DataOriginService, LocalPostgresProvisioner, NeonProvisioner, PgAppAuthStores, PgDataApi, localSchemaMigrator, ownerSchemaMigrator } from '@kiln/adapters';
+import {
+  DataApiServer,
+  type DataOriginService,
+  LocalPostgresProvisioner,
+  NeonProvisioner,
+  PgAppAuthStores,
+  PgChangeFeed,
+  PgDataApi,
+  PgRealtimeFanout,
+  RealtimeServer,
+  localSchemaMigrator,
+  ownerSchemaMigrator,
+} from '@kiln/adapters';
 import type { DataApiQuota, DataApiTargets } from '@kiln/domain';
 import type { AppConfig } from '../config.js';
 import type { DatabaseAdapters } from './databases.module.js';
@@ -13,8 +25,16 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
   const { neon } = config.databases;
   // The data API (`/rest/v1` on each project's data origin), one pool per project database.
   const api = new PgDataApi({ statementTimeoutMs: Math.max(config.databases.limits.free.statementTimeoutMs, config.databases.limits.paid.statementTimeoutMs) });
-  const dataOrigin = (targets: DataApiTargets, services: readonly DataOriginService[], quota: DataApiQuota) =>
-    new DataApiServer(config.databases.dataUrlTemplate, targets, api, services, (error) => log.error(`Data API: ${error instanceof Error ? error.stack ?? error.message : String(error)}`), quota);
+  const logError = (what: string) => (error: unknown) => log.error(`${what}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  // Realtime (`/realtime/v1/websocket`): broadcast and presence between API instances over
+  // LISTEN/NOTIFY on Kiln's own database; postgres_changes re-read through the data API's pools.
+  const fanout = new PgRealtimeFanout({ url: adminUrl, onError: logError('Realtime fan-out') });
+  let realtime: RealtimeServer | null = null;
+  const dataOrigin = (targets: DataApiTargets, services: readonly DataOriginService[], quota: DataApiQuota) => {
+    realtime = new RealtimeServer({ targets, fanout, changes: new PgChangeFeed(api, logError('Realtime changes')), limits: config.databases.realtime, log: logError('Realtime') });
+    return new DataApiServer(config.databases.dataUrlTemplate, targets, api, [...services, realtime], logError('Data API'), quota);
+  };
+  const closeRealtime = async () => (await (realtime as RealtimeServer | null)?.close(), await fanout.close());
   if (config.databases.provider === 'neon' && neon) {
     log.log(`Project databases: Neon (${new URL(neon.apiUrl).host})`);
     const provisioner = new NeonProvisioner({ apiKey: neon.apiKey, apiUrl: neon.apiUrl });
@@ -28,7 +48,7 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
       appAuthStores,
       // Storage's metadata in each project database as the caller (docs/databases.md "Storage").
       storage: api,
-      close: async () => (await api.close(), await appAuthStores.close()),
+      close: async () => (await closeRealtime(), await api.close(), await appAuthStores.close()),
     };
   }
   const provisioner = new LocalPostgresProvisioner({ adminUrl });
@@ -41,6 +61,6 @@ export function productionDatabases(config: AppConfig, adminUrl: string, log: Lo
     dataOrigin,
     appAuthStores,
     storage: api,
-    close: async () => (await api.close(), await appAuthStores.close(), await provisioner.close()),
+    close: async () => (await closeRealtime(), await api.close(), await appAuthStores.close(), await provisioner.close()),
   };
 }

@@ -80,4 +80,38 @@ describe('dataHostHandler', () => {
     expect((await request(`short.data.localhost:${port}`, '/rest/v1/todos')).body).toBe('app');
     expect(appSaw).toHaveLength(2);
   });
+
+  it('hands a data host’s websocket upgrades under a service’s prefix to that service, and refuses the others with 404', async () => {
+    const upgraded: string[] = [];
+    const service = {
+      prefix: '/realtime/v1',
+      handle: (_ref: string, _req: http.IncomingMessage, res: http.ServerResponse) => void res.writeHead(426).end(),
+      upgrade: (ref: string, req: http.IncomingMessage, socket: import('node:stream').Duplex) => {
+        upgraded.push(`${ref} ${req.url}`);
+        socket.end('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      },
+    };
+    const withRealtime = new DataApiServer('http://{ref}.data.localhost:{port}', { findByRef: async () => null }, api, [service]);
+    const own = http.createServer((_req, res) => res.writeHead(200).end('app'));
+    installHostDispatch(own, [dataHostHandler(withRealtime)]);
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const ownPort = (own.address() as AddressInfo).port;
+    const upgrade = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port: ownPort, path, headers: { host: 'abcdefghij0123456789.data.localhost', connection: 'Upgrade', upgrade: 'websocket' } });
+        req.on('upgrade', (res, socket) => (socket.destroy(), resolve(res.statusCode ?? 0)));
+        req.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect(await upgrade('/realtime/v1/websocket?apikey=k&vsn=2.0.0')).toBe(101);
+      expect(upgraded).toEqual(['abcdefghij0123456789 /realtime/v1/websocket?apikey=k&vsn=2.0.0']);
+      expect(await upgrade('/rest/v1/todos')).toBe(404);
+      expect(upgraded).toHaveLength(1);
+    } finally {
+      own.closeAllConnections();
+      await new Promise((resolve) => own.close(resolve));
+    }
+  });
 });

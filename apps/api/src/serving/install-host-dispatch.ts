@@ -61,11 +61,17 @@ export function siteHostHandler(sites: { matches(req: IncomingMessage): boolean;
 
 /**
  * The data origin of project databases (DataApiServer of @kiln/adapters, docs/databases.md "Data
- * API"): `/rest/v1` today, `/auth/v1` added through its services. No websockets yet (realtime).
+ * API"): `/rest/v1`, with `/auth/v1` and `/realtime/v1` added through its services; websocket
+ * upgrades (realtime) go to its `handleUpgrade`, or are refused without one.
  */
-export function dataHostHandler(data: { matches(req: IncomingMessage): boolean; handle(req: IncomingMessage, res: ServerResponse): void }): HostHandler {
+export function dataHostHandler(data: {
+  matches(req: IncomingMessage): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  handleUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}): HostHandler {
   return {
     matches: (req) => data.matches(req),
     handleRequest: (req, res) => data.handle(req, res),
+    handleUpgrade: (req, socket, head) => (data.handleUpgrade === undefined ? socket.destroy() : data.handleUpgrade(req, socket, head)),
   };
 }

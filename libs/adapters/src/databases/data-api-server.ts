@@ -10,6 +10,7 @@ import {
   parseRestQuery,
 } from '@kiln/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { VerifiedTokens, authenticate } from './data-api-auth.js';
 import { DataApiTargetCache, TARGET_CACHE_MS } from './data-api-target-cache.js';
 import type { DataRequest, PgDataApi } from './pg-data-api.js';
@@ -30,8 +31,12 @@ const EXPOSED_HEADERS = 'Content-Range, Range, Location, Preference-Applied, X-S
 export interface DataOriginService {
   readonly prefix: string;
   handle(ref: string, req: IncomingMessage, res: ServerResponse): void;
-  /** Drops what the service keeps of a project database (DataApiServer.forget calls it). */
-  forget?(ref: string): void;
+  /** A websocket upgrade under its prefix (realtime); without it such an upgrade is refused. */
+  upgrade?(ref: string, req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Drops what it keeps of a project (its sockets), like DataApiServer.forget. */
+  forget?(ref: string): Promise<void> | void;
+  /** Ends its websockets and refuses new ones (the API is shutting down). */
+  closeSockets?(): Promise<void>;
 }
 
 /**
@@ -76,8 +81,25 @@ export class DataApiServer {
    */
   async forget(ref: string): Promise<void> {
     this.targets.forget(ref);
-    for (const service of this.services) service.forget?.(ref);
-    await this.api.forget(ref);
+    await Promise.all([this.api.forget(ref), ...this.services.map(async (s) => s.forget?.(ref))]);
+  }
+
+  /** Ends the services' websockets (realtime) before the HTTP server closes: it waits for them. */
+  async closeSockets(): Promise<void> {
+    await Promise.all(this.services.map((s) => s.closeSockets?.()));
+  }
+
+  /** A websocket upgrade on a data origin: to the service of its path that takes upgrades (realtime), else refused. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const ref = this.refOf(req) as string;
+    const url = req.url ?? '/';
+    const service = this.services.find((s) => s.upgrade !== undefined && (url === s.prefix || url.startsWith(`${s.prefix}/`) || url.startsWith(`${s.prefix}?`)));
+    if (service?.upgrade === undefined) {
+      socket.on('error', () => {});
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', () => socket.destroy());
+      return;
+    }
+    service.upgrade(ref, req, socket, head);
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {

@@ -180,12 +180,25 @@ export class PgDataApi {
    * returns, rolled back when it throws. Storage's metadata goes through it. Rejects with the
    * connection's error when the database cannot be reached (isDatabaseUnavailable, 53300).
    */
-  async transaction<T>(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, work: (sql: RoleSql) => Promise<T>): Promise<T> {
+  transaction<T>(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, work: (sql: RoleSql) => Promise<T>): Promise<T> {
+    return this.asRole(target, role, claims, false, work);
+  }
+
+  /**
+   * Runs one read-only statement as `role` with `claims`, exactly as a data request would (the
+   * project's pool, SET LOCAL ROLE, request.jwt.claims): realtime re-reads a changed row with it,
+   * so row-level security decides what a subscriber receives. Throws what pg throws.
+   */
+  readAs<Row extends Record<string, unknown>>(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, sql: string, params: readonly unknown[]): Promise<Row[]> {
+    return this.asRole(target, role, claims, true, (q) => q.query<Row>(sql, params));
+  }
+
+  private async asRole<T>(target: DataApiTarget, role: RequestRole, claims: Record<string, unknown>, readOnly: boolean, work: (sql: RoleSql) => Promise<T>): Promise<T> {
     const pool = await this.pools.get(target);
     const client = await pool.connect();
     let broken = false;
     try {
-      await client.query(setupSql(client, role, claims, this.options.statementTimeoutMs, false));
+      await client.query(setupSql(client, role, claims, this.options.statementTimeoutMs, readOnly));
       const value = await work({ query: async <R extends object>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as R[] });
       await client.query('COMMIT');
       return value;

@@ -12,7 +12,7 @@ export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 export function projectDatabaseSetup(ref: string, options: { readonly eventTrigger: boolean } = { eventTrigger: true }): string {
   const n = databaseNames(ref);
   const owner = ident(n.owner);
-  return `${baseSetup(n, owner)}${storageSetup(owner)}${options.eventTrigger ? RLS_EVENT_TRIGGER : ''}`;
+  return `${baseSetup(n, owner)}${storageSetup(owner)}${options.eventTrigger ? RLS_EVENT_TRIGGER + REALTIME_TRIGGERS : ''}`;
 }
 
 function baseSetup(n: ReturnType<typeof databaseNames>, owner: string): string {
@@ -84,6 +84,66 @@ DROP EVENT TRIGGER IF EXISTS kiln_enable_rls_on_new_tables;
 CREATE EVENT TRIGGER kiln_enable_rls_on_new_tables ON ddl_command_end
   WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO')
   EXECUTE FUNCTION kiln.enable_rls_on_new_tables();
+`;
+
+/** The NOTIFY channel of a project database's row changes (realtime's postgres_changes). */
+export const CHANGES_CHANNEL = 'kiln_realtime';
+
+/**
+ * Realtime's postgres_changes (docs/databases.md "Realtime"): a row trigger on every table of
+ * public NOTIFYs the table, the operation and the primary key — never the row, which the server
+ * re-reads as each subscriber's role so row-level security holds (NOTIFY's payload is capped at
+ * 8,000 bytes; past 7,900 only the table and operation go, and the change is not delivered).
+ * Sent at commit, never for a rolled-back change. A table without a primary key has no changes.
+ * New tables get the trigger from an event trigger (a superuser's: not on Neon), existing ones here.
+ */
+const REALTIME_TRIGGERS = `
+CREATE OR REPLACE FUNCTION kiln.notify_change() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog AS $$
+DECLARE
+  keys text[];
+  pk jsonb;
+  old_pk jsonb;
+  payload text;
+BEGIN
+  SELECT array_agg(a.attname::text ORDER BY a.attnum) INTO keys
+    FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+    WHERE i.indrelid = TG_RELID AND i.indisprimary;
+  IF keys IS NULL THEN RETURN NULL; END IF;
+  IF TG_OP <> 'DELETE' THEN SELECT jsonb_object_agg(k, to_jsonb(NEW) -> k) INTO pk FROM unnest(keys) AS k; END IF;
+  IF TG_OP <> 'INSERT' THEN SELECT jsonb_object_agg(k, to_jsonb(OLD) -> k) INTO old_pk FROM unnest(keys) AS k; END IF;
+  payload := jsonb_build_object('schema', TG_TABLE_SCHEMA, 'table', TG_TABLE_NAME, 'type', TG_OP, 'pk', pk, 'old_pk', old_pk, 'at', now())::text;
+  IF octet_length(payload) > 7900 THEN
+    payload := jsonb_build_object('schema', TG_TABLE_SCHEMA, 'table', TG_TABLE_NAME, 'type', TG_OP, 'too_big', true)::text;
+  END IF;
+  PERFORM pg_notify('${CHANGES_CHANNEL}', payload);
+  RETURN NULL;
+END $$;
+REVOKE ALL ON FUNCTION kiln.notify_change() FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION kiln.add_realtime_trigger() RETURNS event_trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+DECLARE created record;
+BEGIN
+  FOR created IN SELECT * FROM pg_event_trigger_ddl_commands()
+    WHERE object_type = 'table' AND schema_name = 'public'
+  LOOP
+    EXECUTE format('CREATE OR REPLACE TRIGGER kiln_realtime AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW EXECUTE FUNCTION kiln.notify_change()', created.object_identity);
+  END LOOP;
+END $$;
+REVOKE ALL ON FUNCTION kiln.add_realtime_trigger() FROM PUBLIC;
+DROP EVENT TRIGGER IF EXISTS kiln_add_realtime_trigger;
+CREATE EVENT TRIGGER kiln_add_realtime_trigger ON ddl_command_end
+  WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO')
+  EXECUTE FUNCTION kiln.add_realtime_trigger();
+
+DO $$
+DECLARE t record;
+BEGIN
+  FOR t IN SELECT c.oid::regclass AS name FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace
+    WHERE ns.nspname = 'public' AND c.relkind = 'r'
+  LOOP
+    EXECUTE format('CREATE OR REPLACE TRIGGER kiln_realtime AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW EXECUTE FUNCTION kiln.notify_change()', t.name);
+  END LOOP;
+END $$;
 `;
 
 /**
