@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type BrowserContext, type Page, expect, test } from '@playwright/test';
 import { newEmail, newProjectInBuilder } from './helpers';
 
@@ -70,6 +72,7 @@ test('a live guest book: an entry signed in one browser appears in another witho
   const bobEntries = bob.getByRole('list', { name: 'Guest book entries' });
   await expect(bobEntries.getByText('Congratulations to you both!')).toBeVisible({ timeout: 15_000 });
   await expect(bobEntries.getByText('Ana', { exact: true })).toBeVisible();
+  await bob.screenshot({ path: path.join(tmpdir(), 'kiln-screens', 'guestbook-live-second-window.png'), fullPage: true });
 
   // And back: Bob signs, Ana sees it.
   await bob.getByLabel('Your name').fill('Bob');

@@ -33,7 +33,8 @@ export function appContext(spec: AppSpec, prompt: string, databaseConnected = fa
   const topic = topicFor(spec.name, spec.subject, prompt);
   const ctx: KindContext = { spec, topic, prompt };
   const live = databaseConnected ? liveAppFor(prompt) : null;
-  if (live !== null) return { spec, topic, blueprint: liveBlueprint(live), data: live };
+  // Its own words under the name: a guest book is no "creative studio", whatever its subject.
+  if (live !== null) return { spec, topic: { ...topic, tagline: live.tagline }, blueprint: liveBlueprint(live), data: live };
   const data = databaseConnected ? dataTableFor(prompt, spec.kind) : null;
   return { spec, topic, blueprint: data ? dataBlueprint(data, ctx) : KIND_BLUEPRINTS[spec.kind](ctx), data };
 }

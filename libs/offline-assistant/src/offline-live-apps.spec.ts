@@ -80,6 +80,7 @@ describe('with a database connected', () => {
     expect(book).toContain('Sign the guest book');
     expect(book).toContain('watchEntries(');
     expect(file(f, 'src/App.tsx')).toContain('<LiveGuestbook />');
+    expect(file(f, 'src/site.ts')).toContain('Sign the guest book and see every message as it arrives');
     const sql = flat(file(f, GUESTBOOK_MIGRATION_PATH));
     expect(sql).toContain('for select to authenticated using (true)');
     expect(sql).toContain('for insert to authenticated with check (user_id = auth.uid())');

@@ -234,6 +234,7 @@ export const GALLERY_APP: LiveApp = {
   live: 'gallery',
   table: 'photos',
   words: { app: 'photo gallery', items: 'photos' },
+  tagline: 'Your photos, uploaded and kept in one place',
   migrationPath: GALLERY_MIGRATION_PATH,
   migration: GALLERY_MIGRATION_SQL,
 };

@@ -204,6 +204,7 @@ export const GUESTBOOK_APP: LiveApp = {
   live: 'guestbook',
   table: 'guestbook_entries',
   words: { app: 'live guest book', items: 'entries' },
+  tagline: 'Sign the guest book and see every message as it arrives',
   migrationPath: GUESTBOOK_MIGRATION_PATH,
   migration: GUESTBOOK_MIGRATION_SQL,
 };

@@ -8,6 +8,8 @@ export interface LiveApp {
   readonly live: 'gallery' | 'guestbook';
   readonly table: string;
   readonly words: { readonly app: string; readonly items: string };
+  /** The line under the app's name (the page's tagline). */
+  readonly tagline: string;
   readonly migrationPath: string;
   readonly migration: string;
 }
