@@ -111,6 +111,9 @@ async function runCase(browser, c) {
     const consoleErrors = [];
     page.on('console', (m) => listening && m.type() === 'error' && consoleErrors.push(m.text()));
     page.on('pageerror', (e) => listening && consoleErrors.push(String(e.message ?? e)));
+    // "Failed to load resource" names no URL: the failed responses say which.
+    const failedLoads = [];
+    page.on('response', (r) => listening && r.status() >= 400 && failedLoads.push(`${r.status()} ${r.url()}`));
     let loads = 0;
     const open = async (route) => {
       await page.goto('about:blank');
@@ -184,7 +187,7 @@ async function runCase(browser, c) {
       result.pageText = (await visibleText(page).catch(() => '')).replace(/\s+/g, ' ').slice(0, 300);
     }
     result.consoleErrors = [...new Set(consoleErrors)].slice(0, 5);
-    if (consoleErrors.length > 0) result.failures.push(`console: ${consoleErrors.length} error(s), first: ${consoleErrors[0].slice(0, 200)}`);
+    if (consoleErrors.length > 0) result.failures.push(`console: ${consoleErrors.length} error(s), first: ${consoleErrors[0].slice(0, 200)}${failedLoads.length > 0 ? ` (failed loads: ${[...new Set(failedLoads)].slice(0, 3).join(', ')})` : ''}`);
   } catch (error) {
     result.failures.push(`harness: ${String(error.message ?? error).split('\n')[0]}`);
   } finally {
