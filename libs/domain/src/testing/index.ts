@@ -27,3 +27,4 @@ export * from './in-memory-marketing.js';
 export * from './mfa/index.js';
 export * from './in-memory-analytics-event-store.js';
 export * from './in-memory-object-store.js';
+export * from './in-memory-attachment-repository.js';

@@ -32,3 +32,4 @@ export * from './marketing-outbox.contract.js';
 export * from './factor-store.contract.js';
 export * from './analytics-event-store.contract.js';
 export * from './object-store.contract.js';
+export * from './attachment-repository.contract.js';
