@@ -110,6 +110,7 @@ export class InMemorySandboxHost implements SandboxHost {
 
   async writeFile(sandboxId: string, path: string, content: string): Promise<void> {
     const { sandbox, rel } = this.at(sandboxId, path);
+    this.binaries.delete(`${sandboxId}\u0000${rel}`);
     if (rel === '.' || sandbox.dirs.has(rel)) throw new Error(`Is a folder: ${rel}`);
     this.addParents(sandbox, rel);
     sandbox.files.set(rel, content);
@@ -184,7 +185,7 @@ export class InMemorySandboxHost implements SandboxHost {
     const kept = [...sandbox.files]
       .filter(([p]) => !p.split('/').some((name) => matchesTreeIgnore(name, options.exclude)))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([path, text]) => ({ path, bytes: utf8Bytes(text) }));
+      .map(([path, text]) => ({ path, bytes: this.binaries.get(`${sandboxId}\u0000${path}`) ?? utf8Bytes(text) }));
     const total = kept.reduce((sum, file) => sum + file.bytes.length, 0);
     if (total > options.maxBytes) throw new SandboxLimitReached(sandboxTooLarge('export-bytes', options.maxBytes));
     yield* kept;
