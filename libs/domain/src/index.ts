@@ -301,6 +301,7 @@ export * from './analytics/daily-activity.js';
 export * from './analytics/read-daily-activity.use-case.js';
 export * from './storage/object-key.js';
 export * from './storage/object-store.port.js';
+export * from './projects/project-attachment-removal.port.js';
 export * from './attachments/attachment.entity.js';
 export * from './attachments/attachment.errors.js';
 export * from './attachments/attachment-lines.js';

@@ -49,6 +49,11 @@ export class PgAttachmentRepository implements AttachmentRepository {
     return rows[0] ? toAttachment(rows[0]) : null;
   }
 
+  async countByProject(projectId: string): Promise<number> {
+    const { rows } = await sql<{ n: number }>(this.tx.manager(), 'SELECT count(*)::int AS n FROM project_attachments WHERE project_id = $1', [projectId]);
+    return rows[0]?.n ?? 0;
+  }
+
   async deleteByProject(projectId: string): Promise<number> {
     const { rowCount } = await sql(this.tx.manager(), 'DELETE FROM project_attachments WHERE project_id = $1', [projectId]);
     return rowCount;

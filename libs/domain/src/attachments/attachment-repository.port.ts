@@ -12,6 +12,8 @@ export interface AttachmentRepository {
   find(projectId: string, id: string): Promise<Attachment | null>;
   /** The project's attachment whose public file name is `fileName`, or null. */
   findByFileName(projectId: string, fileName: string): Promise<Attachment | null>;
+  /** How many attachments the project has. */
+  countByProject(projectId: string): Promise<number>;
   /** Forgets every attachment of the project; answers how many there were. */
   deleteByProject(projectId: string): Promise<number>;
 }

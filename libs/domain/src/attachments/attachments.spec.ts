@@ -110,9 +110,12 @@ describe('uploading and reading attachments', () => {
     const mine = await s.upload.execute({ projectId: 'p-1', userId: 'ana', name: 'a.png', contentType: 'image/png', bytes: PNG });
     const theirs = await s.upload.execute({ projectId: 'p-2', userId: 'bo', name: 'b.png', contentType: 'image/png', bytes: PNG });
     if (!mine.ok || !theirs.ok) throw new Error('upload failed');
-    await s.remove.removeFor('p-1');
+    expect(await s.remove.removeFor('p-1')).toEqual({ ok: true, value: undefined });
     expect(await s.store.get(attachmentObjectKey('p-1', mine.value.id))).toBeNull();
     expect(await s.repository.find('p-1', mine.value.id)).toBeNull();
+    expect(await s.repository.find('p-2', theirs.value.id)).not.toBeNull();
+    s.store.down = true;
+    expect(await s.remove.removeFor('p-2')).toMatchObject({ ok: false, error: { code: 'ATTACHMENTS.STORE_UNAVAILABLE' } });
     expect(await s.repository.find('p-2', theirs.value.id)).not.toBeNull();
   });
 });

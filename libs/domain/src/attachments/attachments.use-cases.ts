@@ -1,3 +1,4 @@
+import type { ProjectAttachmentRemoval } from '../projects/project-attachment-removal.port.js';
 import type { ProjectNotFound } from '../projects/project.errors.js';
 import type { ProjectOwnership } from '../projects/project-ownership.js';
 import type { Clock } from '../shared/clock.port.js';
@@ -81,18 +82,26 @@ export class GetAttachment {
 }
 
 /**
- * A deleted project's attachments: bytes first, then rows (a retry after a failure finds the rows
- * and deletes again). Rejects when the store or the database cannot be reached.
+ * A deleted project's attachments (ProjectAttachmentRemoval): bytes first, then rows (a retry after
+ * a failure finds the rows and deletes again). A store that cannot be reached is
+ * ATTACHMENTS.STORE_UNAVAILABLE; a database that cannot be reached rejects.
  */
-export class RemoveProjectAttachments {
+export class RemoveProjectAttachments implements ProjectAttachmentRemoval {
   constructor(
     private readonly attachments: AttachmentRepository,
     private readonly store: ObjectStore,
   ) {}
 
-  async removeFor(projectId: string): Promise<void> {
-    await this.store.deletePrefix(attachmentsPrefix(projectId));
+  async removeFor(projectId: string): Promise<Result<void, AttachmentStoreUnavailable>> {
+    // A project without attachments never needs the store (which may not be configured).
+    if ((await this.attachments.countByProject(projectId)) === 0) return ok(undefined);
+    try {
+      await this.store.deletePrefix(attachmentsPrefix(projectId));
+    } catch {
+      return err(attachmentStoreUnavailable());
+    }
     await this.attachments.deleteByProject(projectId);
+    return ok(undefined);
   }
 }
 

@@ -24,6 +24,11 @@ export class InMemoryAttachmentRepository implements AttachmentRepository {
     return [...this.rows.values()].find((a) => a.projectId === projectId && a.fileName === fileName) ?? null;
   }
 
+  async countByProject(projectId: string): Promise<number> {
+    this.check();
+    return [...this.rows.values()].filter((a) => a.projectId === projectId).length;
+  }
+
   async deleteByProject(projectId: string): Promise<number> {
     this.check();
     let n = 0;

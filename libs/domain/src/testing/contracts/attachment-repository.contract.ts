@@ -63,7 +63,10 @@ export function attachmentRepositoryContract(name: string, makeHarness: () => Pr
       await h.repository.add(attachment(gone, 'b-00000004.svg', { contentType: 'image/svg+xml' }));
       const other = attachment(kept, 'a-00000005.png');
       await h.repository.add(other);
+      expect(await h.repository.countByProject(gone.projectId)).toBe(2);
       expect(await h.repository.deleteByProject(gone.projectId)).toBe(2);
+      expect(await h.repository.countByProject(gone.projectId)).toBe(0);
+      expect(await h.repository.countByProject(kept.projectId)).toBe(1);
       expect(await h.repository.findByFileName(gone.projectId, 'a-00000003.png')).toBeNull();
       expect(await h.repository.find(kept.projectId, other.id)).toEqual(other);
       expect(await h.repository.deleteByProject(gone.projectId)).toBe(0);
