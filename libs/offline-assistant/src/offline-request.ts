@@ -2,7 +2,8 @@
 // something the offline assistant cannot do.
 import { hashText } from './code.js';
 import { parseEdits, type EditIntent } from './edit-intent.js';
-import { appNameFromIdea } from '@kiln/domain';
+import { appNameFromIdea, splitAttachments, type SelectedElement } from '@kiln/domain';
+import { useAttachedImages } from './attached-images.js';
 import { guessKind, parseAppSpec, type AppSpec } from './intent.js';
 import { keepToSelection, pointAtSelection } from './selection.js';
 
@@ -64,7 +65,14 @@ export function asksForNewApp(prompt: string): boolean {
  */
 export function readRequest(message: string, files: ReadonlyMap<string, string>): OfflineRequest {
   // An element picked in the preview: "this" is its text (selection.ts).
-  const { prompt, element } = pointAtSelection(message);
+  const { prompt: pointed, element } = pointAtSelection(message);
+  // Files attached to the message: "this" in "use this as the logo" is the first image (attached-images.ts).
+  const { words: prompt, attachments } = splitAttachments(pointed);
+  const request = readWords(prompt, element, files);
+  return request.mode === 'edit' ? { ...request, intents: useAttachedImages(request.intents, attachments) } : request;
+}
+
+function readWords(prompt: string, element: SelectedElement | null, files: ReadonlyMap<string, string>): OfflineRequest {
   if (!hasAppOfItsOwn(files)) return readIdea(prompt, files);
   if (asksForNewApp(prompt)) return { mode: 'build', spec: parseAppSpec(prompt, seedOf(prompt)) };
   const parsed = parseEdits(prompt);
