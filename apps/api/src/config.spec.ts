@@ -30,7 +30,7 @@ describe('loadConfig — defaults', () => {
   });
 
   it('treats blank values as unset', () => {
-    const blank = ['PORT', 'NODE_ENV', 'LOG_FORMAT', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS', 'AI_RATE_LIMIT_PER_MINUTE', 'AI_CONTEXT_CHARS'];
+    const blank = ['PORT', 'NODE_ENV', 'LOG_FORMAT', 'DATA_DIR', 'DATABASE_URL', 'WEB_ORIGIN', 'SMTP_URL', 'AUTH_JWT_PRIVATE_KEY', 'SUPABASE_JWKS_URL', 'SUPABASE_JWT_SECRET', 'PLAN_UPPER_TIERS', 'PREVIEW_URL_TEMPLATE', 'PREVIEW_IDLE_MINUTES', 'PREVIEW_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'AI_REPAIR_ROUNDS', 'AI_RATE_LIMIT_PER_MINUTE', 'AI_CONTEXT_CHARS', 'OBJECT_STORE', 'OBJECT_STORE_DIR', 'S3_BUCKET', 'S3_KEY_PREFIX'];
     expect(loadConfig(Object.fromEntries(blank.map((k) => [k, '  '])))).toEqual(loadConfig({}));
   });
 });
@@ -223,6 +223,30 @@ describe('loadConfig — PLAN_UPPER_TIERS', () => {
     expect(problems({ PLAN_UPPER_TIERS: JSON.stringify([{ ...basic, priceUsdMinor: 9.99 }]) })).toEqual([
       'PLAN_UPPER_TIERS upperTiers[0].priceUsdMinor: Prices are non-negative integer minor units',
     ]);
+  });
+});
+
+describe('loadConfig — object storage (OBJECT_STORE, OBJECT_STORE_DIR, S3_*)', () => {
+  it('keeps objects on the filesystem under DATA_DIR/objects by default', () => {
+    expect(loadConfig({}).objectStore).toEqual({ kind: 'filesystem', dir: '.data/objects' });
+    expect(loadConfig({ DATA_DIR: '/var/lib/kiln' }).objectStore).toEqual({ kind: 'filesystem', dir: '/var/lib/kiln/objects' });
+    expect(loadConfig({ OBJECT_STORE_DIR: '/srv/objects' }).objectStore).toEqual({ kind: 'filesystem', dir: '/srv/objects' });
+  });
+
+  it('reads an S3 store', () => {
+    expect(loadConfig({ OBJECT_STORE: 's3', S3_BUCKET: 'kiln', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' }).objectStore).toMatchObject({
+      kind: 's3',
+      bucket: 'kiln',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+    });
+  });
+
+  it('refuses to start with an unknown store, or s3 without a bucket', () => {
+    expect(problems({ OBJECT_STORE: 'ftp' })).toEqual(['OBJECT_STORE must be one of filesystem, s3, got "ftp"']);
+    expect(problems({ OBJECT_STORE: 's3' })).toEqual(['S3_BUCKET is required when OBJECT_STORE is s3 (the bucket that holds the objects)']);
+    expect(problems({ OBJECT_STORE: 's3', S3_BUCKET: 'kiln', S3_FORCE_PATH_STYLE: '1' })).toEqual(['S3_FORCE_PATH_STYLE must be true or false, got "1"']);
   });
 });
 

@@ -8,6 +8,7 @@ import { type MarketingConfig, parseMarketingConfig } from './marketing/marketin
 import { type HostingConfig, parseHostingConfig } from './hosting/published-urls.js';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 import { parseRepositoryImportTestOrigins } from './sandbox/repository-import-config.js';
+import { type ObjectStoreConfig, parseObjectStoreConfig } from './storage/object-store-config.js';
 
 export type NodeEnv = 'development' | 'test' | 'production';
 export const NODE_ENVS: readonly NodeEnv[] = ['development', 'test', 'production'];
@@ -136,6 +137,11 @@ export interface AppConfig {
   readonly marketing: MarketingConfig;
   /** Analytics: OPERATOR_EMAILS, GA4_MEASUREMENT_ID, GA4_SCRIPT_ORIGIN, ANALYTICS_ON_LOCALHOST (analytics/analytics-config.ts). */
   readonly analytics: AnalyticsConfig;
+  /**
+   * Where file bytes live (storage, attachments): OBJECT_STORE (filesystem, the default, or s3),
+   * OBJECT_STORE_DIR, S3_* (storage/object-store-config.ts, docs/databases.md "Object storage").
+   */
+  readonly objectStore: ObjectStoreConfig;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -226,6 +232,7 @@ export function loadConfig(env: Env): AppConfig {
   const geo = read((report) => parseGeoConfig(env, report));
   const marketing = read((report) => parseMarketingConfig(env, nodeEnv, report));
   const analytics = read((report) => parseAnalyticsConfig(env, report));
+  const objectStore = read((report) => parseObjectStoreConfig(env, dataDir, report));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -259,6 +266,7 @@ export function loadConfig(env: Env): AppConfig {
     geo,
     marketing,
     analytics,
+    objectStore,
   };
 }
 

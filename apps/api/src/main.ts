@@ -14,6 +14,7 @@ import { isolationAtStart, type SandboxIsolation } from './sandbox/sandbox-isola
 import { type AppConfig, loadConfig } from './config.js';
 import { postgresAuthStores } from './persistence/postgres-auth-stores.js';
 import { PostgresPersistenceModule } from './persistence/postgres-persistence.module.js';
+import { objectStoreFromConfig } from './storage/object-store-from-config.js';
 
 function readConfig(): AppConfig {
   try {
@@ -80,6 +81,9 @@ async function main(): Promise<void> {
   const { url, embedded } = await database(config, log);
   // The AI assistant: the configured provider, or the deterministic offline generator.
   const aiAssistant = assistantFromConfig(config.ai);
+  // File bytes (storage, attachments): under DATA_DIR/objects by default, or S3 (OBJECT_STORE).
+  const objectStore = objectStoreFromConfig(config.objectStore);
+  log.log(`Object store: ${objectStore.description}`);
   try {
     const app = await createApp(config, {
       persistence: PostgresPersistenceModule.forRoot({
@@ -96,6 +100,7 @@ async function main(): Promise<void> {
       hosting: await productionHosting(config, sandboxHost, log),
       // Project databases (docs/databases.md): on the same server as Kiln's own, or Neon.
       databases: productionDatabases(config, url, log),
+      objectStore: objectStore.store,
     });
     await app.listen(config.port);
     const model = aiAssistant.model;

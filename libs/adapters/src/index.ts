@@ -91,3 +91,7 @@ export { DATA_API_FUNCTIONS_SQL, installDataApiFunctions } from './databases/dat
 export * from './databases/app-auth/hs256-app-token-signer.adapter.js';
 export * from './databases/app-auth/pg-app-auth-stores.adapter.js';
 export * from './geo/ipwhois-geo-locator.adapter.js';
+
+// Object storage (issue 18): file bytes on the filesystem or in S3
+export { FilesystemObjectStore } from './storage/filesystem-object-store.adapter.js';
+export { S3_DELETE_BATCH, S3ObjectStore, type S3ObjectStoreOptions } from './storage/s3-object-store.adapter.js';

@@ -14,3 +14,4 @@ export * from '../databases/testing/fake-neon-server.js';
 export * from '../geo/testing/fake-ipwhois-server.js';
 export * from '../marketing/testing/fake-brevo-server.js';
 export * from './fake-git-server.js';
+export * from '../storage/testing/local-s3-server.js';
