@@ -40,6 +40,8 @@ test('attach an image to “use this as the logo”: the app’s header shows it
   await expect(chip).toBeVisible();
   await expect(chip.getByLabel('Uploading')).toHaveCount(0, { timeout: 20_000 });
   await expect(pending.getByRole('alert')).toHaveCount(0);
+  // Its thumbnail is the image itself, before anything is sent.
+  await expect.poll(() => chip.locator('img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(24);
 
   await page.getByRole('textbox', { name: 'Message the assistant' }).fill('use this as the logo');
   await page.screenshot({ path: path.join(tmpdir(), 'kiln-screens', 'attachments.png') });
