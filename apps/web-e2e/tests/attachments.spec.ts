@@ -34,6 +34,26 @@ test('attach an image to “use this as the logo”: the app’s header shows it
   await pending.getByRole('button', { name: 'Remove setup.exe' }).click();
   await expect(pending).toHaveCount(0);
 
+  // Pasted into the message box, or dropped on the composer: a chip each, until removed.
+  const textbox = page.getByRole('textbox', { name: 'Message the assistant' });
+  for (const [how, name] of [['paste', 'pasted.png'], ['drop', 'dropped.png']] as const) {
+    const transfer = await page.evaluateHandle(
+      ([bytes, fileName]) => {
+        const data = new DataTransfer();
+        data.items.add(new File([Uint8Array.from(atob(bytes), (c) => c.charCodeAt(0))], fileName, { type: 'image/png' }));
+        return data;
+      },
+      [LOGO_PNG.toString('base64'), name] as const,
+    );
+    if (how === 'paste') await textbox.evaluate((el, data) => el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })), transfer);
+    else await textbox.dispatchEvent('drop', { dataTransfer: transfer });
+    const item = pending.getByRole('listitem', { name });
+    await expect(item).toBeVisible();
+    await expect(item.getByLabel('Uploading')).toHaveCount(0, { timeout: 20_000 });
+    await item.getByRole('button', { name: `Remove ${name}` }).click();
+    await expect(pending).toHaveCount(0);
+  }
+
   // The image, picked with the paperclip's file input: uploaded at once, shown as a chip.
   await input.setInputFiles({ name: 'crumb-logo.png', mimeType: 'image/png', buffer: LOGO_PNG });
   const chip = pending.getByRole('listitem', { name: 'crumb-logo.png' });
@@ -43,7 +63,7 @@ test('attach an image to “use this as the logo”: the app’s header shows it
   // Its thumbnail is the image itself, before anything is sent.
   await expect.poll(() => chip.locator('img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(24);
 
-  await page.getByRole('textbox', { name: 'Message the assistant' }).fill('use this as the logo');
+  await textbox.fill('use this as the logo');
   await page.screenshot({ path: path.join(tmpdir(), 'kiln-screens', 'attachments.png') });
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(pending).toHaveCount(0);
