@@ -16,6 +16,9 @@ export const HERO_REQUEST = new RegExp(
   'i',
 );
 
+/** A request to put an attached image somewhere (its "this" is the image, not a picked element). */
+export const asksAboutAttachedImage = (words: string): boolean => LOGO_REQUEST.test(words) || HERO_REQUEST.test(words);
+
 const NO_IMAGE = 'I don’t see an attached image. Drop the image into the chat, paste it, or pick it with the paperclip, then send your request with it.';
 
 /** The edit intents with the message's first attached image filled in. */

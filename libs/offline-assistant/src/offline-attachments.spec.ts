@@ -2,7 +2,7 @@
 // as a line (attachments/attachment-lines.ts in the domain); the assistant puts it in the header
 // and changes nothing else. Without an image it says what to do, and changes nothing.
 import { describe, expect, it } from '@jest/globals';
-import { appendAttachments, type AttachmentRef } from '@kiln/domain';
+import { appendAttachments, appendSelectedElement, type AttachmentRef } from '@kiln/domain';
 import { OfflineAiAssistant } from './offline-assistant.adapter.js';
 import { drive, starterFiles } from './testing/drive-assistant.js';
 
@@ -66,6 +66,13 @@ describe('an attached image offline', () => {
       expect(hero).toContain('<img className="hero-image" src="/attachments/bread-1a2b3c4e.jpg"');
       expect(changedPaths(files, edit.files)).toEqual(['src/components/Hero.tsx']);
     }
+  });
+
+  it('with an element picked in the preview too, “this” is still the attached image', async () => {
+    const files = await build();
+    const message = appendAttachments(appendSelectedElement('use this as the logo', { tag: 'h1', text: 'Crumb', selector: '' }), [LOGO]);
+    const edit = await drive(assistant, message, files);
+    expect(edit.files.get('src/components/Header.tsx')).toContain('src="/attachments/logo-1a2b3c4d.png"');
   });
 
   it('a message with an attachment but another request ignores the file', async () => {
