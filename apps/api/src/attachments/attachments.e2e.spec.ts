@@ -65,6 +65,20 @@ describe('attachments API (HTTP)', () => {
     expect((await t.http().get(`/api/projects/${id}/attachments/00000000-0000-4000-8000-000000000000`).set(user.auth)).body.code).toBe('ATTACHMENTS.NOT_FOUND');
   });
 
+  it('cleans hostile names: paths, NUL, bidi tricks; a 4 kB name is refused', async () => {
+    const { user, id } = await ready();
+    const climbing = await upload(user, id, PNG, 'image/png', '../../etc/passwd\u0000.png');
+    expect(climbing.status).toBe(201);
+    expect(climbing.body.name).toBe('passwd.png');
+    expect(climbing.body.file_name).toMatch(/^passwd-[0-9a-f]{8}\.png$/);
+    const bidi = await upload(user, id, PNG, 'image/png', 'invoice\u202egnp.exe');
+    expect(bidi.body.name).toBe('invoicegnp.exe');
+    expect(bidi.body.file_name).toMatch(/^invoicegnp-[0-9a-f]{8}\.png$/);
+    const long = await upload(user, id, PNG, 'image/png', `${'a'.repeat(4096)}.png`);
+    expect(long.status).toBe(400);
+    expect(long.body.code).toBe('ATTACHMENTS.INVALID');
+  });
+
   it('keeps an SVG but serves it as a download in a sandbox, never as a page', async () => {
     const { user, id } = await ready();
     const created = await upload(user, id, SVG, 'image/svg+xml', 'evil.svg');
