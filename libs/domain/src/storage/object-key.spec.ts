@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { InvalidObjectKey, assertObjectKey, objectKey, objectKeyError } from './object-key.js';
 
 describe('object keys', () => {
