@@ -7,6 +7,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AiModule } from './ai/ai.module.js';
 import { AnalyticsModule } from './analytics/analytics.module.js';
+import { AttachmentsModule } from './attachments/attachments.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { BearerAuthGuard } from './common/bearer-auth.guard.js';
 import { CoreModule } from './common/core.module.js';
@@ -142,6 +143,7 @@ export class AppModule {
         ReferralsModule,
         ProfilesModule,
         ProjectsModule,
+        AttachmentsModule,
         SandboxHostModule.forRoot(options.sandboxHost, options.sandboxIsolation),
         sandbox,
         AiModule.forRoot({

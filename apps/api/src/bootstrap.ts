@@ -73,6 +73,8 @@ export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
   IDEMPOTENCY_KEY_HEADER,
   'X-Request-Id',
+  // The name of an attached file (POST /api/projects/{id}/attachments).
+  'X-File-Name',
   'apikey',
   'X-Client-Info',
   'X-Supabase-Api-Version',

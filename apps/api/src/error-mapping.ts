@@ -91,6 +91,12 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
   'ANALYTICS.RATE_LIMITED': { status: HttpStatus.TOO_MANY_REQUESTS },
   'ANALYTICS.NOT_AN_OPERATOR': { status: HttpStatus.FORBIDDEN },
   'ANALYTICS.INVALID_DAYS': { status: HttpStatus.BAD_REQUEST },
+  // Files attached to prompts (docs/ai-api.md "Attachments")
+  'ATTACHMENTS.TOO_LARGE': { status: HttpStatus.PAYLOAD_TOO_LARGE, fieldNames: { maxBytes: 'max_bytes' } },
+  'ATTACHMENTS.UNSUPPORTED_TYPE': { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE },
+  'ATTACHMENTS.INVALID': { status: HttpStatus.BAD_REQUEST },
+  'ATTACHMENTS.NOT_FOUND': { status: HttpStatus.NOT_FOUND },
+  'ATTACHMENTS.STORE_UNAVAILABLE': { status: HttpStatus.SERVICE_UNAVAILABLE },
   // Hosting (docs/hosting.md)
   // Project databases (docs/databases.md)
   'DATABASES.NOT_CONNECTED': { status: HttpStatus.NOT_FOUND },

@@ -136,3 +136,7 @@ export interface LocalMarketingView {
 }
 /** AnalyticsEventStore: first-party page views and events (PgAnalyticsEventStore, or memory in tests). */
 export const ANALYTICS_EVENT_STORE = Symbol('AnalyticsEventStore');
+/** Files attached to prompts (issue 18 item 3): their rows; the bytes are in OBJECT_STORE. */
+export const ATTACHMENT_REPOSITORY = Symbol('AttachmentRepository');
+/** RemoveProjectAttachments, for the projects' delete. */
+export const PROJECT_ATTACHMENT_REMOVAL = Symbol('ProjectAttachmentRemoval');

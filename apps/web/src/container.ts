@@ -15,6 +15,8 @@ import {
 import { HttpSandboxApi } from './api/sandbox.api';
 import { FetchSandboxFeed, type SandboxFeed, browserFeedScheduler } from './api/sandbox-feed';
 import { HttpAiApi } from './api/ai.api';
+import { HttpAttachmentsApi } from './api/attachments.api';
+import { PendingFilesStore } from './features/builder/chat/pending-files.store';
 import { HttpHostingApi } from './api/hosting.api';
 import { HttpDatabasesApi } from './api/databases.api';
 import { DatabaseVm } from './features/databases/database.vm';
@@ -134,6 +136,9 @@ export function createContainer(options: ContainerOptions = {}): Container {
   container.bind(TYPES.AiApi).to(HttpAiApi).inSingletonScope();
   container.bind(TYPES.ChatPreferences).to(StoredChatPreferences).inSingletonScope();
   container.bind(ChatVm).toSelf();
+  // SPEC §3 project store "pending files": one store, the composer's files kept per project until sent.
+  container.bind(TYPES.AttachmentsApi).to(HttpAttachmentsApi).inSingletonScope();
+  container.bind(PendingFilesStore).toSelf().inSingletonScope();
 
   // ── Publishing: the builder's Publish dialog and the public /project-preview/{slug} ───────
   container.bind(TYPES.HostingApi).to(HttpHostingApi).inSingletonScope();

@@ -32,6 +32,7 @@ export * from './postgres/pg-rate-limiter.adapter.js';
 export * from './postgres/pg-advisory-turn-lock.adapter.js';
 export * from './postgres/pg-hosting-repository.adapter.js';
 export * from './postgres/pg-analytics-event-store.adapter.js';
+export * from './postgres/pg-attachment-repository.adapter.js';
 export * from './postgres/embedded-postgres.js';
 export * from './databases/local-postgres-provisioner.adapter.js';
 export * from './databases/neon-provisioner.adapter.js';

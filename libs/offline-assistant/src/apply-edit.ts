@@ -2,6 +2,7 @@
 import type { EditIntent } from './edit-intent.js';
 import { addPage, addSection, changeButton, changeTheme, removeSection, rename, replaceElementText, replaceText, setHeading, setSubtitle, type EditContext, type EditOutcome, type WorkingFiles } from './edits.js';
 import { addDarkModeToggle, addFavourites } from './features.js';
+import { setHeroImage, setLogo } from './attached-images.js';
 
 export function applyEdit(files: WorkingFiles, intent: EditIntent, ctx: EditContext): EditOutcome {
   switch (intent.type) {
@@ -15,6 +16,10 @@ export function applyEdit(files: WorkingFiles, intent: EditIntent, ctx: EditCont
       return changeButton(files, intent.from, intent.to);
     case 'replace-text':
       return replaceText(files, intent.from, intent.to);
+    case 'logo':
+      return setLogo(files, intent.image);
+    case 'hero-image':
+      return setHeroImage(files, intent.image);
     case 'replace-selected':
       return replaceElementText(files, intent.tag, intent.from, intent.to);
     case 'theme':

@@ -2,6 +2,7 @@
 import { pascalCase, kebabCase, titleCase } from './code.js';
 import { coloursMentioned, fontMentioned, sectionsMentioned, wantsDark, type SectionId } from './intent.js';
 import type { FontChoice } from './palette.js';
+import { HERO_REQUEST, LOGO_REQUEST } from './attached-images.js';
 
 export type EditIntent =
   | { readonly type: 'rename'; readonly name: string }
@@ -25,7 +26,11 @@ export type EditIntent =
   /** A button in the header that switches between light and dark, remembered in the browser. */
   | { readonly type: 'dark-toggle' }
   /** A heart on each item that saves it as a favourite, kept in the browser. */
-  | { readonly type: 'favourites' };
+  | { readonly type: 'favourites' }
+  /** The attached image (its public path; null: none attached) as the logo in the header (attached-images.ts). */
+  | { readonly type: 'logo'; readonly image: string | null }
+  /** The attached image at the top of the home page's hero. */
+  | { readonly type: 'hero-image'; readonly image: string | null };
 
 export interface ParsedEdits {
   readonly intents: readonly EditIntent[];
@@ -77,6 +82,10 @@ const PAGE_STOP = /^(landing|home|web|new|the|a|an|another|one|single)$/i;
 function parseClause(clause: string): EditIntent[] {
   const lower = clause.toLowerCase();
   let m: RegExpExecArray | null;
+
+  // An attached image as the logo or on the home page (the image is filled in from the message's attachments).
+  if (LOGO_REQUEST.test(clause)) return [{ type: 'logo', image: null }];
+  if (HERO_REQUEST.test(clause)) return [{ type: 'hero-image', image: null }];
 
   // A quoted button label: change the "Sign up" button to "Join now".
   m = match(clause, new RegExp(`\\b(?:change|rename|relabel|update|set)\\s+(?:the\\s+)?${Q_OPEN}(.+?)${Q_CLOSE}\\s+button(?:\\s+(?:text|label))?\\s+(?:to|into|so it says|to say)\\s+(.+)$`, 'i'));

@@ -78,7 +78,7 @@ function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function sourceFiles(files: WorkingFiles): string[] {
+export function sourceFiles(files: WorkingFiles): string[] {
   const preferred = ['src/components/Hero.tsx', 'src/App.tsx'];
   const rest = files.paths().filter((p) => SOURCE.test(p) && !preferred.includes(p));
   return [...preferred.filter((p) => files.has(p)), ...rest];

@@ -85,6 +85,10 @@ function describeIntent(intent: EditIntent): string {
       return `replace “${intent.from}” with “${intent.to}”`;
     case 'replace-selected':
       return `change the selected “${intent.from}” to “${intent.to}”`;
+    case 'logo':
+      return 'use the attached image as the logo';
+    case 'hero-image':
+      return 'put the attached image on the home page';
     case 'theme':
       return [
         intent.primary ? `use ${intent.primary} as the primary colour` : null,

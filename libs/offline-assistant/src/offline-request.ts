@@ -2,7 +2,8 @@
 // something the offline assistant cannot do.
 import { hashText } from './code.js';
 import { parseEdits, type EditIntent } from './edit-intent.js';
-import { appNameFromIdea } from '@kiln/domain';
+import { appNameFromIdea, splitAttachments, splitSelectedElement, type SelectedElement } from '@kiln/domain';
+import { asksAboutAttachedImage, useAttachedImages } from './attached-images.js';
 import { guessKind, parseAppSpec, type AppSpec } from './intent.js';
 import { keepToSelection, pointAtSelection } from './selection.js';
 
@@ -63,8 +64,17 @@ export function asksForNewApp(prompt: string): boolean {
  * words; a request it cannot read as an edit is 'unknown' (planning declines it), never a rebuild.
  */
 export function readRequest(message: string, files: ReadonlyMap<string, string>): OfflineRequest {
-  // An element picked in the preview: "this" is its text (selection.ts).
-  const { prompt, element } = pointAtSelection(message);
+  // Files attached to the message: "this" in "use this as the logo" is the first image (attached-images.ts)…
+  const unpointed = splitSelectedElement(message).words;
+  const aboutImage = splitAttachments(unpointed).attachments.some((a) => a.contentType.startsWith('image/')) && asksAboutAttachedImage(unpointed);
+  // …otherwise, with an element picked in the preview, "this" is its text (selection.ts).
+  const { prompt: pointed, element } = aboutImage ? { prompt: unpointed, element: null } : pointAtSelection(message);
+  const { words: prompt, attachments } = splitAttachments(pointed);
+  const request = readWords(prompt, element, files);
+  return request.mode === 'edit' ? { ...request, intents: useAttachedImages(request.intents, attachments) } : request;
+}
+
+function readWords(prompt: string, element: SelectedElement | null, files: ReadonlyMap<string, string>): OfflineRequest {
   if (!hasAppOfItsOwn(files)) return readIdea(prompt, files);
   if (asksForNewApp(prompt)) return { mode: 'build', spec: parseAppSpec(prompt, seedOf(prompt)) };
   const parsed = parseEdits(prompt);

@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import {
+  AttachmentsForTurns,
   DescribeDatabaseForAssistant,
   ApplyMigrations,
   TurnMigrationsOfProject,
@@ -132,6 +133,7 @@ export class AiModule implements OnApplicationBootstrap {
             indexer: ProjectIndexer,
             database: DescribeDatabaseForAssistant | undefined,
             migrations: ApplyMigrations | undefined,
+            attachments: AttachmentsForTurns | undefined,
           ): TurnDependencies => ({
             turns,
             undoJournal,
@@ -151,6 +153,8 @@ export class AiModule implements OnApplicationBootstrap {
             settings: { repairRounds: options.repairRounds, contextLimitChars: options.contextLimitChars, selectContext: vectorContextSelector(indexer) },
             // The project's database, told to the assistant (issue #16); absent without the databases module.
             ...(database ? { database } : {}),
+            // Files attached to messages (issue 18; AttachmentsModule is global).
+            ...(attachments ? { attachments } : {}),
           }),
           inject: [
             TURN_REPOSITORY,
@@ -169,6 +173,7 @@ export class AiModule implements OnApplicationBootstrap {
             ProjectIndexer,
             { token: DescribeDatabaseForAssistant, optional: true },
             { token: ApplyMigrations, optional: true },
+            { token: AttachmentsForTurns, optional: true },
           ],
         },
         useCase(RunTurn, [TURN_DEPENDENCIES]),

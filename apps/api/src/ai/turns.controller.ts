@@ -48,7 +48,7 @@ export class TurnsController {
   @ApiOkResponse({ description: STREAM })
   @ApiResponse({ status: 400, type: ErrorResponse, description: 'VALIDATION_FAILED' })
   @ApiResponse({ status: 402, type: ErrorResponse, description: "CREDITS.LIMIT_REACHED, limit_type 'credit' (before any streaming)" })
-  @ApiResponse({ status: 404, type: ErrorResponse, description: PROJECT_404 })
+  @ApiResponse({ status: 404, type: ErrorResponse, description: `${PROJECT_404}; ATTACHMENTS.NOT_FOUND (an attachment id not of this project)` })
   @ApiResponse({ status: 409, type: ErrorResponse, description: 'TURNS.IDEMPOTENCY_CONFLICT (key used for another message), TURNS.IN_PROGRESS (retry of a running turn)' })
   async start(
     @CurrentUser() user: AccessClaims,
@@ -58,7 +58,14 @@ export class TurnsController {
     @Res() res: Response,
   ): Promise<void> {
     const run = unwrap(
-      await this.runTurn.execute({ userId: user.userId, projectId: id, message: body.message, idempotencyKey: body.idempotency_key, autoRun: body.auto_run === true }),
+      await this.runTurn.execute({
+        userId: user.userId,
+        projectId: id,
+        message: body.message,
+        idempotencyKey: body.idempotency_key,
+        autoRun: body.auto_run === true,
+        ...(body.attachment_ids ? { attachmentIds: body.attachment_ids } : {}),
+      }),
     );
     await this.stream(id, run, req, res);
   }

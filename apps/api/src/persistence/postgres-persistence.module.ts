@@ -20,6 +20,7 @@ import {
   PgAdvisoryTurnLock,
   PgRateLimiter,
   PgAnalyticsEventStore,
+  PgAttachmentRepository,
   type PostgresOptions,
   SmtpMailer,
   createDataSource,
@@ -51,6 +52,7 @@ import {
   MARKETING_OUTBOX,
   LOCAL_MARKETING_AUDIENCE,
   ANALYTICS_EVENT_STORE,
+  ATTACHMENT_REPOSITORY,
 } from '../tokens.js';
 import type { AppConfig } from '../config.js';
 
@@ -132,6 +134,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
       { provide: MARKETING_OUTBOX, useFactory: (tx: PgUnitOfWork) => new PgMarketingOutbox(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: LOCAL_MARKETING_AUDIENCE, useFactory: (tx: PgUnitOfWork) => new PgMarketingAudience(tx), inject: [PG_UNIT_OF_WORK] },
       { provide: ANALYTICS_EVENT_STORE, useFactory: (tx: PgUnitOfWork) => new PgAnalyticsEventStore(tx), inject: [PG_UNIT_OF_WORK] },
+      { provide: ATTACHMENT_REPOSITORY, useFactory: (tx: PgUnitOfWork) => new PgAttachmentRepository(tx), inject: [PG_UNIT_OF_WORK] },
       {
         // Passwords and JWT secrets sealed with DATABASE_SECRETS_KEY (or the key generated under DATA_DIR/secrets).
         provide: PROJECT_DATABASE_REPOSITORY,
@@ -189,6 +192,7 @@ export class PostgresPersistenceModule implements OnApplicationShutdown {
         MARKETING_OUTBOX,
         LOCAL_MARKETING_AUDIENCE,
         ANALYTICS_EVENT_STORE,
+        ATTACHMENT_REPOSITORY,
       ],
     };
   }

@@ -16,6 +16,7 @@ import {
   InMemoryProjectDatabaseRepository,
   InMemoryMarketingOutbox,
   InMemoryAnalyticsEventStore,
+  InMemoryAttachmentRepository,
 } from '@kiln/domain/testing';
 import {
   CLOCK,
@@ -40,6 +41,7 @@ import {
   MARKETING_OUTBOX,
   LOCAL_MARKETING_AUDIENCE,
   ANALYTICS_EVENT_STORE,
+  ATTACHMENT_REPOSITORY,
 } from '../tokens.js';
 import { InMemoryLocalCheckoutStore } from '@kiln/adapters';
 import { InMemoryMailOutbox } from './in-memory-mail-outbox.js';
@@ -74,6 +76,7 @@ export const PERSISTENCE_TOKENS = [
   MARKETING_OUTBOX,
   LOCAL_MARKETING_AUDIENCE,
   ANALYTICS_EVENT_STORE,
+  ATTACHMENT_REPOSITORY,
 ] as const;
 
 /**
@@ -119,6 +122,7 @@ export class InMemoryPersistenceModule {
         { provide: HOSTING_REPOSITORY, useFactory: () => new InMemoryHostingRepository() },
         { provide: PROJECT_DATABASE_REPOSITORY, useFactory: () => new InMemoryProjectDatabaseRepository() },
         { provide: ANALYTICS_EVENT_STORE, useFactory: () => new InMemoryAnalyticsEventStore() },
+        { provide: ATTACHMENT_REPOSITORY, useFactory: () => new InMemoryAttachmentRepository() },
       ],
       exports: [...PERSISTENCE_TOKENS],
     };

@@ -89,7 +89,8 @@ export function webAppCsp(scriptHashes: readonly string[], previewFrameSource: s
     "form-action 'self'",
     "frame-ancestors 'self'",
     previewFrameSource === null ? "frame-src 'self'" : `frame-src 'self' ${previewFrameSource}`,
-    "img-src 'self' data: https:",
+    // blob: the composer's thumbnails of files about to be attached (object URLs the page made itself).
+    "img-src 'self' data: blob: https:",
     "object-src 'none'",
     ["script-src 'self'", ...analytics.script, ...scriptHashes].join(' '),
     "script-src-attr 'none'",

@@ -10,6 +10,8 @@ export interface TurnInput {
   readonly idempotencyKey: string;
   /** Run a plan of several tasks without waiting for approval. */
   readonly autoRun: boolean;
+  /** Files attached to the message (uploaded attachments' ids). */
+  readonly attachmentIds?: readonly string[];
 }
 
 /** GET /api/projects/{id}/turns: one turn of the chat history, oldest first. */
@@ -78,7 +80,8 @@ export class HttpAiApi implements AiApi {
   ) {}
 
   turn(projectId: string, input: TurnInput, signal?: AbortSignal): Promise<AsyncIterable<TurnEvent>> {
-    return this.open(turnsPath(projectId), { message: input.message, idempotency_key: input.idempotencyKey, auto_run: input.autoRun }, signal);
+    const files = input.attachmentIds !== undefined && input.attachmentIds.length > 0 ? { attachment_ids: input.attachmentIds } : {};
+    return this.open(turnsPath(projectId), { message: input.message, idempotency_key: input.idempotencyKey, auto_run: input.autoRun, ...files }, signal);
   }
 
   accept(projectId: string, turnId: string, signal?: AbortSignal): Promise<AsyncIterable<TurnEvent>> {

@@ -46,6 +46,15 @@ describe('FetchHttpClient', () => {
     expect((requests[0]?.init.headers as Record<string, string>)['Authorization']).toBe('Bearer tok');
   });
 
+  it('sends a Blob (an attached file) as it is, with the type the caller names, never as JSON', async () => {
+    const { fetch, requests } = scriptedFetch(json(201, { id: 'a1' }));
+    const { http } = client(fetch);
+    const file = new Blob([new Uint8Array([0x89, 0x50])], { type: 'image/png' });
+    await http.post('/api/projects/p/attachments', file, { headers: { 'Content-Type': 'image/png', 'X-File-Name': 'logo.png' }, retry: false });
+    expect(requests[0]?.init.body).toBe(file);
+    expect(requests[0]?.init.headers).toMatchObject({ 'Content-Type': 'image/png', 'X-File-Name': 'logo.png', Authorization: 'Bearer tok' });
+  });
+
   it('sends JSON with the bearer token and returns the parsed reply', async () => {
     const { fetch, requests } = scriptedFetch(json(200, { ok: 1 }));
     const { http } = client(fetch);

@@ -127,7 +127,9 @@ export class FetchHttpClient implements HttpClient, StreamingHttpClient, Downloa
 
   private async init(method: string, body: unknown, options: RequestOptions): Promise<RequestInit> {
     const headers: Record<string, string> = { Accept: 'application/json' };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    // A Blob (an attached file) goes as it is, its type in options.headers; anything else as JSON.
+    const raw = typeof Blob !== 'undefined' && body instanceof Blob;
+    if (body !== undefined && !raw) headers['Content-Type'] = 'application/json';
     if (!options.anonymous) {
       const token = await this.deps.accessToken();
       if (token) headers['Authorization'] = `Bearer ${token}`;
@@ -136,7 +138,7 @@ export class FetchHttpClient implements HttpClient, StreamingHttpClient, Downloa
     return {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? (body as Blob) : JSON.stringify(body),
       signal: options.signal,
       credentials: 'same-origin',
       ...(options.keepalive ? { keepalive: true } : {}),

@@ -39,6 +39,8 @@ export const TYPES = {
   TemplatesApi: Symbol.for('TemplatesApi'),
   // added with the file tree's actions (Export as zip)
   Download: Symbol.for('DownloadHttpClient'),
+  // added with attachments (issue 18)
+  AttachmentsApi: Symbol.for('AttachmentsApi'),
 } as const;
 
 /** JSON over HTTP to our API: bearer token attached, 3 tries in total (not aborted ones). */

@@ -5,7 +5,7 @@
 // The generator is @kiln/offline-assistant; this spec lives here because it needs the sandbox.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LANDING_EXAMPLES, type ErrorScan } from '@kiln/domain';
+import { LANDING_EXAMPLES, appendAttachments, type ErrorScan } from '@kiln/domain';
 import { OfflineAiAssistant, SUPABASE_PACKAGE } from '@kiln/offline-assistant';
 import { drive, starterFiles, type DriveResult } from '@kiln/offline-assistant/testing';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from '../sandbox/local-sandbox-host.adapter.js';
@@ -351,6 +351,19 @@ const EDITS: readonly EditCase[] = [
       expect(file(f, 'src/routes.tsx')).toContain('<Header />');
       expect(file(f, 'src/components/Header.tsx')).toContain("{ href: '#/shopping-list', label: 'Shopping List' },");
       expect(file(f, 'src/components/Recipes.tsx')).toContain('toggleFavourite');
+    },
+  },
+  {
+    // Issue 18: the attached image as the logo and at the top of the hero (a turn has put it in public/attachments/).
+    name: 'logo-and-hero',
+    from: 'landing',
+    prompts: [
+      appendAttachments('use this as the logo', [{ path: '/attachments/logo-1a2b3c4d.png', fileName: 'logo-1a2b3c4d.png', contentType: 'image/png', name: 'logo.png' }]),
+      appendAttachments('use this as the hero image', [{ path: '/attachments/cafe-1a2b3c4e.jpg', fileName: 'cafe-1a2b3c4e.jpg', contentType: 'image/jpeg', name: 'cafe.jpg' }]),
+    ],
+    expect: (f) => {
+      expect(file(f, 'src/components/Header.tsx')).toContain('src="/attachments/logo-1a2b3c4d.png" alt={`${site.name} logo`}');
+      expect(file(f, 'src/components/Hero.tsx')).toContain('<img className="hero-image" src="/attachments/cafe-1a2b3c4e.jpg"');
     },
   },
   {

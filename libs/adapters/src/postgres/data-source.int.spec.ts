@@ -58,6 +58,7 @@ describe('createDataSource and migrate', () => {
       'migrations',
       'processed_payment_events',
       'profiles',
+      'project_attachments',
       'project_databases',
       'projects',
       'published_sites',
@@ -111,7 +112,7 @@ describe('createDataSource and migrate', () => {
       for (let i = 0; i < MIGRATIONS.length; i++) await other.dataSource.undoLastMigration();
       expect(await tablesIn(other.dataSource, other.schema)).toEqual(['migrations']);
       await migrate(other.dataSource);
-      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(29);
+      expect(await tablesIn(other.dataSource, other.schema)).toHaveLength(30);
     } finally {
       await other.drop();
     }

@@ -20,6 +20,7 @@ import { Marketing1796200000000 } from './migrations/1796200000000-marketing.js'
 import { ProfilesDeletedAt1796217000000 } from './migrations/1796217000000-profiles-deleted-at.js';
 import { MfaFactors1796247000000 } from './migrations/1796247000000-mfa-factors.js';
 import { AnalyticsEvents1796250000000 } from './migrations/1796250000000-analytics-events.js';
+import { ProjectAttachments1796263000000 } from './migrations/1796263000000-project-attachments.js';
 import { ProfileOrmEntity } from './profile.orm-entity.js';
 import { ProjectOrmEntity } from './project.orm-entity.js';
 
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly (new () => MigrationInterface)[] = [
   ProfilesDeletedAt1796217000000,
   MfaFactors1796247000000,
   AnalyticsEvents1796250000000,
+  ProjectAttachments1796263000000,
 ];

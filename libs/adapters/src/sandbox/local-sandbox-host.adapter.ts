@@ -335,11 +335,11 @@ export class LocalSandboxHost implements SandboxHost {
    * only when its last known size (at most SIZE_FRESH_MS old) leaves less than a tenth of the limit
    * free after this write; the volume (or the watch) still enforces the rest.
    */
-  async writeFile(sandboxId: string, requested: string, content: string, options: WriteFileOptions = {}): Promise<void> {
+  async writeFile(sandboxId: string, requested: string, content: string | Uint8Array, options: WriteFileOptions = {}): Promise<void> {
     const files = await this.files(sandboxId);
     this.devServers.filesChanged(sandboxId);
     const limit = options.maxProjectBytes ?? this.limits.diskBytes;
-    const bytes = Buffer.byteLength(content, 'utf8');
+    const bytes = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength;
     const known = await this.knownSize(sandboxId);
     const exact = known + bytes > limit * 0.9;
     await files.writeFile(requested, content, exact ? { ...options, maxProjectBytes: limit } : options);
@@ -353,9 +353,8 @@ export class LocalSandboxHost implements SandboxHost {
     await files.deleteFile(requested);
   }
 
-  async createDirectory(sandboxId: string, requested: string): Promise<void> {
-    await (await this.files(sandboxId)).createDirectory(requested);
-  }
+  createDirectory = async (sandboxId: string, requested: string): Promise<void> => (await this.files(sandboxId)).createDirectory(requested);
+  writeFileBytes = (sandboxId: string, requested: string, bytes: Uint8Array): Promise<void> => this.writeFile(sandboxId, requested, bytes);
 
   createFile = async (sandboxId: string, requested: string): Promise<void> => (await this.files(sandboxId)).createFile(requested);
   movePath = async (sandboxId: string, from: string, to: string): Promise<void> => (await this.files(sandboxId)).movePath(from, to);

@@ -42,6 +42,20 @@ export interface AssistantDatabase {
   readonly readSample?: (table: string, limit: number) => Promise<readonly Readonly<Record<string, unknown>>[] | null>;
 }
 
+/**
+ * A file the person attached to the message (issue 18 item 3). The message names it on a line of
+ * its own; the sandbox already has it at `public` + `path`. Configured models get an image's bytes
+ * as an image input; the offline assistant reads only the line.
+ */
+export interface AttachedFile {
+  /** `/attachments/<fileName>`: where the app reaches it. */
+  readonly path: string;
+  readonly contentType: string;
+  /** The person's name for it. */
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
 /** Which model answers, for the builder's display and the usage records. */
 export interface AiModelInfo {
   /** 'offline', 'anthropic', or the name of an OpenAI-compatible endpoint. */
@@ -104,6 +118,8 @@ export interface PlanInput {
   readonly history: readonly AiMessage[];
   /** The project's database, when it has one ready. */
   readonly database?: AssistantDatabase;
+  /** Files attached to this message (absent: none). */
+  readonly attachments?: readonly AttachedFile[];
   readonly signal?: AbortSignalLike;
 }
 
@@ -144,6 +160,8 @@ export interface TaskInput {
   readonly needFullFile?: string;
   /** The project's database, when it has one ready. */
   readonly database?: AssistantDatabase;
+  /** Files attached to this message (absent: none). */
+  readonly attachments?: readonly AttachedFile[];
   readonly signal?: AbortSignalLike;
 }
 

@@ -23,6 +23,8 @@ export interface SandboxFileActions {
   createFile(sandboxId: string, path: string): Promise<void>;
   /** Renames or moves a file, a link (never what it points to) or a folder; `to` must be free (EEXIST), its parents are created. */
   movePath(sandboxId: string, from: string, to: string): Promise<void>;
+  /** Creates or replaces a file with these bytes (an image), creating parent folders, all or nothing. */
+  writeFileBytes(sandboxId: string, path: string, bytes: Uint8Array): Promise<void>;
   /** Every regular file not excluded, sorted by path; links and special files are skipped, never followed. */
   exportFiles(sandboxId: string, options: ExportFilesOptions): AsyncIterable<ProjectFileBytes>;
 }

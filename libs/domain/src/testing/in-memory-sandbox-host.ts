@@ -65,6 +65,7 @@ const IN_MEMORY_STOPPED: DevServerState = Object.freeze({ status: 'stopped', soc
  */
 export class InMemorySandboxHost implements SandboxHost {
   private readonly sandboxes = new Map<string, Sandbox>();
+  private readonly binaries = new Map<string, Uint8Array>();
   private readonly running = new Set<string>();
   private readonly scripted = new Map<string, readonly CodeError[]>();
   private readonly listeners = new Set<(event: SandboxHostEvent) => void>();
@@ -109,9 +110,21 @@ export class InMemorySandboxHost implements SandboxHost {
 
   async writeFile(sandboxId: string, path: string, content: string): Promise<void> {
     const { sandbox, rel } = this.at(sandboxId, path);
+    this.binaries.delete(`${sandboxId}\u0000${rel}`);
     if (rel === '.' || sandbox.dirs.has(rel)) throw new Error(`Is a folder: ${rel}`);
     this.addParents(sandbox, rel);
     sandbox.files.set(rel, content);
+  }
+
+  /** Bytes are kept aside (bytesOf); the file's text is a note of its size. */
+  async writeFileBytes(sandboxId: string, path: string, bytes: Uint8Array): Promise<void> {
+    await this.writeFile(sandboxId, path, `[${bytes.length} bytes]`);
+    this.binaries.set(`${sandboxId}\u0000${this.at(sandboxId, path).rel}`, Uint8Array.from(bytes));
+  }
+
+  /** The bytes last written with writeFileBytes at `path`, or undefined. */
+  bytesOf(sandboxId: string, path: string): Uint8Array | undefined {
+    return this.binaries.get(`${sandboxId}\u0000${this.at(sandboxId, path).rel}`);
   }
 
   async deleteFile(sandboxId: string, path: string): Promise<void> {
@@ -172,7 +185,7 @@ export class InMemorySandboxHost implements SandboxHost {
     const kept = [...sandbox.files]
       .filter(([p]) => !p.split('/').some((name) => matchesTreeIgnore(name, options.exclude)))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([path, text]) => ({ path, bytes: utf8Bytes(text) }));
+      .map(([path, text]) => ({ path, bytes: this.binaries.get(`${sandboxId}\u0000${path}`) ?? utf8Bytes(text) }));
     const total = kept.reduce((sum, file) => sum + file.bytes.length, 0);
     if (total > options.maxBytes) throw new SandboxLimitReached(sandboxTooLarge('export-bytes', options.maxBytes));
     yield* kept;

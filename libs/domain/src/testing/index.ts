@@ -28,3 +28,4 @@ export * from './mfa/index.js';
 export * from './in-memory-analytics-event-store.js';
 export * from './in-memory-object-store.js';
 export * from './in-memory-realtime-fanout.js';
+export * from './in-memory-attachment-repository.js';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_TURN_MESSAGE_LENGTH, type Turn, type TurnPlan } from '@kiln/domain';
-import { IsBoolean, IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_TURN_MESSAGE_LENGTH, type Turn, type TurnPlan } from '@kiln/domain';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { iso } from '../../common/wire.js';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../credits/idempotency-key.js';
 
@@ -29,6 +29,17 @@ export class StartTurnDto {
   @IsOptional()
   @IsBoolean()
   auto_run?: boolean;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_ATTACHMENTS_PER_MESSAGE,
+    description: 'Files attached to the message (POST …/attachments ids of this project); each becomes a line of the message and a file in public/attachments/',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ATTACHMENTS_PER_MESSAGE)
+  @IsUUID('all', { each: true, message: 'each must be an attachment id' })
+  attachment_ids?: string[];
 }
 
 export class PlannedModuleView {

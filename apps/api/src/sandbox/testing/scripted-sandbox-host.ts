@@ -63,6 +63,10 @@ export class ScriptedSandboxHost implements SandboxHost {
   createDirectory(id: string, path: string): Promise<void> {
     return this.inner.createDirectory(id, path);
   }
+  writeFileBytes(id: string, path: string, bytes: Uint8Array): Promise<void> {
+    return this.inner.writeFileBytes(id, path, bytes);
+  }
+
   createFile(id: string, path: string): Promise<void> {
     return this.inner.createFile(id, path);
   }

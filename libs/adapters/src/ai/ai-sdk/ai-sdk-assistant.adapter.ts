@@ -1,3 +1,4 @@
+import { userContent } from './attachment-parts.js';
 import {
   aiFailure,
   parseFileOperation,
@@ -124,7 +125,7 @@ export class AiSdkAssistant implements AiAssistant {
       const result = streamText({
         ...this.settings(),
         instructions: this.instructions(TASK_SYSTEM_PROMPT),
-        messages: [...toModelMessages(input.history), { role: 'user', content: taskMessage(input) }],
+        messages: [...toModelMessages(input.history), { role: 'user', content: userContent(taskMessage(input), input.attachments) }],
         tools,
         toolOrder: [...FILE_OPERATION_TOOL_ORDER, ...DATABASE_TOOL_ORDER],
         toolChoice: 'auto',
@@ -205,7 +206,7 @@ export class AiSdkAssistant implements AiAssistant {
       const result = streamText({
         ...this.settings(),
         instructions: this.instructions(PLAN_SYSTEM_PROMPT),
-        messages: [...toModelMessages(input.history), { role: 'user', content: planMessage(input) }],
+        messages: [...toModelMessages(input.history), { role: 'user', content: userContent(planMessage(input), input.attachments) }],
         tools: planTool(this.options.promptCaching === true),
         toolChoice: { type: 'tool', toolName: 'submit_plan' },
         abortSignal: signal,

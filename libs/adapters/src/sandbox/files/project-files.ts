@@ -80,8 +80,8 @@ export class ProjectFiles {
   }
 
   /** Creates or replaces the file, creating missing folders; a link in the way is followed inside the project only. */
-  async writeFile(requested: string, content: string, options: WriteFileOptions = {}): Promise<void> {
-    const bytes = Buffer.from(content, 'utf8');
+  async writeFile(requested: string, content: string | Uint8Array, options: WriteFileOptions = {}): Promise<void> {
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
     await this.walk(requested, async (walker, names) => {
       let target = names;
       for (;;) {

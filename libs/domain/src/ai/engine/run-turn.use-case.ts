@@ -1,7 +1,8 @@
 import type { ProjectNotFound } from '../../projects/project.errors.js';
+import type { DomainError } from '../../shared/domain-error.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import { createTurn } from './turn.entity.js';
-import { type TurnIdempotencyConflict, type TurnInProgress, type TurnMessageInvalid, turnIdempotencyConflict, turnInProgress } from './turn.errors.js';
+import { type TurnIdempotencyConflict, type TurnInProgress, type TurnMessageInvalid, turnIdempotencyConflict, turnInProgress, turnMessageInvalid } from './turn.errors.js';
 import { replayTurn, startTurn, type TurnDependencies, type TurnRun } from './turn-engine.js';
 
 export interface RunTurnInput {
@@ -13,9 +14,11 @@ export interface RunTurnInput {
   readonly idempotencyKey: string;
   /** Run a plan of several tasks without waiting for approval. */
   readonly autoRun: boolean;
+  /** Files attached to the message (attachment ids of the project); each becomes a line of the message. */
+  readonly attachmentIds?: readonly string[];
 }
 
-export type RunTurnError = ProjectNotFound | TurnIdempotencyConflict | TurnInProgress | TurnMessageInvalid;
+export type RunTurnError = ProjectNotFound | TurnIdempotencyConflict | TurnInProgress | TurnMessageInvalid | DomainError;
 
 /**
  * One chat message of a project (docs/ai-api.md): the turn is stored, queued behind the
@@ -34,13 +37,23 @@ export class RunTurn {
   async execute(input: RunTurnInput): Promise<Result<TurnRun, RunTurnError>> {
     const owned = await this.deps.projects.find(input.userId, input.projectId);
     if (!owned.ok) return owned;
-    const candidate = createTurn(input, { id: this.deps.ids.next(), now: this.deps.clock.now() });
+    const message = await this.withAttachments(input);
+    if (!message.ok) return message;
+    const candidate = createTurn({ ...input, message: message.value }, { id: this.deps.ids.next(), now: this.deps.clock.now() });
     if (!candidate.ok) return candidate;
     const added = await this.deps.turns.add(candidate.value);
     if (added.created) return ok(startTurn(this.deps, added.turn, 'message'));
     const existing = added.turn;
-    if (existing.projectId !== input.projectId || existing.message !== input.message) return err(turnIdempotencyConflict(input.idempotencyKey));
+    if (existing.projectId !== input.projectId || existing.message !== message.value) return err(turnIdempotencyConflict(input.idempotencyKey));
     if (existing.status === 'queued' || existing.status === 'running') return err(turnInProgress(existing.id));
     return ok(replayTurn(existing));
+  }
+
+  /** The message with a line per attached file (the attachments room checks they are the project's). */
+  private async withAttachments(input: RunTurnInput): Promise<Result<string, DomainError>> {
+    const ids = input.attachmentIds ?? [];
+    if (ids.length === 0) return ok(input.message);
+    if (this.deps.attachments === undefined) return err(turnMessageInvalid('attachments are not available here'));
+    return this.deps.attachments.attach(input.projectId, input.message, ids);
   }
 }

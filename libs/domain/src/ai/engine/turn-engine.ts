@@ -11,6 +11,7 @@ import type { ProjectOwnership } from '../../projects/project-ownership.js';
 import type { ProjectFilesChanged } from '../../sandbox/project-files-changed.port.js';
 import type { SandboxCommands } from '../../sandbox/sandbox-commands.port.js';
 import type { SandboxDiagnostics } from '../../sandbox/sandbox-diagnostics.port.js';
+import type { SandboxFileActions } from '../../sandbox/sandbox-file-actions.port.js';
 import type { SandboxFiles } from '../../sandbox/sandbox-files.port.js';
 import type { SandboxLifecycle } from '../../sandbox/sandbox-lifecycle.port.js';
 import type { SandboxVersions } from '../../sandbox/sandbox-versions.port.js';
@@ -18,7 +19,8 @@ import type { Clock } from '../../shared/clock.port.js';
 import type { IdGenerator } from '../../shared/ids.port.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import type { AssistantDatabaseSource } from '../context/assistant-database.port.js';
-import { type AiAssistant, type AiFailure, type AssistantDatabase, type AiMessage, type AiPlan, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
+import type { TurnAttachmentSource } from '../context/turn-attachments.port.js';
+import { type AiAssistant, type AiFailure, type AssistantDatabase, type AttachedFile, type AiMessage, type AiPlan, type PlannedTask, type ProjectFile, type TaskInput } from '../ai-assistant.port.js';
 import type { FileOperation } from '../operations/file-operation.js';
 import { EventChannel } from './event-channel.js';
 import type { ProjectTurnLock } from './project-turn-lock.js';
@@ -61,7 +63,7 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = Object.freeze({
  * What a turn does in its project's sandbox: opens it, edits files, runs the commands the
  * assistant asks for, checks for errors and saves the result as a version.
  */
-export type TurnSandbox = Pick<SandboxLifecycle, 'ensure'> & SandboxFiles & SandboxCommands & SandboxDiagnostics & SandboxVersions;
+export type TurnSandbox = Pick<SandboxLifecycle, 'ensure'> & SandboxFiles & Pick<SandboxFileActions, 'writeFileBytes'> & SandboxCommands & SandboxDiagnostics & SandboxVersions;
 
 /** Everything the turn use cases need (one object, shared by RunTurn, AcceptTurnPlan, …). */
 export interface TurnDependencies {
@@ -87,6 +89,8 @@ export interface TurnDependencies {
   readonly settings?: Partial<TurnSettings>;
   /** The project's database for the assistant (optional: without it, no database is told). */
   readonly database?: AssistantDatabaseSource;
+  /** Files attached to messages (optional: without it a message carries none). */
+  readonly attachments?: TurnAttachmentSource;
 }
 
 /** A started (or replayed) turn: its events as they happen, and its end. */
@@ -159,6 +163,8 @@ class TurnExecution implements EndingRun {
   private history: AiMessage[] = [];
   /** The project's database as the assistant is told it, read once when the turn begins. */
   private database: AssistantDatabase | null = null;
+  /** The files attached to the message, placed in the sandbox when the turn begins. */
+  private attached: readonly AttachedFile[] = [];
   /** The status last stored (a failed save leaves the turn as stored before). */
   storedStatus: Turn['status'];
   /** How the turn ends (turn-ending.ts). */
@@ -218,6 +224,7 @@ class TurnExecution implements EndingRun {
     await this.update({ status: 'running' });
     this.phase('fetching');
     await sandbox.ensure(projectId);
+    await this.placeAttachments();
     const workspace = await TurnWorkspace.open(sandbox, projectId, { turnId: this.turn.id, journal: this.deps.undoJournal });
     this.workspace = workspace;
     const earlier = await this.earlierTurns();
@@ -321,6 +328,7 @@ class TurnExecution implements EndingRun {
           files,
           history: this.history,
           ...(this.database ? { database: this.database } : {}),
+          ...(this.attached.length > 0 ? { attachments: this.attached } : {}),
           ...(input.previousErrors ? { previousErrors: input.previousErrors } : {}),
           ...(needFullFile !== undefined ? { needFullFile } : {}),
           signal: this.stop,
@@ -355,6 +363,16 @@ class TurnExecution implements EndingRun {
     return answered.ok ? ok(operations) : answered;
   }
 
+  /**
+   * The message's attached files, written into the sandbox at public/attachments/ (before the
+   * turn's workspace opens: they stay when the turn is undone, like an upload).
+   */
+  private async placeAttachments(): Promise<void> {
+    if (!this.deps.attachments) return;
+    this.attached = await this.deps.attachments.filesOf(this.turn.projectId, this.turn.message);
+    for (const file of this.attached) await this.deps.sandbox.writeFileBytes(this.turn.projectId, `public${file.path}`, file.bytes);
+  }
+
   /** The project's database, or null: none, no source, or a source that failed (the turn goes on without it). */
   private async readDatabase(): Promise<AssistantDatabase | null> {
     if (!this.deps.database) return null;
@@ -367,7 +385,7 @@ class TurnExecution implements EndingRun {
 
   private async plan(files: readonly ProjectFile[]): Promise<Result<AiPlan, AiFailure>> {
     const planned = await drainAssistantStream(
-      this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history, ...(this.database ? { database: this.database } : {}), signal: this.stop }),
+      this.deps.assistant.plan({ prompt: this.turn.message, tree: this.listing(), files, history: this.history, ...(this.database ? { database: this.database } : {}), ...(this.attached.length > 0 ? { attachments: this.attached } : {}), signal: this.stop }),
       UNFINISHED_PLAN,
     );
     return planned.ok ? ok(planned.value.plan) : planned;

@@ -33,3 +33,4 @@ export * from './factor-store.contract.js';
 export * from './analytics-event-store.contract.js';
 export * from './object-store.contract.js';
 export * from './realtime-fanout.contract.js';
+export * from './attachment-repository.contract.js';

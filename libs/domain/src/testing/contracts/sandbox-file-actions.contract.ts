@@ -38,6 +38,17 @@ export function sandboxFileActionsContract(name: string, makeHarness: () => Prom
       expect(await h.host.readFile(id, 'src/new/empty.ts')).toBe('kept');
     });
 
+    it('writes bytes (an attached image) that an export gives back byte for byte, replacing a file', async () => {
+      const id = await newProject();
+      const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80]);
+      await h.host.writeFile(id, 'public/attachments/logo.png', 'old');
+      await h.host.writeFileBytes(id, 'public/attachments/logo.png', png);
+      const exported = new Map<string, number[]>();
+      for await (const file of h.host.exportFiles(id, { exclude: [], maxBytes: 1_000_000 })) exported.set(file.path, Array.from(file.bytes));
+      expect(exported.get('public/attachments/logo.png')).toEqual(Array.from(png));
+      for (const path of ['../outside.png', '/etc/x.png']) await expect(h.host.writeFileBytes(id, path, png)).rejects.toThrow();
+    });
+
     it('moves a file and a folder with everything in it, creating the new parents', async () => {
       const id = await newProject();
       await h.host.writeFile(id, 'src/a.ts', 'A');

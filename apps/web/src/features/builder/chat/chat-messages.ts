@@ -1,6 +1,6 @@
 // What the chat shows: the person's messages and the assistant's replies (streamed text, plan,
 // task progress, checks, the turn's outcome), and the pure rules that build them.
-import { type CodeError, DECLINED_OUTCOME, type SelectedElement, isStoppedOutcome, splitSelectedElement } from '@kiln/domain';
+import { type AttachmentRef, type CodeError, DECLINED_OUTCOME, type SelectedElement, isStoppedOutcome, splitAttachments, splitSelectedElement } from '@kiln/domain';
 import type { TurnHistoryDto } from '../../../api/ai.api';
 import type { TurnOperationType, TurnOutcome, TurnPlanDto } from '../../../api/turn-stream';
 
@@ -11,14 +11,17 @@ export interface UserMessage {
   readonly text: string;
   /** The element picked in the preview that the message is about, or null. */
   readonly selected: SelectedElement | null;
+  /** The files attached to it (issue 18). */
+  readonly attachments: readonly AttachmentRef[];
   /** 'refused': a plan limit stopped it before it reached the assistant. */
   state: 'sent' | 'refused';
 }
 
-/** A message the person sent, as the chat shows it: their words, and the element it was about. */
+/** A message the person sent, as the chat shows it: their words, the element it was about, its files. */
 export function userMessage(id: string, message: string, state: UserMessage['state'] = 'sent'): UserMessage {
-  const { words, element } = splitSelectedElement(message);
-  return { kind: 'user', id, text: words, selected: element, state };
+  const { words: withFiles, element } = splitSelectedElement(message);
+  const { words, attachments } = splitAttachments(withFiles);
+  return { kind: 'user', id, text: words, selected: element, attachments, state };
 }
 
 export type TaskState = 'pending' | 'running' | 'done' | 'failed';

@@ -30,6 +30,7 @@
  * - Problems (under the conversation): button "Problems" (aria-expanded) shows the list
  *   "Problems found"; each problem has "Fix with AI" (disabled, "Fixing…", while the
  *   assistant works on it); "Check for errors"
+ * - attached files: see attachments.view.tsx ("Attach files", list "Attached files", "Files in this message")
  */
 import {
   ArrowUp,
@@ -57,6 +58,7 @@ import { Button } from '../../../ui/button';
 import { cn } from '../../../ui/cn';
 import { Skeleton } from '../../../ui/skeleton';
 import { Tooltip } from '../../../ui/tooltip';
+import { AttachButton, PendingFilesList, SentFiles, fileDropHandlers } from './attachments.view';
 import { type AssistantMessage, checkSummary, type TaskProgress, type UserMessage, outcomeText, planCost, shortHash } from './chat-messages';
 import { type ChatVm, MAX_MESSAGE_LENGTH } from './chat.vm';
 import { creditsWord } from './credits.store';
@@ -129,6 +131,7 @@ const UserBubble = observer(function UserBubble({ message }: { message: UserMess
     <article aria-label="User message" className="ml-auto grid max-w-[85%] justify-items-end gap-1">
       <p className="rounded-2xl rounded-br-md bg-brand-soft px-3.5 py-2 text-sm break-words whitespace-pre-wrap text-foreground">{message.text}</p>
       {message.selected !== null && <SelectedElementChip element={message.selected} />}
+      <SentFiles files={message.attachments} />
       {message.state === 'refused' && <p className="text-xs text-destructive">Not sent: you have no credits left.</p>}
     </article>
   );
@@ -370,7 +373,8 @@ const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
           </Tooltip>
         </div>
       )}
-      <form onSubmit={onSubmit} className="grid grid-cols-1 gap-2 rounded-xl border border-input bg-background p-2 shadow-xs focus-within:ring-2 focus-within:ring-ring/40 dark:bg-input/20">
+      <PendingFilesList chat={chat} />
+      <form onSubmit={onSubmit} {...fileDropHandlers(chat)} className="grid grid-cols-1 gap-2 rounded-xl border border-input bg-background p-2 shadow-xs focus-within:ring-2 focus-within:ring-ring/40 dark:bg-input/20">
         <textarea
           aria-label="Message the assistant"
           value={chat.input}
@@ -384,6 +388,7 @@ const Composer = observer(function Composer({ chat }: { chat: ChatVm }) {
         />
         <div className="flex items-center gap-2">
           <AutoRunSwitch chat={chat} />
+          <AttachButton chat={chat} />
           <Tooltip content="Enhance prompt">
             <button
               type="button"

@@ -1,5 +1,5 @@
-import { type CodeError, type ErrorScan, MAX_TURN_MESSAGE_LENGTH, REPLACES_APP_WARNING, type SelectedElement, appendSelectedElement } from '@kiln/domain';
-import { inject, injectable } from 'inversify';
+import { type CodeError, type ErrorScan, MAX_TURN_MESSAGE_LENGTH, REPLACES_APP_WARNING, type SelectedElement, appendAttachments, appendSelectedElement } from '@kiln/domain';
+import { inject, injectable, optional } from 'inversify';
 import { type IReactionDisposer, makeAutoObservable, reaction, runInAction } from 'mobx';
 import { ApiError, type ChatPreferencesStore, type SavedPrompts, type Timers, type Toasts, TYPES } from '../../../app/ports';
 import { errorText } from '../../../app/error-text';
@@ -23,6 +23,7 @@ import { CREDITS_PER_TASK, CreditsStore, creditsWord } from './credits.store';
 import { ErrorRecordsStore } from './error-records.store';
 import { applyTurnEvent } from './turn-event-reducer';
 import { followTurn, isUnderWay } from './turn-follower';
+import { PendingFilesStore, type SentAttachment } from './pending-files.store';
 
 /** docs/ai-api.md: a message is 1..20000 characters (the domain's rule, also the API's). */
 export const MAX_MESSAGE_LENGTH = MAX_TURN_MESSAGE_LENGTH;
@@ -59,6 +60,8 @@ export interface QueuedMessage {
   readonly autoRun?: boolean;
   /** Error records the message asks to fix. */
   readonly fixing: readonly string[];
+  /** Files attached to it (issue 18): their ids go with it, their lines show under it. */
+  readonly attachments?: readonly SentAttachment[];
 }
 
 type HistoryState = 'idle' | 'loading' | 'ready' | 'failed';
@@ -113,6 +116,8 @@ export class ChatVm {
     @inject(TYPES.Toasts) private readonly toasts: Toasts,
     @inject(UI_TYPES.Ids) private readonly ids: Ids,
     @inject(UI_TYPES.Logger) private readonly logger: Logger,
+    /** SPEC §3 project store "pending files": the composer's attached files, per project. */
+    @inject(PendingFilesStore) @optional() readonly pendingFiles: PendingFilesStore | null = null,
   ) {
     this.status = new AiStatusStore(timers);
     this.credits = new CreditsStore(usage, logger);
@@ -140,6 +145,7 @@ export class ChatVm {
         status: false,
         credits: false,
         errorRecords: false,
+        pendingFiles: false,
       },
       { autoBind: true },
     );
@@ -234,7 +240,8 @@ export class ChatVm {
 
   get canSend(): boolean {
     const text = this.input.trim();
-    return text !== '' && appendSelectedElement(text, this.selectedElement).length <= MAX_MESSAGE_LENGTH && this.projectId !== '' && !this.enhancing;
+    const filesReady = this.pendingFiles?.readyToSend(this.projectId) ?? true;
+    return text !== '' && appendSelectedElement(text, this.selectedElement).length <= MAX_MESSAGE_LENGTH && this.projectId !== '' && !this.enhancing && filesReady;
   }
 
   /** The element picked in the preview: the next message is about it. */
@@ -280,7 +287,7 @@ export class ChatVm {
     const text = this.input.trim();
     this.input = '';
     // The picked element travels as the message's last line, for every assistant to read.
-    this.enqueue(appendSelectedElement(text, this.host?.takeSelectedElement() ?? null));
+    this.enqueue(appendSelectedElement(text, this.host?.takeSelectedElement() ?? null), { attachments: this.pendingFiles?.take(this.projectId) ?? [] });
   }
 
   removeQueued(id: string): void {
@@ -468,8 +475,8 @@ export class ChatVm {
 
   // ── Turns ────────────────────────────────────────────────────────────────────────────────
 
-  private enqueue(text: string, options: { autoRun?: boolean; fixing?: readonly string[]; first?: boolean } = {}): void {
-    const item: QueuedMessage = { id: this.ids.next(), key: this.ids.next(), text, autoRun: options.autoRun, fixing: options.fixing ?? [] };
+  private enqueue(text: string, options: { autoRun?: boolean; fixing?: readonly string[]; first?: boolean; attachments?: readonly SentAttachment[] } = {}): void {
+    const item: QueuedMessage = { id: this.ids.next(), key: this.ids.next(), text, autoRun: options.autoRun, fixing: options.fixing ?? [], attachments: options.attachments ?? [] };
     if (options.first) this.queue.unshift(item);
     else this.queue.push(item);
     this.paused = false;
@@ -486,7 +493,8 @@ export class ChatVm {
 
   private async runTurn(item: QueuedMessage): Promise<void> {
     const generation = this.generation;
-    const user: UserMessage = userMessage(item.id, item.text);
+    // The server adds a line per attached file, as here: the message shows them at once.
+    const user: UserMessage = userMessage(item.id, appendAttachments(item.text, item.attachments ?? []));
     const replyId = `${item.id}:reply`;
     this.messages.push(user, newAssistantMessage(replyId, item.fixing));
     this.runningId = replyId;
@@ -495,7 +503,7 @@ export class ChatVm {
     this.controller = controller;
     let events: AsyncIterable<TurnEvent>;
     try {
-      events = await this.ai.turn(this.projectId, { message: item.text, idempotencyKey: item.key, autoRun: item.autoRun ?? this.autoRun }, controller.signal);
+      events = await this.ai.turn(this.projectId, { message: item.text, idempotencyKey: item.key, autoRun: item.autoRun ?? this.autoRun, attachmentIds: (item.attachments ?? []).map((a) => a.id) }, controller.signal);
     } catch (error) {
       if (generation !== this.generation) return;
       this.refused(item, replyId, error);
