@@ -198,4 +198,24 @@ describe('PgSchemaMigrator on Neon (the owner’s own login, against the fake Ne
     const inspection = await provisioner.inspect(ref);
     expect(inspection?.tables.map((t) => [t.name, t.rlsEnabled])).toEqual([['todos', true]]);
   });
+
+  it('puts realtime’s trigger on the tables a migration made (no event trigger on Neon): a change is NOTIFYed with its key', async () => {
+    const migrator = ownerSchemaMigrator((r) => provisioner.ownerClient(r));
+    const files = [
+      { name: '001.sql', sql: 'create table todos (id int, user_id uuid);\nalter table todos enable row level security;' },
+      { name: '002.sql', sql: 'create table messages (id int primary key, body text);\nalter table messages enable row level security;' },
+    ];
+    expect(await migrator.migrate(ref, files, TIMEOUT)).toMatchObject({ kind: 'applied', applied: ['002.sql'] });
+    const owner = await provisioner.ownerClient(ref);
+    try {
+      const triggers = await owner.query<{ table: string }>("SELECT tgrelid::regclass::text AS table FROM pg_trigger WHERE tgname = 'kiln_realtime' ORDER BY 1");
+      expect(triggers.rows.map((r) => r.table)).toEqual(['messages', 'todos']);
+      const heard = new Promise<string>((resolve) => owner.on('notification', (n) => resolve(n.payload ?? '')));
+      await owner.query('LISTEN kiln_realtime');
+      await owner.query("INSERT INTO messages VALUES (7, 'hello')");
+      expect(JSON.parse(await heard)).toMatchObject({ schema: 'public', table: 'messages', type: 'INSERT', pk: { id: 7 } });
+    } finally {
+      await owner.end();
+    }
+  });
 });

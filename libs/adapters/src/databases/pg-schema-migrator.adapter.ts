@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type MigrationFile, type MigrationOptions, type MigrationOutcome, type SchemaMigrator, DatabaseServerDown, databaseNames } from '@kiln/domain';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../postgres/database-unavailable.js';
+import { ATTACH_REALTIME_TRIGGERS } from './project-database-sql.js';
 
 /**
  * How the migrator reaches a project database: `definer` — Kiln's superuser admin connection
@@ -115,6 +116,8 @@ export class PgSchemaMigrator implements SchemaMigrator {
       }
       await safe();
       if (pending.length > 0) await this.addOwnerPolicies(client, before);
+      // Neon has no event trigger: the tables a migration made get realtime's trigger here, from their owner.
+      if (pending.length > 0 && mode === 'owner') await client.query(ATTACH_REALTIME_TRIGGERS);
       if (mode === 'definer') await client.query(`DROP FUNCTION IF EXISTS ${RUNNER}(pg_catalog.text)`);
       await client.query('COMMIT');
       return { kind: 'applied', applied: pending.map((f) => f.name), kept: [...applied.keys()].filter((name) => !present.has(name)) };

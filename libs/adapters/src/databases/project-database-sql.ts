@@ -12,7 +12,7 @@ export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 export function projectDatabaseSetup(ref: string, options: { readonly eventTrigger: boolean } = { eventTrigger: true }): string {
   const n = databaseNames(ref);
   const owner = ident(n.owner);
-  return `${baseSetup(n, owner)}${storageSetup(owner)}${options.eventTrigger ? RLS_EVENT_TRIGGER + REALTIME_TRIGGERS : ''}`;
+  return `${baseSetup(n, owner)}${storageSetup(owner)}${options.eventTrigger ? RLS_EVENT_TRIGGER + REALTIME_TRIGGERS : NOTIFY_CHANGE + ATTACH_REALTIME_TRIGGERS}`;
 }
 
 function baseSetup(n: ReturnType<typeof databaseNames>, owner: string): string {
@@ -97,7 +97,8 @@ export const CHANGES_CHANNEL = 'kiln_realtime';
  * Sent at commit, never for a rolled-back change. A table without a primary key has no changes.
  * New tables get the trigger from an event trigger (a superuser's: not on Neon), existing ones here.
  */
-const REALTIME_TRIGGERS = `
+/** The trigger function of postgres_changes: NOTIFY with the table, the operation and the key. */
+const NOTIFY_CHANGE = `
 CREATE OR REPLACE FUNCTION kiln.notify_change() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog AS $$
 DECLARE
   keys text[];
@@ -120,6 +121,10 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION kiln.notify_change() FROM PUBLIC;
 
+`;
+
+/** Needs a superuser (an event trigger): every table created later gets the trigger (local provider). */
+const REALTIME_EVENT_TRIGGER = `
 CREATE OR REPLACE FUNCTION kiln.add_realtime_trigger() RETURNS event_trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
 DECLARE created record;
 BEGIN
@@ -135,6 +140,13 @@ CREATE EVENT TRIGGER kiln_add_realtime_trigger ON ddl_command_end
   WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO')
   EXECUTE FUNCTION kiln.add_realtime_trigger();
 
+`;
+
+/**
+ * Puts the trigger on every table of public that exists: at setup, and on Neon (no event trigger)
+ * after each migration, run by the tables' owner (PgSchemaMigrator in owner mode).
+ */
+export const ATTACH_REALTIME_TRIGGERS = `
 DO $$
 DECLARE t record;
 BEGIN
@@ -145,6 +157,8 @@ BEGIN
   END LOOP;
 END $$;
 `;
+
+const REALTIME_TRIGGERS = NOTIFY_CHANGE + REALTIME_EVENT_TRIGGER + ATTACH_REALTIME_TRIGGERS;
 
 /**
  * The size of the project's data (tables, their indexes and TOAST, in every schema but the catalog:
