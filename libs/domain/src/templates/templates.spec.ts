@@ -112,7 +112,7 @@ describe('ApplyProjectTemplate', () => {
     const history = await t.versions();
     expect(history[0]).toBe('Start from the Blog template');
     expect(history).toContain('Start from the Online store template');
-    expect(t.changed.of(PROJECT).map((c) => c.reason)).toEqual(['write', 'restore', 'write']);
+    expect(t.changed.of(PROJECT).map((c) => (typeof c === 'string' ? c : c.reason))).toEqual(['write', 'restore', 'write']);
   });
 
   it('Blank right after a template is the starter again', async () => {
