@@ -1,6 +1,7 @@
 import {
   type DataApiTarget,
   type StorageFailure,
+  type StorageLimits,
   SIGNED_UPLOAD_SECONDS,
   bucketIdError,
   bucketNotFound,
@@ -158,12 +159,8 @@ export class ObjectRoutes {
     if (!mimeAllowed(contentType, limits.value.allowedMimeTypes)) return { ok: false, error: mimeTypeRefused(mimeOf(contentType)) };
     if (bytes.length === 0) return { ok: false, error: emptyFile() };
     if (bytes.length > cap) return { ok: false, error: payloadTooLarge(cap) };
-    let quota;
-    try {
-      quota = await this.o.quotas.limitsFor(caller.target);
-    } catch {
-      return { ok: false, error: storageUnavailable() };
-    }
+    const quota = await this.quotaOf(caller);
+    if (quota === null) return { ok: false, error: storageUnavailable() };
     const version = this.o.newVersion();
     const key = this.service.key(ref, version);
     try {
@@ -323,6 +320,11 @@ export class ObjectRoutes {
     return this.copy(caller, bucket, from.value, toBucket, to.value, parseUpsert(header(req, 'x-upsert')));
   }
 
+  /** The owner's plan limits for this project's files; null when Kiln's own database cannot say (503). */
+  private async quotaOf(caller: StorageCaller): Promise<StorageLimits | null> {
+    return this.o.quotas.limitsFor(caller.target).catch(() => null);
+  }
+
   /** Copy: the source read as the caller, its bytes copied to a new key, then the new row as the caller (limits, quota, RLS). */
   private async copy(caller: StorageCaller, bucket: string, from: string, toBucket: string, to: string, upsert: boolean): Promise<Answer> {
     const ref = caller.target.ref;
@@ -334,12 +336,8 @@ export class ObjectRoutes {
     if (!mimeAllowed(row.metadata.mimetype, limits.allowedMimeTypes)) return { ok: false, error: mimeTypeRefused(mimeOf(row.metadata.mimetype)) };
     const cap = fileLimitOf(limits.fileSizeLimit, this.o.maxFileBytes);
     if (row.metadata.size > cap) return { ok: false, error: payloadTooLarge(cap) };
-    let quota;
-    try {
-      quota = await this.o.quotas.limitsFor(caller.target);
-    } catch {
-      return { ok: false, error: storageUnavailable() };
-    }
+    const quota = await this.quotaOf(caller);
+    if (quota === null) return { ok: false, error: storageUnavailable() };
     const version = this.o.newVersion();
     const key = this.service.key(ref, version);
     try {
