@@ -36,12 +36,22 @@ export function loopbackFetch(input: string | URL | Request, init: RequestInit =
   });
 }
 
-/** supabase-js for a data origin: session in memory only, the ws transport Node 20 needs (NOTES.md). */
+/** `ws` to 127.0.0.1 with the data origin's Host (Node does not resolve `*.localhost`; a browser does). */
+export class LoopbackWebSocket extends WebSocket {
+  constructor(address: string | URL, protocols?: string | string[]) {
+    const url = new URL(address.toString());
+    const host = url.host;
+    url.hostname = '127.0.0.1';
+    super(url.toString(), protocols, { headers: { host } });
+  }
+}
+
+/** supabase-js for a data origin: session in memory only, the ws transport Node 20 needs (NOTES.md), both on loopback. */
 export function dataClient(url: string, anonKey: string): SupabaseClient {
   return createClient(url, anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     global: { fetch: loopbackFetch },
-    realtime: { transport: WebSocket as never },
+    realtime: { transport: LoopbackWebSocket as never },
   });
 }
 

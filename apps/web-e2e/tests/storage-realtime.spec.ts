@@ -1,7 +1,6 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { type SupabaseClient, createClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
-import { applyMigration, kilnAccount, loopbackFetch, projectWithDatabase } from './data-origin';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { applyMigration, dataClient, kilnAccount, loopbackFetch, projectWithDatabase } from './data-origin';
 import { newEmail } from './helpers';
 
 // Issue #18's bar on a fresh `npm start` (the filesystem object store under DATA_DIR, realtime
@@ -21,24 +20,6 @@ create policy "notes: own" on public.notes for all to authenticated using (user_
 grant select, insert, update, delete on public.notes to authenticated;
 `;
 
-/** `ws` to 127.0.0.1 with the data origin's Host (Node does not resolve `*.localhost`; a browser does). */
-class LoopbackWebSocket extends WebSocket {
-  constructor(address: string | URL, protocols?: string | string[]) {
-    const url = new URL(address.toString());
-    const host = url.host;
-    url.hostname = '127.0.0.1';
-    super(url.toString(), protocols, { headers: { host } });
-  }
-}
-
-function client(url: string, anonKey: string): SupabaseClient {
-  return createClient(url, anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { fetch: loopbackFetch },
-    realtime: { transport: LoopbackWebSocket as never },
-  });
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.describe('storage and realtime of a project with @supabase/supabase-js on npm start', () => {
@@ -55,8 +36,8 @@ test.describe('storage and realtime of a project with @supabase/supabase-js on n
     const auth = await kilnAccount(kiln, 'storage-realtime');
     project = await projectWithDatabase(kiln, auth, 'Files and live data');
     expect(await applyMigration(kiln, auth, project.id, '0001_files.sql', MIGRATION)).toEqual(['0001_files.sql']);
-    ana = client(project.url, project.anonKey);
-    ben = client(project.url, project.anonKey);
+    ana = dataClient(project.url, project.anonKey);
+    ben = dataClient(project.url, project.anonKey);
     const a = await ana.auth.signUp({ email: newEmail('ana-files'), password: 'a long app password' });
     const b = await ben.auth.signUp({ email: newEmail('ben-files'), password: 'a long app password' });
     expect([a.error, b.error]).toEqual([null, null]);
