@@ -57,6 +57,7 @@ export * from './payments/local-payment-gateway.adapter.js';
 
 // Sandbox
 export * from './sandbox/local-sandbox-host.adapter.js';
+export * from './sandbox/container-sandbox-host.adapter.js';
 export { readStarterFiles } from './sandbox/starter-files.js';
 export { ProjectFiles, projectSize, type WriteFileOptions } from './sandbox/files/project-files.js';
 export { DEV_SERVER_RUNNING_MESSAGE } from './sandbox/dev-servers.js';

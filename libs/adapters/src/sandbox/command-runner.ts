@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { type CommandResult, INTERRUPTED_EXIT_CODE, type RunCommandOptions } from '@kiln/domain';
+import { killProcessGroup } from './sandbox-processes.js';
 
 /** Per stream; more is dropped and a marker appended. */
 export const DEFAULT_OUTPUT_CAP_BYTES = 1024 * 1024;
@@ -27,6 +28,7 @@ export function spawnCapped(
     onOutput,
     abort,
     limit,
+    start,
   }: {
     cwd: string;
     env: NodeJS.ProcessEnv;
@@ -37,25 +39,20 @@ export function spawnCapped(
     abort?: RunCommandOptions['signal'];
     /** A limit the host enforces: when it fires the command stops with `note` at the end of stderr. */
     limit?: { signal: AbortSignal; note: string };
+    /** Starts the process somewhere else than a local child (a container); killed by its own means. */
+    start?: () => ChildProcess;
   },
 ): Promise<CommandResult> {
   if (abort?.aborted === true) {
     return Promise.resolve({ exitCode: INTERRUPTED_EXIT_CODE, stdout: '', stderr: '[interrupted]\n', timedOut: false, outputTruncated: false, interrupted: true });
   }
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = start?.() ?? spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout = new CappedBuffer(outputCapBytes, onOutput && ((text) => onOutput('stdout', text)));
     const stderr = new CappedBuffer(outputCapBytes, onOutput && ((text) => onOutput('stderr', text)));
     let timedOut = false;
     let settled = false;
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
+    const killGroup = () => killProcessGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -83,8 +80,8 @@ export function spawnCapped(
       abort?.removeEventListener('abort', onAbort);
       limit?.signal.removeEventListener('abort', onLimit);
       killGroup(); // background children of a finished command do not outlive it
-      child.stdout.destroy();
-      child.stderr.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
       if (spawnError !== undefined) stderr.push(Buffer.from(`${spawnError.message}\n`));
       const exitCode = timedOut ? TIMED_OUT_EXIT_CODE : interrupted ? INTERRUPTED_EXIT_CODE : overLimit ? LIMIT_EXIT_CODE : spawnError !== undefined ? 127 : (code ?? (signal === null ? 1 : 128 + 9));
       const note = timedOut
@@ -103,8 +100,8 @@ export function spawnCapped(
         ...(interrupted ? { interrupted: true } : {}),
       });
     };
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', (e) => finish(null, null, e));
     child.on('close', (code, signal) => finish(code, signal));
   });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DependencySync } from './project-dependencies.js';
+import type { SandboxProcesses } from './sandbox-processes.js';
 import type { StarterDependencyCache } from './starter-dependency-cache.js';
 
 /** The dev server's listening socket, as the launcher sees it (the fourth stdio entry). */
@@ -23,6 +24,11 @@ export interface DevServerLaunchOptions {
   readonly watchDisk: ((sandboxId: string, projectDir: string) => Promise<() => void>) | null;
   /** What every process in a sandbox gets: none of the API's variables. */
   readonly env: (projectDir: string) => NodeJS.ProcessEnv;
+  /**
+   * Processes run elsewhere (a container), where no socket can be handed over: the launcher makes
+   * its own at `listenPath(sandboxId)`, in a folder mounted into that sandbox alone.
+   */
+  readonly remote?: { readonly processes: SandboxProcesses; readonly listenPath: (sandboxId: string) => string };
 }
 
 /**
@@ -41,8 +47,10 @@ export class DevServerLaunch {
     // dev server fails with npm's message (the preview shows it).
     const dependencies = await this.options.syncDependencies(sandboxId, projectDir);
     if (dependencies.kind === 'failed') throw new Error(dependencies.message);
-    const argv = [process.execPath, await this.options.launcher(), 'dev', projectDir, String(LISTEN_FD)];
+    const remote = this.options.remote;
+    const argv = [process.execPath, await this.options.launcher(), 'dev', projectDir, remote === undefined ? String(LISTEN_FD) : remote.listenPath(sandboxId)];
     const [file, ...args] = await this.options.jailed(sandboxId, projectDir, projectDir, argv);
+    if (remote !== undefined) return remote.processes.spawn(sandboxId, [file as string, ...args], { cwd: projectDir, env: this.options.env(projectDir), stdin: 'pipe' });
     // The project's config and plugins run in it: its writes count against the disk limit too.
     const release = (await this.options.watchDisk?.(sandboxId, projectDir)) ?? (() => undefined);
     const child = spawn(file as string, args, { cwd: projectDir, env: this.options.env(projectDir), detached: true, stdio: ['pipe', 'pipe', 'pipe', listenFd] });

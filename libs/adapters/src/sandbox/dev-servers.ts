@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { DevServerState } from '@kiln/domain';
 import { DEV_SERVER_READY_MARKER } from './error-output-parsers.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { killProcessGroup } from './sandbox-processes.js';
 import { CHECK_RESULT_MARKER, checkRequestLine, type WarmCheckMode } from './warm-checks.js';
 
 /** SPEC §8 wording for a reachable app. */
@@ -40,6 +41,15 @@ export interface DevServersOptions {
    * group (spawned detached): stopping kills the group. stdout must carry the launcher's ready line.
    */
   readonly launch: (sandboxId: string, listenFd: number) => Promise<ChildProcess>;
+  /**
+   * Where the server listens is its own to make (a container: no socket can be handed over), at
+   * `listenPath(sandboxId)`; once it says it serves, `publish` checks what is there and makes it
+   * reachable at the sandbox's socket path. launch then gets -1 for `listenFd`. Unset: Kiln makes
+   * the socket and hands it over.
+   */
+  readonly ownSocket?: {
+    readonly publish: (sandboxId: string, socketPath: string) => Promise<void>;
+  };
   /**
    * A server started ahead of the sandbox (WarmDevServer), already listening on the sandbox's
    * socket path and waiting for `go` on stdin; null when there is none. Asked before launching.
@@ -183,8 +193,8 @@ export class DevServers {
     } else {
       let listener: Server | null = null;
       try {
-        listener = await listenOn(socketPath);
-        child = await this.options.launch(sandboxId, (listener as unknown as { _handle: { fd: number } })._handle.fd);
+        if (this.options.ownSocket === undefined) listener = await listenOn(socketPath);
+        child = await this.options.launch(sandboxId, listener === null ? -1 : (listener as unknown as { _handle: { fd: number } })._handle.fd);
       } catch (e) {
         resolveExited();
         this.fail(sandboxId, entry, `The dev server could not be started: ${e instanceof Error ? e.message : String(e)}`);
@@ -250,6 +260,17 @@ export class DevServers {
   }
 
   private async confirmRunning(sandboxId: string, entry: Entry, socketPath: string): Promise<void> {
+    if (this.options.ownSocket !== undefined) {
+      try {
+        await this.options.ownSocket.publish(sandboxId, socketPath);
+      } catch (e) {
+        if (this.entries.get(sandboxId) !== entry || entry.state.status !== 'starting') return;
+        entry.stopping = true;
+        if (entry.child !== null) killGroup(entry.child);
+        this.fail(sandboxId, entry, `The dev server could not be reached: ${e instanceof Error ? e.message : String(e)}`);
+        return;
+      }
+    }
     for (let i = 0; i < 20; i++) {
       if (this.entries.get(sandboxId) !== entry || entry.state.status !== 'starting') return;
       if (await socketAccepts(socketPath)) {
@@ -380,12 +401,7 @@ export function untrackGroup(child: ChildProcess): void {
 
 /** The whole group: bubblewrap (whose sandbox dies with it) or the launcher and its children. */
 export function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
+  killProcessGroup(child);
 }
 
 /**

@@ -49,6 +49,7 @@ import { WarmDevServer } from './warm-dev-server.js';
 import { writeStarterFiles } from './starter-files.js';
 import { DevServerLaunch } from './dev-server-launch.js';
 import { commandWorkingDir } from './files/command-working-dir.js';
+import type { RemoteSandboxProcesses } from './sandbox-processes.js';
 
 export { DEFAULT_OUTPUT_CAP_BYTES, LIMIT_EXIT_CODE, NOT_RUNNABLE_EXIT_CODE, splitPlainWords, TIMED_OUT_EXIT_CODE } from './command-runner.js';
 export { INSTALLING_DEPENDENCIES_MESSAGE } from './project-dependencies.js';
@@ -121,11 +122,15 @@ export class LocalSandboxHost implements SandboxHost {
   /** node_modules kept on what each project's package.json asks for. */
   private readonly projectDependencies: ProjectDependencies;
 
-  constructor(options: LocalSandboxHostOptions) {
+  /** Processes run elsewhere (a subclass's containers); null: local children, in bubblewrap when installed. */
+  private readonly remote: RemoteSandboxProcesses | null;
+
+  constructor(options: LocalSandboxHostOptions, remote: RemoteSandboxProcesses | null = null) {
+    this.remote = remote;
     this.root = path.resolve(options.root);
     this.templateDir = options.templateDir ?? path.resolve(process.cwd(), STARTER_TEMPLATE_RELATIVE_DIR);
     this.bwrapPath =
-      options.bwrapPath === undefined ? (existsSync(DEFAULT_BWRAP_PATH) ? DEFAULT_BWRAP_PATH : null) : options.bwrapPath;
+      remote !== null ? null : options.bwrapPath === undefined ? (existsSync(DEFAULT_BWRAP_PATH) ? DEFAULT_BWRAP_PATH : null) : options.bwrapPath;
     this.limits = sandboxLimits({ ...options.limits, ...(options.outputCapBytes === undefined ? {} : { outputBytes: options.outputCapBytes }) });
     this.outputCapBytes = this.limits.outputBytes;
     this.commandPath = options.commandPath ?? process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin';
@@ -183,6 +188,7 @@ export class LocalSandboxHost implements SandboxHost {
       jailed: (groupId, projectDir, cwd, argv) => this.jailed(groupId, projectDir, cwd, argv),
       watchDisk: this.volumes === null ? (sandboxId, projectDir) => this.diskWatch.watch(sandboxId, projectDir) : null,
       env: (projectDir) => this.commandEnv(projectDir),
+      ...(remote === null ? {} : { remote: { processes: remote.processes, listenPath: remote.listenPath } }),
     });
     this.devServers = new DevServers({
       idleStopMs: options.idleStopMs ?? DEFAULT_IDLE_STOP_MS,
@@ -190,6 +196,7 @@ export class LocalSandboxHost implements SandboxHost {
       socketDir: path.join(this.runtimeDir, 'dev'),
       launch: (sandboxId, listenFd) => this.launch.dev(sandboxId, listenFd),
       adopt: (sandboxId) => this.warm?.adopt(sandboxId) ?? null,
+      ...(remote === null ? {} : { ownSocket: { publish: remote.publish } }),
       onChange: (sandboxId, state) => this.emit({ type: 'dev-server', sandboxId, state }),
     });
     this.warm =
@@ -242,9 +249,9 @@ export class LocalSandboxHost implements SandboxHost {
     return (await ProjectVolumes.available(path.dirname(path.resolve(root)))) ? 'volume' : 'watch';
   }
 
-  /** Whether shell lines run (inside bubblewrap); without it only argument vectors run. */
+  /** Whether shell lines run (inside bubblewrap or a container); without either only argument vectors run. */
   get isolated(): boolean {
-    return this.bwrapPath !== null;
+    return this.bwrapPath !== null || this.remote !== null;
   }
 
   /**
@@ -392,7 +399,7 @@ export class LocalSandboxHost implements SandboxHost {
 
     let argv: readonly string[];
     if (typeof command === 'string') {
-      if (this.bwrapPath !== null) argv = ['bash', '-c', command];
+      if (this.isolated) argv = ['bash', '-c', command];
       else {
         const words = splitPlainWords(command);
         if (words === null) {
@@ -412,8 +419,10 @@ export class LocalSandboxHost implements SandboxHost {
     stops.add(limit);
     this.limitStops.set(sandboxId, stops);
     const release = this.volumes === null ? await this.diskWatch.watch(sandboxId, projectDir) : () => undefined;
+    const remote = this.remote;
     try {
       return await spawnCapped(file as string, args, {
+        ...(remote === null ? {} : { start: () => remote.processes.spawn(sandboxId, [file as string, ...args], { cwd, env, stdin: 'ignore' }) }),
         // In bubblewrap the working folder is entered inside the sandbox's own view (--chdir).
         cwd: this.jail === null ? cwd : projectDir,
         env,
@@ -430,6 +439,9 @@ export class LocalSandboxHost implements SandboxHost {
     }
   }
 
+  /** Stops the sandbox's dev server for good (cleanup), as Kiln's own act, not a failure. */
+  protected stopDevServer = (sandboxId: string): Promise<void> => this.devServers.remove(sandboxId);
+
   async cleanup(sandboxId: string): Promise<void> {
     await this.projectDir(sandboxId); // a malformed id rejects before anything happens
     await this.devServers.remove(sandboxId);
@@ -443,29 +455,16 @@ export class LocalSandboxHost implements SandboxHost {
     });
   }
 
-  saveVersion(sandboxId: string, message: string): Promise<SaveVersionResult> {
-    return this.versions.saveVersion(sandboxId, message);
-  }
-
-  versionHistory(sandboxId: string): Promise<readonly SandboxVersion[]> {
-    return this.versions.versionHistory(sandboxId);
-  }
-
-  restoreVersion(sandboxId: string, hash: string): Promise<RestoreVersionResult> {
-    return this.versions.restoreVersion(sandboxId, hash);
-  }
+  saveVersion = (sandboxId: string, message: string): Promise<SaveVersionResult> => this.versions.saveVersion(sandboxId, message);
+  versionHistory = (sandboxId: string): Promise<readonly SandboxVersion[]> => this.versions.versionHistory(sandboxId);
+  restoreVersion = (sandboxId: string, hash: string): Promise<RestoreVersionResult> => this.versions.restoreVersion(sandboxId, hash);
 
   async installDependencies(sandboxId: string, options: InstallDependenciesOptions = {}): Promise<DependencyInstallResult> {
     return this.projectDependencies.install(sandboxId, await this.existingProjectDir(sandboxId), options.onProgress);
   }
 
-  restoreFile(sandboxId: string, hash: string, path: string): Promise<RestoreVersionResult> {
-    return this.versions.restoreFile(sandboxId, hash, path);
-  }
-
-  findErrors(sandboxId: string): Promise<ErrorScan> {
-    return this.errorScans.findErrors(sandboxId);
-  }
+  restoreFile = (sandboxId: string, hash: string, path: string): Promise<RestoreVersionResult> => this.versions.restoreFile(sandboxId, hash, path);
+  findErrors = (sandboxId: string): Promise<ErrorScan> => this.errorScans.findErrors(sandboxId);
 
   /** `vite build` for a release, sandboxed (release-build.ts); LocalHostingProvider copies its output. */
   buildForRelease(sandboxId: string): Promise<ReleaseBuildOutput> {
@@ -493,9 +492,7 @@ export class LocalSandboxHost implements SandboxHost {
 
   subscribe(listener: (event: SandboxHostEvent) => void): () => void {
     this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return () => void this.listeners.delete(listener);
   }
 
   async stopAll(): Promise<void> {
@@ -525,6 +522,7 @@ export class LocalSandboxHost implements SandboxHost {
    * and the project stays HOME (versions exclude the caches either way: VERSION_EXCLUDES).
    */
   private commandEnv(projectDir: string): NodeJS.ProcessEnv {
+    if (this.remote !== null) return { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: SANDBOX_HOME, LANG: 'C.UTF-8' };
     return { PATH: this.commandPath, HOME: this.jail === null ? projectDir : SANDBOX_HOME, LANG: 'C.UTF-8' };
   }
 
@@ -546,12 +544,12 @@ export class LocalSandboxHost implements SandboxHost {
     return this.realRoot;
   }
 
-  private async projectDir(sandboxId: string): Promise<string> {
+  protected async projectDir(sandboxId: string): Promise<string> {
     if (!isValidSandboxId(sandboxId)) throw new Error(`Invalid sandbox id: ${JSON.stringify(sandboxId)}`);
     return path.join(await this.sandboxRoot(), sandboxId);
   }
 
-  private async existingProjectDir(sandboxId: string): Promise<string> {
+  protected async existingProjectDir(sandboxId: string): Promise<string> {
     const dir = await this.projectDir(sandboxId);
     const info = await lstat(dir).catch(() => null);
     if (info === null || !info.isDirectory()) throw new SandboxMissing(sandboxId);

@@ -26,7 +26,7 @@
 // server), where Vite keeps its cache and build output, which files it may serve, and error overlay
 // messages with project-relative paths (no server folder reaches the previewed app). The sandbox
 // has no network: Vite never listens on a port of its own.
-import { accessSync, constants, existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -218,8 +218,12 @@ async function warm() {
 }
 
 async function dev() {
+  // A listening socket Kiln handed over (its fd), or, in a container where nothing can be handed
+  // over, the path of a socket to make in the folder Kiln mounted for it.
   const fd = Number(fdArg);
-  if (!Number.isInteger(fd) || fd < 3) throw new Error(`Bad listening socket: ${fdArg}`);
+  const socketPath = typeof fdArg === 'string' && fdArg.startsWith('/') ? fdArg : null;
+  if (socketPath === null && (!Number.isInteger(fd) || fd < 3)) throw new Error(`Bad listening socket: ${fdArg}`);
+  if (socketPath !== null) rmSync(socketPath, { force: true });
   // find-errors, warm: the type-checker (on its own thread, making its first program while Vite
   // starts here) and Vite stay loaded between checks. Kiln asks only once the server is ready.
   let server = null;
@@ -237,7 +241,7 @@ async function dev() {
   // Kiln handed over instead of a port: Vite wraps listen() to start its optimizer first.
   await new Promise((resolve, reject) => {
     server.httpServer.once('error', reject);
-    server.httpServer.listen({ fd }, resolve);
+    server.httpServer.listen(socketPath === null ? { fd } : { path: socketPath }, resolve);
   });
   process.stdout.write(`${READY_MARKER} socket\n`);
   // The host keeps our stdin open and never writes to it: end of input means the host process is
