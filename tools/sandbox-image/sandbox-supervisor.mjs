@@ -8,8 +8,12 @@
 // death), stdin ends and the whole group is killed. With --stdin what Kiln writes is passed on to
 // the program (the dev server's check requests); without it the program's stdin is empty, as a
 // command's is on the local host. When the program ends its group goes too, so background
-// children never outlive it. The exit code is the program's, or 128 + the signal's number.
+// children never outlive it, and so does every orphan in the container (a daemon that left the
+// group with setsid and a double fork is a child of PID 1 then: the local host's bubblewrap ends
+// those with the command's own PID namespace). The exit code is the program's, or 128 + the
+// signal's number.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 
 const args = process.argv.slice(2);
@@ -21,12 +25,29 @@ if (argv.length === 0) {
 }
 
 const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: [forwardStdin ? 'pipe' : 'ignore', 'inherit', 'inherit'] });
-const killGroup = () => {
+const kill = (pid) => {
   try {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    process.kill(pid, 'SIGKILL');
   } catch {
     // already gone
   }
+};
+/** Processes whose parent is PID 1 (the container's reaper starts nothing else but its sleep). */
+const orphans = () =>
+  readdirSync('/proc')
+    .filter((name) => /^[0-9]+$/.test(name) && name !== '1')
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === '1';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+const killGroup = () => {
+  if (child.pid !== undefined) kill(-child.pid);
+  for (const pid of orphans()) kill(pid);
 };
 if (forwardStdin) {
   child.stdin.on('error', () => undefined);

@@ -28,7 +28,7 @@ import { ProfilesModule } from './profiles/profiles.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ReferralsModule } from './referrals/referrals.module.js';
 import type { SandboxIsolation } from './sandbox/sandbox-isolation.js';
-import { SandboxHostModule, SandboxModule } from './sandbox/sandbox.module.js';
+import { type SandboxEngineHealth, SandboxHostModule, SandboxModule } from './sandbox/sandbox.module.js';
 import { TemplatesModule } from './templates/templates.module.js';
 import { VectorModule } from './vector/vector.module.js';
 
@@ -58,6 +58,8 @@ export interface AppModuleOptions {
   readonly sandboxHost: SandboxHost;
   /** Whether sandboxes are isolated (default: yes — the in-memory host runs no code). */
   readonly sandboxIsolation?: SandboxIsolation;
+  /** Whether the sandbox engine answers (SANDBOX_ENGINE=docker; /health reports it); default none. */
+  readonly sandboxEngineHealth?: SandboxEngineHealth;
   /** The realtime feed's heartbeat (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
   /** The repository import (main.ts); none: setup/repository answers 503. */
@@ -144,7 +146,7 @@ export class AppModule {
         ProfilesModule,
         ProjectsModule,
         AttachmentsModule,
-        SandboxHostModule.forRoot(options.sandboxHost, options.sandboxIsolation),
+        SandboxHostModule.forRoot(options.sandboxHost, options.sandboxIsolation, options.sandboxEngineHealth ?? null),
         sandbox,
         AiModule.forRoot({
           assistant: options.aiAssistant,

@@ -24,6 +24,7 @@ import { PreviewProxy } from './preview/preview-proxy.js';
 import { previewUrls } from './preview/preview.module.js';
 import { sandboxWriteFileBody } from './sandbox/sandbox-body.js';
 import type { SandboxIsolation } from './sandbox/sandbox-isolation.js';
+import type { SandboxEngineHealth } from './sandbox/sandbox.module.js';
 import { ACCESS_TOKEN_VERIFIER, DATA_ORIGIN } from './tokens.js';
 import { analyticsSources, resolveWebDistDir, serveWebApp } from './web/web-app.js';
 import { DEFAULT_GA4_SCRIPT_ORIGIN } from './analytics/analytics-config.js';
@@ -50,6 +51,8 @@ export interface AppParts {
   readonly sandboxHost: SandboxHost;
   /** Whether that host isolates project code (main.ts checks; default isolated). */
   readonly sandboxIsolation?: SandboxIsolation;
+  /** Whether the sandbox engine answers (main.ts under SANDBOX_ENGINE=docker): /health reports it. */
+  readonly sandboxEngineHealth?: SandboxEngineHealth;
   /** The sandbox feed's heartbeat in ms (default 30 s); tests shorten it. */
   readonly sandboxFeedHeartbeatMs?: number;
   /** The repository import: SandboxedGitImporter (main.ts), or none (503). */
@@ -113,6 +116,7 @@ export async function createApp(config: AppConfig, parts: AppParts): Promise<Nes
     logLevel: parts.logLevel ?? (config.nodeEnv === 'test' ? 'silent' : 'info'),
     sandboxHost: parts.sandboxHost,
     ...(parts.sandboxIsolation === undefined ? {} : { sandboxIsolation: parts.sandboxIsolation }),
+    ...(parts.sandboxEngineHealth === undefined ? {} : { sandboxEngineHealth: parts.sandboxEngineHealth }),
     sandboxFeedHeartbeatMs: parts.sandboxFeedHeartbeatMs,
     ...(parts.repositoryImporter === undefined ? {} : { repositoryImporter: parts.repositoryImporter }),
     aiAssistant: parts.aiAssistant ?? assistantFromConfig(config.ai),

@@ -8,6 +8,7 @@ import { type MarketingConfig, parseMarketingConfig } from './marketing/marketin
 import { type HostingConfig, parseHostingConfig } from './hosting/published-urls.js';
 import { DEFAULT_PREVIEW_URL_TEMPLATE, parsePreviewUrlTemplate } from './preview/preview-url.js';
 import { parseRepositoryImportTestOrigins } from './sandbox/repository-import-config.js';
+import { parseSandboxEngine, type SandboxEngineConfig } from './sandbox/sandbox-engine-config.js';
 import { type ObjectStoreConfig, parseObjectStoreConfig } from './storage/object-store-config.js';
 
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -108,6 +109,8 @@ export interface AppConfig {
    * SANDBOX_DISK_MB, SANDBOX_OPEN_FILES; defaults DEFAULT_SANDBOX_LIMITS, docs/security.md "Limits").
    */
   readonly sandboxLimits: { readonly memoryBytes: number; readonly cpuShares: number; readonly processes: number; readonly diskBytes: number; readonly openFiles: number };
+  /** Where sandboxes run: SANDBOX_ENGINE, DOCKER_HOST, SANDBOX_IMAGE, SANDBOX_RUNTIME, SANDBOX_PAUSE_IDLE_SECONDS. */
+  readonly sandboxEngine: SandboxEngineConfig;
   /** REPOSITORY_IMPORT_TEST_ORIGINS: local git servers the repository import may reach (tests only; never in production). */
   readonly repositoryImportTestOrigins: readonly string[];
   /** PREVIEW_IDLE_MINUTES: a dev server nobody asked for during this time is stopped (default 10). */
@@ -214,6 +217,7 @@ export function loadConfig(env: Env): AppConfig {
     parseWholeNumber('PREVIEW_IDLE_MINUTES', env['PREVIEW_IDLE_MINUTES'], { min: 1, max: MAX_PREVIEW_IDLE_MINUTES, fallback: DEFAULT_PREVIEW_IDLE_MINUTES, unit: 'minutes' }, report),
   );
   const sandboxLimits = read((report) => parseSandboxLimits(env, report));
+  const sandboxEngine = read((report) => parseSandboxEngine(env, report));
   const repositoryImportTestOrigins = read((report) => parseRepositoryImportTestOrigins(env['REPOSITORY_IMPORT_TEST_ORIGINS'], nodeEnv, report));
   const previewTokenSecret = blankToNull(env['PREVIEW_TOKEN_SECRET']);
   if (previewTokenSecret !== null && previewTokenSecret.length < MIN_JWT_SECRET_LENGTH) {
@@ -257,6 +261,7 @@ export function loadConfig(env: Env): AppConfig {
     databases,
     previewIdleMinutes,
     sandboxLimits,
+    sandboxEngine,
     repositoryImportTestOrigins,
     previewTokenSecret,
     ai,

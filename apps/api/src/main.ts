@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { BubblewrapJail, DEFAULT_BWRAP_PATH, DEFAULT_SANDBOX_LIMITS, type EmbeddedPostgres, LocalSandboxHost, SandboxedGitImporter, startEmbeddedPostgres } from '@kiln/adapters';
+import { BubblewrapJail, ContainerSandboxHost, DEFAULT_BWRAP_PATH, DEFAULT_SANDBOX_LIMITS, type EmbeddedPostgres, LocalSandboxHost, SandboxedGitImporter, startEmbeddedPostgres } from '@kiln/adapters';
 import { AuthModule } from './auth/auth.module.js';
 import { assistantFromConfig } from './ai/ai-provider.js';
 import { productionHosting } from './hosting/production-hosting.js';
@@ -53,15 +53,36 @@ async function main(): Promise<void> {
   const log = new Logger('Main');
   // Project sandboxes under DATA_DIR; their dev servers stop after PREVIEW_IDLE_MINUTES without a
   // preview request, and all of them on shutdown (SandboxModule).
-  const sandboxHost = new LocalSandboxHost({
+  const hostOptions = {
     root: join(config.dataDir, 'sandboxes'),
     idleStopMs: config.previewIdleMinutes * 60_000,
-    // The next new project's dev server waits ready (most of create → preview is Vite's start).
-    warmDevServer: true,
     limits: config.sandboxLimits,
     // The kernel enforces the disk limit where it can (one volume per project), else a watch.
     diskQuota: await LocalSandboxHost.diskQuotaFor(join(config.dataDir, 'sandboxes')),
-  });
+  };
+  const engine = config.sandboxEngine;
+  // SANDBOX_ENGINE=docker: each project in a container of its own under gVisor, adopted after a
+  // restart (docs/sandbox-containers.md); otherwise bubblewrap on this machine.
+  const sandboxHost =
+    engine.kind === 'docker'
+      ? new ContainerSandboxHost({
+          ...hostOptions,
+          dockerHost: engine.dockerHost,
+          runtime: engine.runtime,
+          pauseIdleMs: engine.pauseIdleSeconds * 1000,
+          // Per-sandbox figures in the structured logs, once a minute.
+          onMetrics: (sandboxId, metrics) => new Logger('SandboxMetrics').log({ event: 'sandbox.metrics', sandboxId, ...metrics }),
+          ...(engine.image === null ? {} : { image: engine.image }),
+        })
+      : // The next new project's dev server waits ready (most of create → preview is Vite's start).
+        new LocalSandboxHost({ ...hostOptions, warmDevServer: true });
+  if (sandboxHost instanceof ContainerSandboxHost) {
+    const adopted = await sandboxHost.containers.adopt().catch((e: unknown) => {
+      log.error(`The Docker engine at ${engine.kind === 'docker' ? engine.dockerHost : ''} does not answer: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
+    });
+    log.log(`Sandboxes on Docker (${engine.kind === 'docker' ? engine.runtime : ''}); ${adopted.length} container(s) adopted`);
+  }
   // Git import (docs/decisions.md "Git import"): cloned in bubblewrap behind an egress proxy to the
   // repository's origin only, then copied into the project; the project's folder as the host has it
   // (readDirectory rejects a missing sandbox and mounts a project's volume first).
@@ -94,6 +115,7 @@ async function main(): Promise<void> {
       auth: AuthModule.register({ stores: postgresAuthStores }),
       sandboxHost,
       sandboxIsolation,
+      ...(sandboxHost instanceof ContainerSandboxHost ? { sandboxEngineHealth: () => sandboxHost.containers.reachable() } : {}),
       repositoryImporter,
       aiAssistant,
       // Publishing: releases built in the sandboxes, served by Host (docs/hosting.md).

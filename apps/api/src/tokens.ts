@@ -24,6 +24,8 @@ export const PAYMENT_WEBHOOK_VERIFIER = Symbol('PaymentWebhookVerifier');
 export const ACCESS_TOKEN_VERIFIER = Symbol('AccessTokenVerifier');
 /** A function `() => Promise<boolean>` telling whether the database answers (for /health). */
 export const DATABASE_HEALTH = Symbol('DatabaseHealth');
+/** Whether the sandbox engine answers (SANDBOX_ENGINE=docker), or null where sandboxes need no engine. */
+export const SANDBOX_ENGINE_HEALTH = Symbol('SandboxEngineHealth');
 
 /** SandboxHost: the project sandboxes (LocalSandboxHost in main.ts, in memory otherwise). */
 export const SANDBOX_HOST = Symbol('SandboxHost');

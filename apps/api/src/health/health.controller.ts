@@ -1,9 +1,10 @@
-import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Optional, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../common/public.decorator.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../error-mapping.js';
-import { DATABASE_HEALTH } from '../tokens.js';
+import type { SandboxEngineHealth } from '../sandbox/sandbox.module.js';
+import { DATABASE_HEALTH, SANDBOX_ENGINE_HEALTH } from '../tokens.js';
 
 /** How long the database may take to answer before it counts as down. */
 export const DATABASE_HEALTH_TIMEOUT_MS = 2_000;
@@ -13,6 +14,7 @@ export type DatabaseHealth = () => Promise<boolean>;
 export class HealthStatus {
   @ApiProperty({ enum: ['ok', 'error'] }) status!: 'ok' | 'error';
   @ApiProperty({ enum: ['up', 'down'] }) database!: 'up' | 'down';
+  @ApiProperty({ required: false, enum: ['up', 'down'], description: 'The sandbox engine (SANDBOX_ENGINE=docker only)' }) sandbox_engine?: 'up' | 'down';
   @ApiProperty({ required: false, example: 'DATABASE_DOWN' }) code?: string;
   @ApiProperty({ required: false, example: 'The database is not answering' }) detail?: string;
 }
@@ -33,18 +35,24 @@ export async function databaseIsUp(check: DatabaseHealth, timeoutMs = DATABASE_H
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(@Inject(DATABASE_HEALTH) private readonly databaseHealth: DatabaseHealth) {}
+  constructor(
+    @Inject(DATABASE_HEALTH) private readonly databaseHealth: DatabaseHealth,
+    @Optional() @Inject(SANDBOX_ENGINE_HEALTH) private readonly engineHealth: SandboxEngineHealth | null = null,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness and database status (public)' })
+  @ApiOperation({ summary: 'Liveness, database and sandbox engine status (public)' })
   @Public()
   @ApiOkResponse({ type: HealthStatus, description: "{ status: 'ok', database: 'up' }" })
   @ApiResponse({ status: 503, type: HealthStatus, description: 'The database is down' })
   async check(@Res({ passthrough: true }) response: Response): Promise<HealthStatus> {
     response.setHeader('Cache-Control', 'no-store');
-    if (await databaseIsUp(this.databaseHealth)) return { status: 'ok', database: 'up' };
+    const [database, engine] = await Promise.all([databaseIsUp(this.databaseHealth), this.engineHealth === null ? null : databaseIsUp(this.engineHealth)]);
+    const sandboxEngine = engine === null ? {} : { sandbox_engine: engine ? ('up' as const) : ('down' as const) };
+    if (database && engine !== false) return { status: 'ok', database: 'up', ...sandboxEngine };
     response.status(HttpStatus.SERVICE_UNAVAILABLE);
     response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-    return { status: 'error', database: 'down', code: 'DATABASE_DOWN', detail: 'The database is not answering' };
+    if (!database) return { status: 'error', database: 'down', ...sandboxEngine, code: 'DATABASE_DOWN', detail: 'The database is not answering' };
+    return { status: 'error', database: 'up', ...sandboxEngine, code: 'SANDBOX_ENGINE_DOWN', detail: 'The sandbox engine is not answering' };
   }
 }

@@ -33,6 +33,22 @@ describe('GET /health', () => {
   });
 });
 
+describe('GET /health with sandboxes on an engine (SANDBOX_ENGINE=docker)', () => {
+  it('reports the engine up, and 503 SANDBOX_ENGINE_DOWN when it does not answer', async () => {
+    let engineUp = true;
+    const t = await startTestApp({ overrides: { sandboxEngineHealth: () => (engineUp ? Promise.resolve(true) : Promise.reject(new Error('ECONNREFUSED'))) } });
+    try {
+      expect((await t.http().get('/health').expect(200)).body).toEqual({ status: 'ok', database: 'up', sandbox_engine: 'up' });
+      engineUp = false;
+      const down = await t.http().get('/health');
+      expect(down.status).toBe(503);
+      expect(down.body).toEqual({ status: 'error', database: 'up', sandbox_engine: 'down', code: 'SANDBOX_ENGINE_DOWN', detail: 'The sandbox engine is not answering' });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('databaseIsUp', () => {
   it('is true only for a check that answers true', async () => {
     expect(await databaseIsUp(() => Promise.resolve(true))).toBe(true);

@@ -4,6 +4,7 @@ import {
   type AccessClaims,
   AddCustomDomain,
   GetPublishStatus,
+  GetSandboxMachine,
   ListPublishedSites,
   PublishProject,
   RemoveCustomDomain,
@@ -23,9 +24,11 @@ import {
   CreateSiteDto,
   DomainNameDto,
   DomainResponse,
+  MachineStatusResponse,
   ProjectRefDto,
   RestartSiteDto,
   RollbackDto,
+  SandboxMachineResponse,
   ScreenshotResponse,
   SiteStatusResponse,
   SiteSummaryResponse,
@@ -58,6 +61,7 @@ export class FlyController {
     @Inject(TakeSiteScreenshot) private readonly screenshot: TakeSiteScreenshot,
     @Inject(GetPublishStatus) private readonly status: GetPublishStatus,
     @Inject(ListPublishedSites) private readonly sites: ListPublishedSites,
+    @Inject(GetSandboxMachine) private readonly machine: GetSandboxMachine,
   ) {}
 
   @Post('create-project')
@@ -157,10 +161,12 @@ export class FlyController {
   }
 
   @Get('machine-status')
-  @ApiOperation({ summary: 'The site’s status, URL, releases and domains' })
-  @ApiOkResponse({ type: SiteStatusResponse })
-  async machineStatus(@CurrentUser() user: AccessClaims, @Query('project_id', ProjectIdPipe) projectId: string): Promise<SiteStatusResponse> {
-    return this.statusOf(user, projectId);
+  @ApiOperation({ summary: 'The site’s status, URL, releases and domains, and the project sandbox machine’s state' })
+  @ApiOkResponse({ type: MachineStatusResponse })
+  async machineStatus(@CurrentUser() user: AccessClaims, @Query('project_id', ProjectIdPipe) projectId: string): Promise<MachineStatusResponse> {
+    const site = await this.statusOf(user, projectId);
+    const machine = unwrap(await this.machine.execute(user.userId, projectId));
+    return { ...site, sandbox: machine === null ? null : SandboxMachineResponse.from(machine) };
   }
 
   @Get('sites')

@@ -29,7 +29,12 @@ describe('hosting routes (e2e)', () => {
   }
   const publish = (user: TestUser, id: string, extra: Record<string, unknown> = {}) =>
     t.http().post('/api/fly/create-project').set(user.auth).send({ project_id: id, publish: true, ...extra });
-  const status = async (user: TestUser, id: string) => (await t.http().get(`/api/fly/machine-status?project_id=${id}`).set(user.auth).expect(200)).body;
+  const machineStatus = async (user: TestUser, id: string) => (await t.http().get(`/api/fly/machine-status?project_id=${id}`).set(user.auth).expect(200)).body;
+  /** The site's part of machine-status (what publish answers too). */
+  const status = async (user: TestUser, id: string) => {
+    const { sandbox: _sandbox, ...site } = await machineStatus(user, id);
+    return site;
+  };
   const tls = (domain: string) => t.http().get(`/api/hosting/tls-allowed?domain=${encodeURIComponent(domain)}`);
   const usage = async (user: TestUser) => (await t.http().get('/api/usage').set(user.auth).expect(200)).body;
 
@@ -50,6 +55,8 @@ describe('hosting routes (e2e)', () => {
     expect(response.body.releases).toHaveLength(1);
     expect(hosting.provider.served(`${slug}.apps.localhost`)).toBe(response.body.current_release.id);
     expect(await status(user, id)).toEqual(response.body);
+    // …and the project's sandbox machine, as the host reports it.
+    expect((await machineStatus(user, id)).sandbox).toEqual({ engine: 'memory', state: expect.stringMatching(/^(running|stopped|missing)$/), memory_bytes: null, cpu_percent: null });
     expect((await t.http().get(`/api/projects/${id}`).set(user.auth)).body.domain).toBe(`${slug}.apps.localhost`);
     expect((await usage(user)).published_projects_count).toBe(1);
     expect((await t.http().get(`/api/hosting/sites/${slug}`)).body).toMatchObject({ name: 'Pantry', slug, url: `http://${slug}.apps.localhost:3000` });

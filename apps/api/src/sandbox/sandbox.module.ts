@@ -42,6 +42,7 @@ import {
   PROJECT_FILES_CHANGED,
   REPOSITORY_IMPORTER,
   REPOSITORY_URL_OPTIONS,
+  SANDBOX_ENGINE_HEALTH,
   SANDBOX_HOST,
   SANDBOX_ISOLATION,
   TURN_LOCK,
@@ -54,6 +55,9 @@ import { FileActionsController } from './file-actions.controller.js';
 import { RepositoryController } from './repository.controller.js';
 import type { SandboxIsolation } from './sandbox-isolation.js';
 import { DEFAULT_FEED_HEARTBEAT_MS, SANDBOX_FEED_OPTIONS, SandboxFeed } from './sandbox-feed.js';
+
+/** Whether the engine that runs the sandboxes answers (GET /health). */
+export type SandboxEngineHealth = () => Promise<boolean>;
 
 /** Stops every dev server when the API shuts down (SIGTERM, app.close()). */
 @Injectable()
@@ -72,12 +76,17 @@ class StopDevServersOnShutdown implements OnApplicationShutdown {
 @Module({})
 export class SandboxHostModule {
   /** Binds SANDBOX_HOST and SANDBOX_ISOLATION for the whole app (the sandbox routes and the preview proxy). */
-  static forRoot(host: SandboxHost, isolation: SandboxIsolation = { isolated: true }): DynamicModule {
+  static forRoot(host: SandboxHost, isolation: SandboxIsolation = { isolated: true }, engineHealth: SandboxEngineHealth | null = null): DynamicModule {
     return {
       module: SandboxHostModule,
       global: true,
-      providers: [{ provide: SANDBOX_HOST, useValue: host }, { provide: SANDBOX_ISOLATION, useValue: isolation }, StopDevServersOnShutdown],
-      exports: [SANDBOX_HOST, SANDBOX_ISOLATION],
+      providers: [
+        { provide: SANDBOX_HOST, useValue: host },
+        { provide: SANDBOX_ISOLATION, useValue: isolation },
+        { provide: SANDBOX_ENGINE_HEALTH, useValue: engineHealth },
+        StopDevServersOnShutdown,
+      ],
+      exports: [SANDBOX_HOST, SANDBOX_ISOLATION, SANDBOX_ENGINE_HEALTH],
     };
   }
 }

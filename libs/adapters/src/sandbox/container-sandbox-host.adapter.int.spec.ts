@@ -4,22 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sandboxHostContract } from '@kiln/domain/contracts';
 import { ContainerSandboxHost } from './container-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR, tempSandboxRoot } from './testing/sandbox-test-dirs.js';
-import { testDockerEngine } from './testing/test-docker-engine.js';
+import { dockerEngineMissing, requireTestDockerEngine } from './testing/test-docker-engine.js';
 import { getOverSocket } from './testing/unix-http.js';
 import { waitFor } from './testing/wait-for.js';
 
-const engine = await testDockerEngine();
-if ('unavailable' in engine) console.warn(`ContainerSandboxHost suites skipped: ${engine.unavailable}`);
-const withEngine = 'unavailable' in engine ? describe.skip : describe;
+const missing = dockerEngineMissing();
+if (missing !== null) console.warn(`ContainerSandboxHost suites skipped: ${missing}`);
+const withEngine = missing === null ? describe : describe.skip;
 
 async function containerHost(options: Partial<ConstructorParameters<typeof ContainerSandboxHost>[0]> = {}) {
-  if ('unavailable' in engine) throw new Error(engine.unavailable);
+  const engine = await requireTestDockerEngine();
   const { root, close } = await tempSandboxRoot('kiln-container-sandboxes-');
   const host = new ContainerSandboxHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR, dockerHost: engine.dockerHost, runtime: engine.runtime, ...options });
   await host.prepareTemplate();
   return {
     host,
     root,
+    engine,
     close: async () => {
       await host.stopAll();
       await host.containers.removeAll();
@@ -28,8 +29,8 @@ async function containerHost(options: Partial<ConstructorParameters<typeof Conta
   };
 }
 
-if (!('unavailable' in engine)) {
-  sandboxHostContract(`ContainerSandboxHost (Docker, ${engine.runtime})`, async () => {
+if (missing === null) {
+  sandboxHostContract('ContainerSandboxHost (Docker, gVisor)', async () => {
     const { host, close } = await containerHost();
     return { host, runsCommands: true, close };
   });
@@ -39,6 +40,7 @@ withEngine('ContainerSandboxHost', () => {
   let host: ContainerSandboxHost;
   let root: string;
   let close: () => Promise<void>;
+  let engine: { dockerHost: string; runtime: string };
   let n = 0;
   const project = async () => {
     const id = `c${++n}`;
@@ -47,7 +49,7 @@ withEngine('ContainerSandboxHost', () => {
   };
 
   beforeAll(async () => {
-    ({ host, root, close } = await containerHost({ pauseIdleMs: 1500, stopIdleMs: 60_000 }));
+    ({ host, root, engine, close } = await containerHost({ pauseIdleMs: 1500, stopIdleMs: 60_000 }));
   }, 600_000);
   afterAll(async () => close());
 
@@ -60,7 +62,44 @@ withEngine('ContainerSandboxHost', () => {
     expect(root.stdout).toMatch(/rc=1/);
     const network = await host.runCommand(id, `node -e "require('net').connect(80,'1.1.1.1').on('error',e=>{console.log(e.code);process.exit(0)}).on('connect',()=>console.log('CONNECTED'))"`, { timeoutSeconds: 20 });
     expect(network.stdout).not.toContain('CONNECTED');
-    expect(await host.machineState(id)).toBe('running');
+    const machine = await host.machineState(id);
+    expect(machine).toMatchObject({ engine: 'docker', state: 'running' });
+    expect(machine.memoryBytes).toBeGreaterThan(0);
+  });
+
+  it('holds the memory and process limits: past them a command fails, the host and the next command do not', async () => {
+    const { host: small, close: closeSmall } = await containerHost({ limits: { memoryBytes: 256 * 1024 ** 2, processes: 64 } });
+    try {
+      await small.ensure('limits');
+      const hog = await small.runCommand('limits', `node -e "const a = []; for (let i = 0; i < 100; i++) a.push(Buffer.alloc(10 * 1024 * 1024, 1)); console.log('ALLOCATED', a.length)"`, { timeoutSeconds: 60 });
+      expect(hog.stdout).not.toContain('ALLOCATED');
+      expect(hog.exitCode).not.toBe(0);
+      // node's spawn fails at once with EAGAIN past the limit (bash would retry each fork for seconds).
+      const forks = await small.runCommand(
+        'limits',
+        `node -e "const {spawn}=require('child_process'); let ok=0, failed=0; for (let i = 0; i < 200; i++) { const c = spawn('sleep', ['30']); c.on('error', () => failed++); c.on('spawn', () => ok++); } setTimeout(() => { console.log(ok, failed); process.exit(0); }, 3000)"`,
+        { timeoutSeconds: 60 },
+      );
+      const [started = NaN, refused = NaN] = forks.stdout.trim().split(' ').map(Number);
+      expect(started).toBeLessThanOrEqual(64);
+      expect(refused).toBeGreaterThan(100);
+      expect((await small.runCommand('limits', 'echo still here')).stdout).toBe('still here\n');
+    } finally {
+      await closeSmall();
+    }
+  }, 120_000);
+
+  it('tells its metrics listener each sandbox state and memory', async () => {
+    const seen: Array<{ id: string; state: string; memoryBytes: number | null }> = [];
+    const { host: reporting, close: closeReporting } = await containerHost({ metricsIntervalMs: 200, onMetrics: (sandboxId, m) => seen.push({ id: sandboxId, state: m.state, memoryBytes: m.memoryBytes }) });
+    try {
+      await reporting.ensure('m1');
+      await reporting.runCommand('m1', 'true');
+      const first = await waitFor('a metrics report', () => seen.find((m) => m.id === 'm1' && m.state === 'running'));
+      expect(first.memoryBytes).toBeGreaterThan(0);
+    } finally {
+      await closeReporting();
+    }
   });
 
   it('kills a command and everything it started at its timeout', async () => {
@@ -74,10 +113,10 @@ withEngine('ContainerSandboxHost', () => {
   it('pauses an idle container, and the next command resumes it', async () => {
     const id = await project();
     await host.runCommand(id, 'true');
-    await waitFor('the container paused', async () => ((await host.machineState(id)) === 'paused' ? true : undefined), 15_000);
+    await waitFor('the container paused', async () => ((await host.machineState(id)).state === 'paused' ? true : undefined), 15_000);
     const again = await host.runCommand(id, 'echo awake');
     expect(again.stdout).toBe('awake\n');
-    expect(await host.machineState(id)).toBe('running');
+    expect((await host.machineState(id)).state).toBe('running');
   });
 
   it('serves the preview from the container, through a socket Kiln links into its own folder', async () => {
@@ -101,11 +140,11 @@ withEngine('ContainerSandboxHost', () => {
   it('adopts its containers after a restart instead of making them again, and removes one with its project', async () => {
     const id = await project();
     await host.runCommand(id, 'true');
-    const again = new ContainerSandboxHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR, dockerHost: (engine as { dockerHost: string }).dockerHost, runtime: (engine as { runtime: string }).runtime });
+    const again = new ContainerSandboxHost({ root, cacheDir: TEST_SANDBOX_CACHE_DIR, dockerHost: engine.dockerHost, runtime: engine.runtime });
     expect(await again.containers.adopt()).toContain(id);
     expect((await again.runCommand(id, 'echo same')).stdout).toBe('same\n');
     await again.cleanup(id);
-    expect(await host.machineState(id)).toBe('missing');
+    expect((await host.machineState(id)).state).toBe('missing');
     expect(await readdir(root)).not.toContain(path.basename(id));
   });
 });

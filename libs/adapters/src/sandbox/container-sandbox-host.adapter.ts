@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { chmod, link, lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import Dockerode from 'dockerode';
-import type { DevServerState } from '@kiln/domain';
+import type { DevServerState, SandboxMachineState } from '@kiln/domain';
 import { ContainerProcess } from './container/container-process.js';
 import { type ContainerState, DockerSandboxes, type SandboxMetrics } from './container/docker-sandboxes.js';
 import { SandboxImage } from './container/sandbox-image.js';
@@ -29,6 +29,9 @@ export interface ContainerSandboxHostOptions extends Omit<LocalSandboxHostOption
   readonly stopIdleMs?: number;
   /** Where tools/sandbox-image is (tests); default `<cwd>/tools/sandbox-image`. */
   readonly recipeDir?: string;
+  /** Each known sandbox's state, memory and CPU, every metricsIntervalMs (main.ts logs them). */
+  readonly onMetrics?: (sandboxId: string, metrics: SandboxMetrics) => void;
+  readonly metricsIntervalMs?: number;
 }
 
 /**
@@ -58,6 +61,8 @@ export class ContainerSandboxHost extends LocalSandboxHost {
       hostKey: createHash('sha256').update(root).digest('hex').slice(0, 10),
       limits: sandboxLimits({ ...options.limits, ...(options.outputCapBytes === undefined ? {} : { outputBytes: options.outputCapBytes }) }),
       pauseIdleMs: options.pauseIdleMs ?? DEFAULT_PAUSE_IDLE_MS,
+      ...(options.onMetrics === undefined ? {} : { onMetrics: options.onMetrics }),
+      ...(options.metricsIntervalMs === undefined ? {} : { metricsIntervalMs: options.metricsIntervalMs }),
       stopIdleMs,
       mounts: async (sandboxId) => ({
         projectDir: path.join(await realpath(root), sandboxId),
@@ -104,13 +109,14 @@ export class ContainerSandboxHost extends LocalSandboxHost {
     return state;
   }
 
-  /** The project's container state (GET /api/fly/machine-status). */
-  machineState(sandboxId: string): Promise<ContainerState> {
-    return this.containers.state(sandboxId);
-  }
-
-  metrics(sandboxId: string): Promise<SandboxMetrics> {
-    return this.containers.metrics(sandboxId);
+  /** The project's container, as the engine reports it (GET /api/fly/machine-status). */
+  override async machineState(sandboxId: string): Promise<SandboxMachineState> {
+    const dir = await this.projectDir(sandboxId); // a malformed id rejects
+    const metrics = await this.containers.metrics(sandboxId);
+    // A project whose container is not made yet (or was removed) is stopped: its next use makes one.
+    const exists = await lstat(dir).then(() => true, () => false);
+    const state = !exists ? 'missing' : metrics.state === 'missing' ? 'stopped' : machineStateOf(metrics.state);
+    return { engine: 'docker', state, memoryBytes: metrics.memoryBytes, cpuPercent: metrics.cpuPercent };
   }
 
   override async cleanup(sandboxId: string): Promise<void> {
@@ -125,6 +131,10 @@ export class ContainerSandboxHost extends LocalSandboxHost {
     await super.stopAll();
     await this.containers.stopAll();
   }
+}
+
+function machineStateOf(state: Exclude<ContainerState, 'missing'>): SandboxMachineState['state'] {
+  return state === 'created' ? 'stopped' : state;
 }
 
 function dockerConnection(dockerHost: string): Dockerode.DockerOptions {

@@ -23,6 +23,7 @@ import {
   type SandboxHostEvent,
   type SandboxHost,
   type SandboxInfo,
+  type SandboxMachineState,
   type SandboxVersion,
   type SaveVersionResult,
   TREE_IGNORE_LIST,
@@ -332,9 +333,7 @@ export class LocalSandboxHost implements SandboxHost {
   // through a link (files/project-files.ts), so a command swapping folders and links cannot send
   // the API (unsandboxed) outside the project.
 
-  async readFile(sandboxId: string, requested: string): Promise<string> {
-    return (await this.files(sandboxId)).readFile(requested);
-  }
+  readFile = async (sandboxId: string, requested: string): Promise<string> => (await this.files(sandboxId)).readFile(requested);
 
   /**
    * Refused (SANDBOX.DISK_LIMIT, nothing written) when it would take the project past its disk
@@ -439,6 +438,12 @@ export class LocalSandboxHost implements SandboxHost {
     }
   }
 
+  /** On this machine there is no machine to pause: running while its dev server is. */
+  async machineState(sandboxId: string): Promise<SandboxMachineState> {
+    const exists = existsSync(await this.projectDir(sandboxId));
+    return { engine: 'local', state: !exists ? 'missing' : this.devServers.isActive(sandboxId) ? 'running' : 'stopped', memoryBytes: null, cpuPercent: null };
+  }
+
   /** Stops the sandbox's dev server for good (cleanup), as Kiln's own act, not a failure. */
   protected stopDevServer = (sandboxId: string): Promise<void> => this.devServers.remove(sandboxId);
 
@@ -459,17 +464,14 @@ export class LocalSandboxHost implements SandboxHost {
   versionHistory = (sandboxId: string): Promise<readonly SandboxVersion[]> => this.versions.versionHistory(sandboxId);
   restoreVersion = (sandboxId: string, hash: string): Promise<RestoreVersionResult> => this.versions.restoreVersion(sandboxId, hash);
 
-  async installDependencies(sandboxId: string, options: InstallDependenciesOptions = {}): Promise<DependencyInstallResult> {
-    return this.projectDependencies.install(sandboxId, await this.existingProjectDir(sandboxId), options.onProgress);
-  }
+  installDependencies = async (sandboxId: string, options: InstallDependenciesOptions = {}): Promise<DependencyInstallResult> =>
+    this.projectDependencies.install(sandboxId, await this.existingProjectDir(sandboxId), options.onProgress);
 
   restoreFile = (sandboxId: string, hash: string, path: string): Promise<RestoreVersionResult> => this.versions.restoreFile(sandboxId, hash, path);
   findErrors = (sandboxId: string): Promise<ErrorScan> => this.errorScans.findErrors(sandboxId);
 
   /** `vite build` for a release, sandboxed (release-build.ts); LocalHostingProvider copies its output. */
-  buildForRelease(sandboxId: string): Promise<ReleaseBuildOutput> {
-    return this.errorScans.buildForRelease(sandboxId);
-  }
+  buildForRelease = (sandboxId: string): Promise<ReleaseBuildOutput> => this.errorScans.buildForRelease(sandboxId);
 
   async restartDev(sandboxId: string): Promise<void> {
     const projectDir = await this.existingProjectDir(sandboxId);

@@ -14,12 +14,28 @@ export interface SandboxInfo {
 }
 
 /**
+ * Where a project's sandbox machine stands (GET /api/fly/machine-status): 'running' (processes
+ * may run now), 'paused' (frozen while idle, resumed on the next request), 'stopped' (nothing
+ * runs; started on the next use), 'missing' (never made, or removed). Memory and CPU are the
+ * engine's figures where it has them.
+ */
+export interface SandboxMachineState {
+  /** Which host runs it: 'local' (bubblewrap on the API's machine), 'docker', 'memory'. */
+  readonly engine: string;
+  readonly state: 'running' | 'paused' | 'stopped' | 'missing';
+  readonly memoryBytes: number | null;
+  readonly cpuPercent: number | null;
+}
+
+/**
  * A project's sandbox coming and going (SPEC §4 stage 1, §7), and the host's own shutdown. There
  * is one sandbox per project, so `sandboxId` is the project id.
  */
 export interface SandboxLifecycle {
   /** Creates the project's sandbox if it is missing (SPEC §4 stage 1); otherwise describes it. */
   ensure(projectId: string): Promise<SandboxInfo>;
+  /** Where its machine stands; a malformed id rejects. */
+  machineState(sandboxId: string): Promise<SandboxMachineState>;
   /** Removes the sandbox and everything in it (its dev server stops). */
   cleanup(sandboxId: string): Promise<void>;
   /**

@@ -19,7 +19,7 @@ import type { SandboxHost } from '../sandbox/sandbox-host.port.js';
 import type { ExportFilesOptions, ProjectFileBytes } from '../sandbox/sandbox-file-actions.port.js';
 import type { DependencyInstallResult, InstallDependenciesOptions } from '../sandbox/sandbox-dependencies.port.js';
 import { canonicalDependencySet, dependencySetFromPackageJson } from '../sandbox/dependency-set.js';
-import type { SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
+import type { SandboxMachineState, SandboxInfo } from '../sandbox/sandbox-lifecycle.port.js';
 import type { RestoreVersionResult, SandboxVersion, SaveVersionResult } from '../sandbox/sandbox-versions.port.js';
 import { matchesTreeIgnore } from '../sandbox/tree-ignore.js';
 import { isExcludedFromVersions } from '../sandbox/version-excludes.js';
@@ -230,6 +230,12 @@ export class InMemorySandboxHost implements SandboxHost {
   async runCommand(sandboxId: string, _command: string | readonly string[], options: RunCommandOptions = {}): Promise<CommandResult> {
     this.at(sandboxId, options.workingDir ?? DEFAULT_WORKING_DIR);
     return { exitCode: 126, stdout: '', stderr: 'The in-memory sandbox cannot run commands\n', timedOut: false, outputTruncated: false };
+  }
+
+  async machineState(sandboxId: string): Promise<SandboxMachineState> {
+    this.checkId(sandboxId);
+    const state = !this.sandboxes.has(sandboxId) ? 'missing' : this.running.has(sandboxId) ? 'running' : 'stopped';
+    return { engine: 'memory', state, memoryBytes: null, cpuPercent: null };
   }
 
   async cleanup(sandboxId: string): Promise<void> {

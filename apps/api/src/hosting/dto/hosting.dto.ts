@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { DnsRecordToCreate, DomainStatus, PublicSite, PublishStatus, Release, SiteSummary } from '@kiln/domain';
+import type { DnsRecordToCreate, DomainStatus, PublicSite, PublishStatus, Release, SandboxMachineState, SiteSummary } from '@kiln/domain';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { iso } from '../../common/wire.js';
 
@@ -123,6 +123,18 @@ export class ReleaseResponse {
 /** The public screenshot URL of a site, changing with each new picture (so caches never show an old one). */
 export const screenshotUrl = (slug: string, takenAt: Date): string => `/api/hosting/sites/${slug}/screenshot.png?v=${takenAt.getTime()}`;
 
+/** The project's sandbox machine (its container under SANDBOX_ENGINE=docker). */
+export class SandboxMachineResponse {
+  @ApiProperty({ example: 'docker', description: 'local, docker (or memory in tests)' }) engine!: string;
+  @ApiProperty({ enum: ['running', 'paused', 'stopped', 'missing'] }) state!: string;
+  @ApiProperty({ type: Number, nullable: true }) memory_bytes!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) cpu_percent!: number | null;
+
+  static from(m: SandboxMachineState): SandboxMachineResponse {
+    return { engine: m.engine, state: m.state, memory_bytes: m.memoryBytes, cpu_percent: m.cpuPercent };
+  }
+}
+
 export class SiteStatusResponse {
   @ApiProperty({ format: 'uuid' }) project_id!: string;
   @ApiProperty({ enum: ['live', 'unpublished', 'never_published'] }) status!: string;
@@ -147,6 +159,11 @@ export class SiteStatusResponse {
       screenshot_url: s.status === 'live' && s.slug !== null && s.screenshotTakenAt !== null ? screenshotUrl(s.slug, s.screenshotTakenAt) : null,
     };
   }
+}
+
+/** GET /api/fly/machine-status: the site's status and the sandbox machine's. */
+export class MachineStatusResponse extends SiteStatusResponse {
+  @ApiProperty({ type: SandboxMachineResponse, nullable: true, description: 'null when the sandbox host cannot tell' }) sandbox!: SandboxMachineResponse | null;
 }
 
 /** GET /api/fly/sites: one of the caller's sites, as the home page's project card shows it. */

@@ -1,4 +1,5 @@
 import type {
+  SandboxMachineState,
   CommandResult,
   DependencyInstallResult,
   DevServerState,
@@ -76,6 +77,10 @@ export class ScriptedSandboxHost implements SandboxHost {
   exportFiles(id: string, options: ExportFilesOptions): AsyncIterable<ProjectFileBytes> {
     return this.inner.exportFiles(id, options);
   }
+  machineState(id: string): Promise<SandboxMachineState> {
+    return this.inner.machineState(id);
+  }
+
   cleanup(id: string): Promise<void> {
     return this.inner.cleanup(id);
   }

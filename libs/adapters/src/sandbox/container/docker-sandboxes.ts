@@ -36,8 +36,9 @@ export interface DockerSandboxesOptions {
   readonly stopIdleMs: number;
   /** Size of the container's private /tmp (HOME): tool caches, Vite's cache. */
   readonly tmpBytes?: number;
-  /** Per-sandbox figures (state, CPU, memory) for the structured logs, once a minute while it runs. */
+  /** Per-sandbox figures (state, CPU, memory) for the structured logs, every metricsIntervalMs (default a minute). */
   readonly onMetrics?: (sandboxId: string, metrics: SandboxMetrics) => void;
+  readonly metricsIntervalMs?: number;
 }
 
 export interface SandboxMetrics {
@@ -67,7 +68,23 @@ export class DockerSandboxes {
   private readonly idle = new Map<string, Idle>();
   private readonly starting = new Set<string>();
 
-  constructor(private readonly options: DockerSandboxesOptions) {}
+  private metricsTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: DockerSandboxesOptions) {
+    const report = options.onMetrics;
+    if (report !== undefined) {
+      this.metricsTimer = setInterval(() => void this.reportMetrics(report), options.metricsIntervalMs ?? 60_000);
+      this.metricsTimer.unref();
+    }
+  }
+
+  /** Each known sandbox's state, memory and CPU, told to onMetrics (the structured logs). */
+  private async reportMetrics(report: (sandboxId: string, metrics: SandboxMetrics) => void): Promise<void> {
+    for (const sandboxId of [...this.idle.keys()]) {
+      const metrics = await this.metrics(sandboxId).catch(() => null);
+      if (metrics !== null) report(sandboxId, metrics);
+    }
+  }
 
   /** The container's name: one per project and Kiln host, so a second create cannot duplicate it. */
   nameOf(sandboxId: string): string {
@@ -160,6 +177,8 @@ export class DockerSandboxes {
 
   /** Stops this host's idle clocks and its running containers (API shutdown); they are adopted on the next start. */
   async stopAll(): Promise<void> {
+    if (this.metricsTimer !== null) clearInterval(this.metricsTimer);
+    this.metricsTimer = null;
     const ids = [...this.idle.keys()];
     for (const id of ids) this.forget(id);
     await Promise.all(ids.map((id) => this.locks.run(id, () => this.stopNow(id)).catch(() => undefined)));
@@ -216,8 +235,14 @@ export class DockerSandboxes {
         Memory: limits.memoryBytes,
         MemorySwap: limits.memoryBytes,
         CpuShares: limits.cpuShares,
-        PidsLimit: limits.processes,
-        Ulimits: [{ Name: 'nofile', Soft: limits.openFiles, Hard: limits.openFiles }],
+        // Under gVisor the pids cgroup counts the sandbox kernel's own threads, and reaching it
+        // kills the whole sandbox: the process limit is RLIMIT_NPROC, which gVisor enforces inside
+        // (a fork past it fails with EAGAIN). Under runc the cgroup is the limit.
+        ...(this.options.runtime === 'runsc' ? {} : { PidsLimit: limits.processes }),
+        Ulimits: [
+          { Name: 'nofile', Soft: limits.openFiles, Hard: limits.openFiles },
+          { Name: 'nproc', Soft: limits.processes, Hard: limits.processes },
+        ],
         Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${this.options.tmpBytes ?? 512 * 1024 ** 2},mode=1777` },
         Binds: [
           `${mounts.projectDir}:${mounts.projectDir}:rw`,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 export type TestDockerEngine = { readonly dockerHost: string; readonly runtime: string } | { readonly unavailable: string };
@@ -23,5 +24,23 @@ export function testDockerEngine(): Promise<TestDockerEngine> {
       });
     });
   })();
+  return engine;
+}
+
+/**
+ * Why the container suites cannot run here (decided when they are defined, so they skip with the
+ * reason printed): no engine configured and dockerd or runsc not installed. null: they run, and
+ * fail if the engine then does not start.
+ */
+export function dockerEngineMissing(): string | null {
+  if ((process.env['KILN_TEST_DOCKER_HOST'] ?? '') !== '') return null;
+  const missing = ['/usr/sbin/dockerd', '/usr/bin/runsc'].filter((file) => !existsSync(file));
+  return missing.length === 0 ? null : `no Docker engine for the container sandbox tests: ${missing.join(' and ')} not installed (apt-get install docker.io runsc)`;
+}
+
+/** The engine, or a thrown reason (a suite that should run). */
+export async function requireTestDockerEngine(): Promise<{ readonly dockerHost: string; readonly runtime: string }> {
+  const engine = await testDockerEngine();
+  if ('unavailable' in engine) throw new Error(engine.unavailable);
   return engine;
 }

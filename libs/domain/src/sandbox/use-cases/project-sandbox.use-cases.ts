@@ -6,7 +6,7 @@ import { type ErrorScan, unavailableErrorScan, unavailableReasonOf } from '../er
 import type { ProjectFilesChanged } from '../project-files-changed.port.js';
 import type { SandboxDevServer, DevServerState } from '../sandbox-dev-server.port.js';
 import type { SandboxDiagnostics } from '../sandbox-diagnostics.port.js';
-import type { SandboxInfo, SandboxLifecycle } from '../sandbox-lifecycle.port.js';
+import type { SandboxInfo, SandboxLifecycle, SandboxMachineState } from '../sandbox-lifecycle.port.js';
 import { isSandboxMissing } from '../sandbox-missing.js';
 
 /** The state shown when the host cannot tell the dev server's (the builder shows it as failed). */
@@ -64,6 +64,29 @@ export class GetSandboxStatus {
     const found = await this.owned.find(userId, projectId);
     if (!found.ok) return found;
     return ok(await devServerState(this.devServer, this.problems, projectId, missing));
+  }
+}
+
+/**
+ * Where the project's sandbox machine stands (GET /api/fly/machine-status): the host's answer, or
+ * null when the host cannot tell (logged; the site's status is still answered).
+ */
+export class GetSandboxMachine {
+  constructor(
+    private readonly owned: ProjectOwnership,
+    private readonly lifecycle: SandboxLifecycle,
+    private readonly problems: ProblemLog,
+  ) {}
+
+  async execute(userId: string, projectId: string): Promise<Result<SandboxMachineState | null, ProjectNotFound>> {
+    const found = await this.owned.find(userId, projectId);
+    if (!found.ok) return found;
+    try {
+      return ok(await this.lifecycle.machineState(projectId));
+    } catch (error) {
+      this.problems.warn(`The sandbox machine state of ${projectId} failed: ${problemText(error)}`);
+      return ok(null);
+    }
   }
 }
 

@@ -8,7 +8,8 @@ export type SandboxLifecycleHarness = SandboxRoleHarness<SandboxFiles>;
 /**
  * The SandboxLifecycle contract (SPEC §4 stage 1, §7): a project's sandbox starts from the starter
  * template once and is only described afterwards; a malformed id is refused; cleanup removes
- * everything and the next ensure starts fresh; cleanup is idempotent, also for a sandbox never made. Files are how a suite sees a sandbox's content.
+ * everything and the next ensure starts fresh; cleanup is idempotent, also for a sandbox never made;
+ * the machine's state follows. Files are how a suite sees a sandbox's content.
  */
 export function sandboxLifecycleContract(name: string, makeHarness: () => Promise<SandboxLifecycleHarness>): void {
   describe(`SandboxLifecycle contract: ${name}`, () => {
@@ -37,6 +38,18 @@ export function sandboxLifecycleContract(name: string, makeHarness: () => Promis
       await expect(h.host.readFile(id, 'src/temp.ts')).rejects.toThrow();
       expect((await h.host.ensure(id)).machineCreated).toBe(true);
       await expect(h.host.readFile(id, 'src/temp.ts')).rejects.toThrow();
+    });
+
+    it("reports its machine's state: missing before ensure and after cleanup, a known state between; a malformed id rejects", async () => {
+      const id = 'contract-machine';
+      expect(await h.host.machineState(id)).toMatchObject({ state: 'missing' });
+      await h.host.ensure(id);
+      const made = await h.host.machineState(id);
+      expect(['running', 'paused', 'stopped']).toContain(made.state);
+      expect(typeof made.engine).toBe('string');
+      await h.host.cleanup(id);
+      expect((await h.host.machineState(id)).state).toBe('missing');
+      await expect(h.host.machineState('../escape')).rejects.toThrow();
     });
 
     it('cleanup of a sandbox that was never made does nothing (account deletion cleans every project)', async () => {

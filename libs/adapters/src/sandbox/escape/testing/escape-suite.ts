@@ -10,10 +10,12 @@ import {
   unmaskLeaks,
   writeOutsideLeaks,
 } from './escape-verdicts.js';
-import { DISK_MARGIN_BYTES, ESCAPE_LIMITS, EscapeWorld, PROCESS_ATTEMPTS, POSTGRES_PORT } from './escape-world.js';
+import { DISK_MARGIN_BYTES, ESCAPE_LIMITS, type EscapeEngine, EscapeWorld, PROCESS_ATTEMPTS, POSTGRES_PORT } from './escape-world.js';
 
 export interface EscapeSource {
   readonly source: AttackSource;
+  /** The host attacked (default the local one, in bubblewrap). */
+  readonly engine?: EscapeEngine;
   /** Runs the attacker script from this source and answers what it reported. */
   readonly attack: (world: EscapeWorld, id: string) => Promise<AttackResults>;
   /**
@@ -27,14 +29,14 @@ export interface EscapeSource {
  * Every attack of issue 12's escape suite, tried from one source against a real LocalSandboxHost.
  * Each test expects the attack refused; a failure lists what leaked.
  */
-export function describeEscapes({ source, attack, endDaemonSource }: EscapeSource): void {
-  describe(`Escape attempts from ${source}`, () => {
+export function describeEscapes({ source, attack, endDaemonSource, engine = 'local' }: EscapeSource): void {
+  describe(`Escape attempts from ${source}${engine === 'local' ? '' : ' (container host: Docker, gVisor)'}`, () => {
     let world: EscapeWorld;
     let id: string;
     let r: AttackResults;
 
     beforeAll(async () => {
-      world = await EscapeWorld.create();
+      world = await EscapeWorld.create(engine);
       const victim = await world.victimDevServer();
       id = await world.attacker(source, victim);
       r = await attack(world, id);

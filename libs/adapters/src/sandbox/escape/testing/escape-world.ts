@@ -7,7 +7,9 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DevServerState } from '@kiln/domain';
 import { DEFAULT_BWRAP_PATH, LocalSandboxHost, type LocalSandboxHostOptions } from '../../local-sandbox-host.adapter.js';
+import { ContainerSandboxHost, type ContainerSandboxHostOptions } from '../../container-sandbox-host.adapter.js';
 import { TEST_SANDBOX_CACHE_DIR } from '../../testing/sandbox-test-dirs.js';
+import { requireTestDockerEngine } from '../../testing/test-docker-engine.js';
 import type { AttackResults, AttackSource, ReadName } from './attack-results.js';
 
 const MiB = 1024 * 1024;
@@ -42,6 +44,9 @@ export default defineConfig(async ({ command }) => {
 });
 `;
 
+/** Which host the suite attacks: the local one (bubblewrap) or the container one (Docker, gVisor). */
+export type EscapeEngine = 'local' | 'docker';
+
 /** How a dev server is reached: whatever its state carries (a loopback port today, a Unix socket soon). */
 export type DevServerTarget = { readonly port: number } | { readonly socketPath: string };
 
@@ -63,8 +68,17 @@ export class EscapeWorld {
     readonly base: string,
     readonly host: LocalSandboxHost,
     readonly postgresSocket: string,
+    readonly engine: EscapeEngine = 'local',
   ) {
     this.expected = {} as Record<ReadName, string>;
+  }
+
+  /**
+   * How long a command that starts a daemon runs before its timeout stops it: long enough for the
+   * daemon's node to start and beat (a node start under gVisor takes longer than in bubblewrap).
+   */
+  get daemonCommandSeconds(): number {
+    return this.engine === 'local' ? 2 : 10;
   }
 
   get dataDir(): string {
@@ -113,9 +127,13 @@ export class EscapeWorld {
     return path.join(this.sandboxesDir, VICTIM_ID, 'src', `tampered-${source}.ts`);
   }
 
-  static async create(): Promise<EscapeWorld> {
+  /**
+   * `engine`: the host the API runs with SANDBOX_ENGINE=docker (ContainerSandboxHost on that
+   * engine, gVisor); default the local host in bubblewrap.
+   */
+  static async create(engine: EscapeEngine = 'local'): Promise<EscapeWorld> {
     // The suite means nothing without isolation: fail, never skip.
-    if (!existsSync(DEFAULT_BWRAP_PATH)) throw new Error(`The escape suite needs bubblewrap at ${DEFAULT_BWRAP_PATH}; it is missing`);
+    if (engine === 'local' && !existsSync(DEFAULT_BWRAP_PATH)) throw new Error(`The escape suite needs bubblewrap at ${DEFAULT_BWRAP_PATH}; it is missing`);
     const token = randomBytes(6).toString('hex');
     const base = await mkdtemp('/var/tmp/kiln-escape-');
     await chmod(base, 0o755);
@@ -131,9 +149,12 @@ export class EscapeWorld {
       // As main.ts: new projects take a dev server started ahead of them, which then runs their code.
       warmDevServer: true,
     };
-    // `limits` is new in LocalSandboxHostOptions: the cast compiles before and after it exists.
-    const host = new LocalSandboxHost(options as LocalSandboxHostOptions);
-    const world = new EscapeWorld(token, base, host, existsSync(POSTGRES_SOCKET) ? POSTGRES_SOCKET : path.join(CANARY_SOCKET_DIR, `${token}.sock`));
+    const host =
+      engine === 'local'
+        ? new LocalSandboxHost(options as LocalSandboxHostOptions)
+        : // As main.ts under SANDBOX_ENGINE=docker: no warm dev server there.
+          new ContainerSandboxHost({ ...options, warmDevServer: undefined, ...(await requireTestDockerEngine()) } as ContainerSandboxHostOptions);
+    const world = new EscapeWorld(token, base, host, existsSync(POSTGRES_SOCKET) ? POSTGRES_SOCKET : path.join(CANARY_SOCKET_DIR, `${token}.sock`), engine);
     try {
       await world.plantCanaries();
       await world.listenWhereMissing();
@@ -275,6 +296,7 @@ export class EscapeWorld {
 
   async close(): Promise<void> {
     await this.host.stopAll().catch(() => undefined);
+    if (this.host instanceof ContainerSandboxHost) await this.host.containers.removeAll().catch(() => undefined);
     this.killMarkerProcesses();
     for (const server of this.servers) await new Promise((resolve) => server.close(resolve));
     if (this.postgresSocket !== POSTGRES_SOCKET) await rm(this.postgresSocket, { force: true });
