@@ -69,12 +69,12 @@ if (existsSync(report)) {
 rmSync(out, { recursive: true, force: true });
 
 // End-to-end tests in a real Chromium, once a Playwright project exists.
-const e2e = path.join(root, 'apps/web-e2e/playwright.config.ts');
-if (existsSync(e2e)) {
-  const pwReport = path.join(tmpdir(), `kiln-pw-${process.pid}.json`);
-  const pw = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', e2e, '--reporter=list,json'], {
+function playwright(config, label, extraEnv = {}) {
+  const pwReport = path.join(tmpdir(), `kiln-pw-${process.pid}-${label}.json`);
+  process.stdout.write(`\n▶ end-to-end tests (${label})\n`);
+  const pw = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', config, '--reporter=list,json'], {
     cwd: root,
-    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwReport, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    env: { ...env, ...extraEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: pwReport, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
     stdio: 'inherit',
   });
   if (existsSync(pwReport)) {
@@ -83,7 +83,28 @@ if (existsSync(e2e)) {
     failed += s.unexpected;
     rmSync(pwReport, { force: true });
   } else failed += 1;
-  if (pw.status !== 0) failures.push('playwright');
+  if (pw.status !== 0) failures.push(`playwright (${label})`);
+}
+
+/** The Docker engine for the container journeys: KILN_TEST_DOCKER_HOST, or Kiln's private test engine. */
+function dockerEngine() {
+  if (process.env.KILN_TEST_DOCKER_HOST) return { host: process.env.KILN_TEST_DOCKER_HOST };
+  if (!existsSync('/usr/sbin/dockerd') || !existsSync('/usr/bin/runsc')) return { missing: 'dockerd or runsc is not installed (apt-get install docker.io runsc)' };
+  const started = spawnSync('bash', [path.join(root, 'tools/sandbox-image/engine.sh')], { encoding: 'utf8' });
+  return started.status === 0 ? { host: started.stdout.trim() } : { failed: started.stderr.trim() };
+}
+
+const e2e = path.join(root, 'apps/web-e2e/playwright.config.ts');
+if (existsSync(e2e)) {
+  playwright(e2e, 'local sandboxes');
+  // The builder and AI-turn journeys with SANDBOX_ENGINE=docker (gVisor).
+  const engine = dockerEngine();
+  if (engine.host) playwright(path.join(root, 'apps/web-e2e/playwright.docker.config.ts'), 'sandboxes on Docker', { KILN_TEST_DOCKER_HOST: engine.host });
+  else if (engine.failed) {
+    console.log(`\nThe Docker engine did not start: ${engine.failed}`);
+    failed += 1;
+    failures.push('playwright (sandboxes on Docker): no engine');
+  } else console.log(`\nSkipped the journeys with SANDBOX_ENGINE=docker: ${engine.missing}`);
 }
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);

@@ -1,19 +1,23 @@
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 
-// The product exactly as `npm start` runs it, on a fresh embedded PostgreSQL in a temp DATA_DIR
-// (DATABASE_URL is removed so the tests never share the integration-test database).
-const port = Number(process.env['E2E_PORT'] ?? 3310);
+/**
+ * The product exactly as `npm start` runs it, on a fresh embedded PostgreSQL in a temp DATA_DIR
+ * (DATABASE_URL is removed so the tests never share the integration-test database). `extraEnv`
+ * switches a default (playwright.docker.config.ts: sandboxes on Docker); `testMatch` picks specs.
+ */
+export function kilnE2eConfig({ port, extraEnv = {}, testMatch }: { port: number; extraEnv?: Record<string, string>; testMatch?: string[] }): PlaywrightTestConfig {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'kiln-e2e-'));
 // As root, the embedded PostgreSQL runs as the postgres user, who must be able to enter it.
 chmodSync(dataDir, 0o755);
 const repoRoot = path.resolve(__dirname, '../..');
 const { DATABASE_URL: _ignored, ...env } = process.env;
 
-export default defineConfig({
+return defineConfig({
   testDir: './tests',
+  ...(testMatch === undefined ? {} : { testMatch }),
   outputDir: path.join(tmpdir(), 'kiln-e2e-results'),
   fullyParallel: false,
   workers: 1,
@@ -38,6 +42,9 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { ...env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'development', WEB_ORIGIN: `http://localhost:${port}` } as Record<string, string>,
+    env: { ...env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'development', WEB_ORIGIN: `http://localhost:${port}`, ...extraEnv } as Record<string, string>,
   },
 });
+}
+
+export default kilnE2eConfig({ port: Number(process.env['E2E_PORT'] ?? 3310) });
