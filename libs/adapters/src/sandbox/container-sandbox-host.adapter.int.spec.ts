@@ -135,6 +135,18 @@ withEngine('ContainerSandboxHost', () => {
     expect(page).toContain('<div id="root">');
     // Kiln's name for the socket is a link it made itself, not a path the project chooses.
     expect(path.dirname(state.socketPath as string)).not.toContain(id);
+    // A file Kiln writes from outside reaches the server (gVisor's watcher sees only changes made
+    // inside, so Kiln tells the server), and a restore does too.
+    const app = async () => (await getOverSocket(state.socketPath as string, '/src/App.tsx')).body;
+    expect(await app()).toContain('Welcome to your Kiln app');
+    const original = await host.readFile(id, 'src/App.tsx');
+    await host.saveVersion(id, 'before the edit');
+    await host.writeFile(id, 'src/App.tsx', original.replace('Welcome to your Kiln app', 'Edited from outside'));
+    await waitFor('the edit served', async () => ((await app()).includes('Edited from outside') ? true : undefined), 10_000);
+    const [before] = await host.versionHistory(id);
+    await host.saveVersion(id, 'the edit');
+    await host.restoreVersion(id, (before as { hash: string }).hash);
+    await waitFor('the restore served', async () => ((await app()).includes('Welcome to your Kiln app') ? true : undefined), 10_000);
   }, 180_000);
 
   it('adopts its containers after a restart instead of making them again, and removes one with its project', async () => {

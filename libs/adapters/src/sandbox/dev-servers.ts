@@ -9,6 +9,15 @@ import { KeyedQueue } from './keyed-queue.js';
 import { killProcessGroup } from './sandbox-processes.js';
 import { CHECK_RESULT_MARKER, checkRequestLine, type WarmCheckMode } from './warm-checks.js';
 
+/** What Kiln changed in a project from outside: paths written and removed, or 'all' (a restore, a move). */
+export type FilesChanged = { readonly change?: readonly string[]; readonly unlink?: readonly string[] } | 'all';
+/** The launcher's stdin line for it (runtime/vite-launcher.mjs). */
+export const FILES_CHANGED_MARKER = 'KILN_FILES_CHANGED';
+
+export function filesChangedLine(changed: FilesChanged): string {
+  return `${FILES_CHANGED_MARKER} ${changed === 'all' ? '*' : Buffer.from(JSON.stringify({ change: changed.change ?? [], unlink: changed.unlink ?? [] })).toString('base64url')}\n`;
+}
+
 /** SPEC §8 wording for a reachable app. */
 export const DEV_SERVER_RUNNING_MESSAGE = 'Website is running';
 const TAIL_LINES = 30;
@@ -50,6 +59,11 @@ export interface DevServersOptions {
   readonly ownSocket?: {
     readonly publish: (sandboxId: string, socketPath: string) => Promise<void>;
   };
+  /**
+   * Tell a running server which files Kiln changed from outside (filesChanged): where its own
+   * watcher cannot see them (a container under gVisor sees only changes made inside it).
+   */
+  readonly announceChanges?: boolean;
   /**
    * A server started ahead of the sandbox (WarmDevServer), already listening on the sandbox's
    * socket path and waiting for `go` on stdin; null when there is none. Asked before launching.
@@ -113,9 +127,15 @@ export class DevServers {
     return status === 'starting' || status === 'running';
   }
 
-  /** The project's files changed (perhaps a fix): a failed server may be tried again at once. */
-  filesChanged(sandboxId: string): void {
+  /**
+   * The project's files changed (perhaps a fix): a failed server may be tried again at once. With
+   * `announceChanges`, a running server is told what Kiln changed from outside (`all`: a restore).
+   */
+  filesChanged(sandboxId: string, changed?: FilesChanged): void {
     this.failures.delete(sandboxId);
+    const stdin = this.entries.get(sandboxId)?.child?.stdin;
+    if (this.options.announceChanges !== true || changed === undefined || stdin === null || stdin === undefined || !stdin.writable) return;
+    stdin.write(filesChangedLine(changed), () => undefined);
   }
 
   /**

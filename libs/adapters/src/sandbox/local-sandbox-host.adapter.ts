@@ -178,6 +178,7 @@ export class LocalSandboxHost implements SandboxHost {
       existingProjectDir: (sandboxId) => this.existingProjectDir(sandboxId),
       serialised: (sandboxId, work) => this.serialised(sandboxId, work),
       filesChanged: (sandboxId) => this.devServers.filesChanged(sandboxId),
+      restored: (sandboxId) => this.devServers.filesChanged(sandboxId, 'all'),
       commandPath: this.commandPath,
     });
     this.launch = new DevServerLaunch({
@@ -197,7 +198,7 @@ export class LocalSandboxHost implements SandboxHost {
       socketDir: path.join(this.runtimeDir, 'dev'),
       launch: (sandboxId, listenFd) => this.launch.dev(sandboxId, listenFd),
       adopt: (sandboxId) => this.warm?.adopt(sandboxId) ?? null,
-      ...(remote === null ? {} : { ownSocket: { publish: remote.publish } }),
+      ...(remote === null ? {} : { ownSocket: { publish: remote.publish }, announceChanges: true }),
       onChange: (sandboxId, state) => this.emit({ type: 'dev-server', sandboxId, state }),
     });
     this.warm =
@@ -343,7 +344,7 @@ export class LocalSandboxHost implements SandboxHost {
    */
   async writeFile(sandboxId: string, requested: string, content: string | Uint8Array, options: WriteFileOptions = {}): Promise<void> {
     const files = await this.files(sandboxId);
-    this.devServers.filesChanged(sandboxId);
+    this.devServers.filesChanged(sandboxId, { change: [requested] });
     const limit = options.maxProjectBytes ?? this.limits.diskBytes;
     const bytes = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength;
     const known = await this.knownSize(sandboxId);
@@ -355,7 +356,7 @@ export class LocalSandboxHost implements SandboxHost {
 
   async deleteFile(sandboxId: string, requested: string): Promise<void> {
     const files = await this.files(sandboxId);
-    this.devServers.filesChanged(sandboxId);
+    this.devServers.filesChanged(sandboxId, { unlink: [requested] });
     await files.deleteFile(requested);
   }
 
@@ -363,16 +364,16 @@ export class LocalSandboxHost implements SandboxHost {
   writeFileBytes = (sandboxId: string, requested: string, bytes: Uint8Array): Promise<void> => this.writeFile(sandboxId, requested, bytes);
 
   createFile = async (sandboxId: string, requested: string): Promise<void> => (await this.files(sandboxId)).createFile(requested);
-  movePath = async (sandboxId: string, from: string, to: string): Promise<void> => (await this.files(sandboxId)).movePath(from, to);
+  movePath = async (sandboxId: string, from: string, to: string): Promise<void> => {
+    await (await this.files(sandboxId)).movePath(from, to);
+    this.devServers.filesChanged(sandboxId, 'all');
+  };
   exportFiles = (sandboxId: string, options: ExportFilesOptions): AsyncIterable<ProjectFileBytes> => later(async () => (await this.files(sandboxId)).exportFiles(options));
 
-  async readDirectory(sandboxId: string, requested: string, options: ReadDirectoryOptions = {}): Promise<readonly FileListEntry[]> {
-    return (await this.files(sandboxId)).readDirectory(requested, options);
-  }
-
-  async getTree(sandboxId: string, requested: string, ignore: readonly string[] = TREE_IGNORE_LIST): Promise<readonly FileTreeEntry[]> {
-    return (await this.files(sandboxId)).getTree(requested, ignore);
-  }
+  readDirectory = async (sandboxId: string, requested: string, options: ReadDirectoryOptions = {}): Promise<readonly FileListEntry[]> =>
+    (await this.files(sandboxId)).readDirectory(requested, options);
+  getTree = async (sandboxId: string, requested: string, ignore: readonly string[] = TREE_IGNORE_LIST): Promise<readonly FileTreeEntry[]> =>
+    (await this.files(sandboxId)).getTree(requested, ignore);
 
   /** The project's size as last measured, measured again when older than SIZE_FRESH_MS. */
   private async knownSize(sandboxId: string): Promise<number> {

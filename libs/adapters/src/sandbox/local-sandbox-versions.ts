@@ -25,6 +25,8 @@ export interface LocalSandboxVersionsOptions {
   readonly serialised: <T>(sandboxId: string, work: () => Promise<T>) => Promise<T>;
   /** Told before a restore changes the project's files. */
   readonly filesChanged: (sandboxId: string) => void;
+  /** After a restore changed the project's files (the dev server is told where it cannot watch). */
+  readonly restored?: (sandboxId: string) => void;
   /** PATH for git. */
   readonly commandPath: string;
 }
@@ -67,7 +69,7 @@ export class LocalSandboxVersions implements SandboxVersions {
   async restoreVersion(sandboxId: string, commitHash: string): Promise<RestoreVersionResult> {
     if (!/^[0-9a-f]{4,40}$/i.test(commitHash)) return { success: false, message: `Unknown version: ${commitHash}` };
     this.options.filesChanged(sandboxId);
-    return this.options.serialised(sandboxId, async () => {
+    return this.announced(sandboxId, async () => {
       try {
         await this.options.existingProjectDir(sandboxId);
         let target: string;
@@ -91,7 +93,7 @@ export class LocalSandboxVersions implements SandboxVersions {
   async restoreFile(sandboxId: string, commitHash: string, filePath: string): Promise<RestoreVersionResult> {
     if (!/^[0-9a-f]{4,40}$/i.test(commitHash)) return { success: false, message: `Unknown version: ${commitHash}` };
     this.options.filesChanged(sandboxId);
-    return this.options.serialised(sandboxId, async () => {
+    return this.announced(sandboxId, async () => {
       try {
         await this.options.existingProjectDir(sandboxId);
         let target: string;
@@ -221,6 +223,15 @@ export class LocalSandboxVersions implements SandboxVersions {
         else resolve(stdout);
       });
     });
+  }
+
+  /** A restore, serialised with the sandbox's other operations, then told to `restored`. */
+  private async announced(sandboxId: string, work: () => Promise<RestoreVersionResult>): Promise<RestoreVersionResult> {
+    try {
+      return await this.options.serialised(sandboxId, work);
+    } finally {
+      this.options.restored?.(sandboxId);
+    }
   }
 }
 

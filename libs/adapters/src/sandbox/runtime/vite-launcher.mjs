@@ -249,11 +249,50 @@ async function dev() {
   process.stdin.on('end', () => process.exit(0));
   process.stdin.on('error', () => process.exit(0));
   process.stdin.resume();
+  announcedChanges(process.stdin, server);
   const stop = () => {
     server.close().finally(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/**
+ * What Kiln changed from outside, passed on to Vite's watcher as if it had seen it (in a container
+ * under gVisor the watcher sees only changes made inside): `KILN_FILES_CHANGED <base64url JSON of
+ * { change, unlink }>` with project-relative paths, or `*` (a restore): every module is invalidated
+ * and the page reloaded. Paths outside the project are ignored.
+ */
+function announcedChanges(input, server) {
+  let pending = '';
+  input.on('data', (chunk) => {
+    pending += String(chunk);
+    let nl;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      const line = pending.slice(0, nl).trim();
+      pending = pending.slice(nl + 1);
+      if (!line.startsWith('KILN_FILES_CHANGED ')) continue;
+      const arg = line.slice('KILN_FILES_CHANGED '.length);
+      if (arg === '*') {
+        server.moduleGraph.invalidateAll();
+        server.ws.send({ type: 'full-reload' });
+        continue;
+      }
+      let changed;
+      try {
+        changed = JSON.parse(Buffer.from(arg, 'base64url').toString('utf8'));
+      } catch {
+        continue;
+      }
+      for (const [event, list] of [['change', changed?.change], ['unlink', changed?.unlink]]) {
+        for (const rel of Array.isArray(list) ? list : []) {
+          const file = path.resolve(root, String(rel));
+          if (file.startsWith(`${root}${path.sep}`)) server.watcher.emit(event, file);
+        }
+      }
+    }
+    if (pending.length > 65536) pending = '';
+  });
 }
 
 /** Rolldown reports { message, id?, loc?: { file?, line, column (0-based) } }, sometimes in `errors`. */
