@@ -131,13 +131,18 @@ withEngine('ContainerSandboxHost', () => {
       120_000,
     );
     expect(state.message).toBe('Website is running');
+    await host.devServer(id);
     const page = (await getOverSocket(state.socketPath as string, '/')).body;
     expect(page).toContain('<div id="root">');
     // Kiln's name for the socket is a link it made itself, not a path the project chooses.
     expect(path.dirname(state.socketPath as string)).not.toContain(id);
     // A file Kiln writes from outside reaches the server (gVisor's watcher sees only changes made
     // inside, so Kiln tells the server), and a restore does too.
-    const app = async () => (await getOverSocket(state.socketPath as string, '/src/App.tsx')).body;
+    // Through devServer() first, as the preview proxy asks (it resumes a paused container).
+    const app = async () => {
+      await host.devServer(id);
+      return (await getOverSocket(state.socketPath as string, '/src/App.tsx')).body;
+    };
     expect(await app()).toContain('Welcome to your Kiln app');
     const original = await host.readFile(id, 'src/App.tsx');
     await host.saveVersion(id, 'before the edit');

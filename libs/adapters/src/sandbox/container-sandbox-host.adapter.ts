@@ -83,6 +83,8 @@ export class ContainerSandboxHost extends LocalSandboxHost {
         processes,
         listenPath: (sandboxId) => path.join(socketRoot, sandboxId, 'dev.sock'),
         publish: (sandboxId, socketPath) => publishSocket(path.join(socketRoot, sandboxId, 'dev.sock'), socketPath),
+        // A paused container resumes to take the change (the preview's HMR socket then tells the page).
+        wake: (sandboxId) => void containers.running(sandboxId).catch(() => undefined),
       },
     );
     this.containers = containers;

@@ -61,9 +61,10 @@ export interface DevServersOptions {
   };
   /**
    * Tell a running server which files Kiln changed from outside (filesChanged): where its own
-   * watcher cannot see them (a container under gVisor sees only changes made inside it).
+   * watcher cannot see them (a container under gVisor sees only changes made inside it). Called
+   * with the sandbox first, to wake it (a paused container).
    */
-  readonly announceChanges?: boolean;
+  readonly announceChanges?: (sandboxId: string) => void;
   /**
    * A server started ahead of the sandbox (WarmDevServer), already listening on the sandbox's
    * socket path and waiting for `go` on stdin; null when there is none. Asked before launching.
@@ -134,7 +135,9 @@ export class DevServers {
   filesChanged(sandboxId: string, changed?: FilesChanged): void {
     this.failures.delete(sandboxId);
     const stdin = this.entries.get(sandboxId)?.child?.stdin;
-    if (this.options.announceChanges !== true || changed === undefined || stdin === null || stdin === undefined || !stdin.writable) return;
+    const announce = this.options.announceChanges;
+    if (announce === undefined || changed === undefined || stdin === null || stdin === undefined || !stdin.writable) return;
+    announce(sandboxId);
     stdin.write(filesChangedLine(changed), () => undefined);
   }
 

@@ -198,7 +198,7 @@ export class LocalSandboxHost implements SandboxHost {
       socketDir: path.join(this.runtimeDir, 'dev'),
       launch: (sandboxId, listenFd) => this.launch.dev(sandboxId, listenFd),
       adopt: (sandboxId) => this.warm?.adopt(sandboxId) ?? null,
-      ...(remote === null ? {} : { ownSocket: { publish: remote.publish }, announceChanges: true }),
+      ...(remote === null ? {} : { ownSocket: { publish: remote.publish }, announceChanges: remote.wake }),
       onChange: (sandboxId, state) => this.emit({ type: 'dev-server', sandboxId, state }),
     });
     this.warm =

@@ -45,4 +45,6 @@ export interface RemoteSandboxProcesses {
   readonly processes: SandboxProcesses;
   readonly listenPath: (sandboxId: string) => string;
   readonly publish: (sandboxId: string, socketPath: string) => Promise<void>;
+  /** Kiln changed the project from outside and tells its dev server: the sandbox must be awake to hear it. */
+  readonly wake: (sandboxId: string) => void;
 }
