@@ -22,7 +22,7 @@ JSON
   rm -f "$sock" "$dir/dockerd.pid"
   nohup dockerd --data-root "$dir/root" --exec-root "$dir/exec" --pidfile "$dir/dockerd.pid" \
     --host "unix://$sock" --bridge=none --iptables=false --ip-masq=false --config-file "$dir/daemon.json" \
-    >"$dir/dockerd.log" 2>&1 &
+    >"$dir/dockerd.log" 2>&1 9>&- &
   for _ in $(seq 1 150); do answers && break; sleep 0.2; done
   answers || { echo "engine.sh: dockerd did not start; its log:" >&2; tail -n 20 "$dir/dockerd.log" >&2; exit 1; }
 fi
