@@ -46,15 +46,19 @@ function getOverSocket(socketPath) {
 
 /** Asks for the dev server until it runs, then GET / until the app's page answers; ms taken. */
 async function untilPreviewAnswers(host, id, started) {
-  for (;;) {
+  let last = '';
+  while (performance.now() - started < 120_000) {
     const state = await host.devServer(id);
     if (state.status === 'failed') throw new Error(`${id}: ${state.message}`);
+    last = `${state.status}: ${state.message}`;
     if (state.status === 'running') {
       const page = await getOverSocket(state.socketPath);
       if (page.status === 200 && page.body.includes('<div id="root">')) return performance.now() - started;
+      last = `running, GET / answered ${page.status}: ${page.body.slice(0, 200)}`;
     }
     await sleep(20);
   }
+  throw new Error(`${id}: no preview within 120 s (${last})`);
 }
 
 /** PSS in bytes of the given host processes (smaps_rollup). */
@@ -145,12 +149,13 @@ async function main() {
 
     // Density: DENSITY previews served at once per host.
     for (const { label, host, pids } of hosts) {
-      const ids = Array.from({ length: DENSITY }, (_, i) => (i < RUNS ? `cold-${i}` : `dense-${i}`));
+      const ids = Array.from({ length: DENSITY }, (_, i) => `dense-${i}`);
       for (const id of ids) {
         await host.ensure(id);
         await untilPreviewAnswers(host, id, performance.now());
       }
       await sleep(5000); // settled after the first requests
+      process.stdout.write(`${label}: ${DENSITY} previews served\n`);
       for (const id of ids) await untilPreviewAnswers(host, id, performance.now());
       const each = ids.map((id) => pss(pids(id)));
       const avg = each.reduce((a, b) => a + b, 0) / each.length;
