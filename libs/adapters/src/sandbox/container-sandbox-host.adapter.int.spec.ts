@@ -62,6 +62,8 @@ withEngine('ContainerSandboxHost', () => {
     expect(root.stdout).toMatch(/rc=1/);
     const network = await host.runCommand(id, `node -e "require('net').connect(80,'1.1.1.1').on('error',e=>{console.log(e.code);process.exit(0)}).on('connect',()=>console.log('CONNECTED'))"`, { timeoutSeconds: 20 });
     expect(network.stdout).not.toContain('CONNECTED');
+    // Isolated: the engine answers and npm installs have bubblewrap on this machine.
+    expect(await host.isolation()).toMatchObject({ isolated: true });
     const machine = await host.machineState(id);
     expect(machine).toMatchObject({ engine: 'docker', state: 'running' });
     expect(machine.memoryBytes).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { chmod, link, lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +10,8 @@ import { type ContainerState, DockerSandboxes, type SandboxMetrics } from './con
 import { SandboxImage } from './container/sandbox-image.js';
 import type { IsolationStatus } from './isolation/isolation-probe.js';
 import { sandboxLimits } from './isolation/sandbox-limits.js';
-import { LocalSandboxHost } from './local-sandbox-host.adapter.js';
+import { DEFAULT_BWRAP_PATH, LocalSandboxHost } from './local-sandbox-host.adapter.js';
+import { BubblewrapJail } from './isolation/bubblewrap-jail.js';
 import type { LocalSandboxHostOptions } from './local-sandbox-host.options.js';
 import type { SandboxProcesses, SandboxSpawnOptions } from './sandbox-processes.js';
 
@@ -50,6 +52,7 @@ export class ContainerSandboxHost extends LocalSandboxHost {
     const root = path.resolve(options.root);
     const runtimeDir = path.resolve(options.runtimeDir ?? path.join(path.dirname(root), 'sandbox-run'));
     const socketRoot = path.join(runtimeDir, 'container-sockets');
+    const bwrapPath = existsSync(DEFAULT_BWRAP_PATH) ? DEFAULT_BWRAP_PATH : null;
     const cacheDir = options.cacheDir === undefined ? path.join(path.dirname(root), 'sandbox-cache') : options.cacheDir;
     const docker = new Dockerode(dockerConnection(options.dockerHost));
     const image = new SandboxImage({ docker, dockerHost: options.dockerHost, ...(options.image === undefined ? {} : { image: options.image }), ...(options.recipeDir === undefined ? {} : { recipeDir: options.recipeDir }) });
@@ -85,6 +88,9 @@ export class ContainerSandboxHost extends LocalSandboxHost {
         publish: (sandboxId, socketPath) => publishSocket(path.join(socketRoot, sandboxId, 'dev.sock'), socketPath),
         // A paused container resumes to take the change (the preview's HMR socket then tells the page).
         wake: (sandboxId) => void containers.running(sandboxId).catch(() => undefined),
+        // npm installs into the shared dependency cache stay in bubblewrap on this machine, whose
+        // only way out is the registry (docs/sandbox-containers.md "Not done yet").
+        installJail: bwrapPath === null ? null : new BubblewrapJail({ bwrapPath, runtimeDir: path.join(runtimeDir, 'etc') }),
       },
     );
     this.containers = containers;
@@ -98,6 +104,9 @@ export class ContainerSandboxHost extends LocalSandboxHost {
   }
 
   override async isolation(): Promise<IsolationStatus> {
+    // Installs of a dependency set are not in containers yet: without bubblewrap they would have
+    // the machine's network (no lifecycle scripts run, but npm fetches what package.json names).
+    if (!existsSync(DEFAULT_BWRAP_PATH)) return { isolated: false, reason: `npm installs need bubblewrap at ${DEFAULT_BWRAP_PATH} on this machine (apt-get install bubblewrap)` };
     return (await this.containers.reachable())
       ? { isolated: true, limits: 'container limits: memory, CPU share, processes (Docker); disk by volume or watch' }
       : { isolated: false, reason: 'the Docker engine does not answer' };

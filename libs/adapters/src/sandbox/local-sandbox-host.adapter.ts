@@ -142,6 +142,7 @@ export class LocalSandboxHost implements SandboxHost {
     this.cgroups.catch(() => undefined);
     this.processJail = new LocalSandboxJail({
       jail: this.jail,
+      ...(remote === null ? {} : { installJail: remote.installJail }),
       limits: this.limits,
       cgroups: this.cgroups,
       runtimeDir: this.runtimeDir,
@@ -493,10 +494,7 @@ export class LocalSandboxHost implements SandboxHost {
     return (await this.projectDependencies.beforeDevServer(sandboxId, projectDir)) ?? this.devServers.request(sandboxId);
   }
 
-  subscribe(listener: (event: SandboxHostEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
+  subscribe = (listener: (event: SandboxHostEvent) => void): (() => void) => (this.listeners.add(listener), () => void this.listeners.delete(listener));
 
   async stopAll(): Promise<void> {
     await this.warm?.close();

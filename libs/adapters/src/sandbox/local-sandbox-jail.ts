@@ -11,6 +11,11 @@ import type { SandboxLimits } from './isolation/sandbox-limits.js';
 export interface LocalSandboxJailOptions {
   /** bubblewrap; null: processes run as they are (not isolated: start-up warns). */
   readonly jail: BubblewrapJail | null;
+  /**
+   * bubblewrap for npm installs where project processes run elsewhere (a container host: installs
+   * into the shared cache still go through the registry-only egress proxy); default `jail`.
+   */
+  readonly installJail?: BubblewrapJail | null;
   readonly limits: SandboxLimits;
   readonly cgroups: Promise<CgroupLimits>;
   /** Kiln's runtime folder: the egress proxy's socket is in its `egress` folder. */
@@ -54,7 +59,7 @@ export class LocalSandboxJail {
    * undefined without bubblewrap.
    */
   npmIsolation(cacheDir: () => Promise<string>): NpmInstallerOptions['isolate'] {
-    const jail = this.options.jail;
+    const jail = this.options.installJail === undefined ? this.options.jail : this.options.installJail;
     return jail === null
       ? undefined
       : async (argv: readonly string[], writable: readonly string[], cwd: string) => {

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import type { BubblewrapJail } from './isolation/bubblewrap-jail.js';
 
 /**
  * Where a sandbox's processes run when it is not the local machine (ContainerSandboxHost: an exec
@@ -47,4 +48,6 @@ export interface RemoteSandboxProcesses {
   readonly publish: (sandboxId: string, socketPath: string) => Promise<void>;
   /** Kiln changed the project from outside and tells its dev server: the sandbox must be awake to hear it. */
   readonly wake: (sandboxId: string) => void;
+  /** bubblewrap for npm installs into the shared cache (behind the registry-only proxy); null: none here. */
+  readonly installJail: BubblewrapJail | null;
 }
