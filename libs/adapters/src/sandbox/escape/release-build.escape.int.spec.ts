@@ -71,8 +71,9 @@ const plant = {
     symlinkSync('/etc/shadow', path.join(out, 'shadow.txt'));
     symlinkSync(${JSON.stringify(world.dataDir)}, path.join(out, 'assets', 'data'));
     spawn(process.execPath, ['-e', ${JSON.stringify(starter)}, ${JSON.stringify(daemon)}], { detached: true, stdio: 'ignore' }).unref();
-    // The build ends only once the daemon beats: it is running when Kiln starts copying.
-    for (let i = 0; i < 150 && !existsSync(${JSON.stringify(path.join(project, '.attack-heartbeat'))}); i++) await new Promise((r) => setTimeout(r, 20));
+    // The build ends only once the daemon beats: it is running when Kiln starts copying. Two node
+    // start-ups on a loaded 2-core machine took more than 3 s once (CI): wait up to 20 s.
+    for (let i = 0; i < 1000 && !existsSync(${JSON.stringify(path.join(project, '.attack-heartbeat'))}); i++) await new Promise((r) => setTimeout(r, 20));
   },
 };
 
