@@ -1,5 +1,6 @@
 import type Dockerode from 'dockerode';
 import { KeyedQueue } from '../keyed-queue.js';
+import { SANDBOX_USER } from './container-process.js';
 import type { SandboxLimits } from '../isolation/sandbox-limits.js';
 
 /** Labels every sandbox container carries: whose it is, and which Kiln host made it. */
@@ -221,7 +222,7 @@ export class DockerSandboxes {
       Image: await this.options.image(),
       // PID 1 reaps what is orphaned in the sandbox (bash reaps any child), and does nothing else.
       Cmd: ['bash', '-c', 'trap "exit 0" TERM; while :; do sleep 86400 & wait $!; done'],
-      User: '10001:0',
+      User: SANDBOX_USER,
       WorkingDir: mounts.projectDir,
       Env: ['HOME=/tmp', 'LANG=C.UTF-8', 'PATH=/usr/local/bin:/usr/bin:/bin'],
       Labels: { [SANDBOX_LABEL]: sandboxId, [HOST_LABEL]: this.options.hostKey },
